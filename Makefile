@@ -1,0 +1,32 @@
+# The README's commands: `make demo` and `make test` set everything up from nothing.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	@echo "== Smatch of examples/pred.amr against examples/gold.amr =="
+	$(VENV)/bin/amreval smatch -f examples/pred.amr examples/gold.amr --pr --significant 4
+	@echo "== per pair =="
+	$(VENV)/bin/amreval smatch -f examples/pred.amr examples/gold.amr --ms --significant 4
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PIP) install --quiet -e '.[test,bench]'
+	$(PY) benchmarks/bench_smatch.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache src/*.egg-info

@@ -1,0 +1,31 @@
+"""Progress bars: tqdm on a terminal, silent elsewhere or when asked."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Iterable, TypeVar
+
+T = TypeVar("T")
+
+
+def progress_enabled(enable: bool | None) -> bool:
+    """Decide whether to show progress.
+
+    ``None`` means: only when standard error is a terminal and the environment
+    variable ``AMREVAL_PROGRESS`` is not ``0``.
+    """
+    if enable is not None:
+        return bool(enable)
+    if os.environ.get("AMREVAL_PROGRESS", "") == "0":
+        return False
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
+def progress_bar(iterable: Iterable[T], *, enable: bool | None = None, **kwargs) -> Iterable[T]:
+    """Wrap ``iterable`` in a tqdm bar when progress is enabled."""
+    if not progress_enabled(enable):
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, **kwargs)

@@ -1,0 +1,126 @@
+"""The ``amreval`` command line: smatch-like scoring and conversion.
+
+Example:
+    amreval smatch -f pred.amr gold.amr --pr
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import warnings
+from typing import Sequence
+
+from ._version import __version__
+from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
+from .errors import AmrevalError
+
+__all__ = ["main", "build_parser"]
+
+
+def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-f", nargs=2, required=True, metavar=("PRED", "GOLD"),
+                   help="two PENMAN files, predicted first, graphs paired by position")
+    p.add_argument("-r", type=int, default=DEFAULT_RESTARTS, metavar="N",
+                   help=f"random restarts of hill climbing after the greedy start (default {DEFAULT_RESTARTS})")
+    p.add_argument("--significant", type=int, default=2, metavar="D",
+                   help="digits after the decimal point (default 2)")
+    p.add_argument("--pr", action="store_true", help="print precision and recall as well as F-score")
+    p.add_argument("--ms", action="store_true", help="print one score per pair instead of the corpus score")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER,
+                   help=f"search: hill climbing, exact integer program, or exact when small (default {DEFAULT_SOLVER})")
+    p.add_argument("--time-limit", type=float, default=30.0, metavar="S",
+                   help="seconds per pair for the integer program (default 30)")
+    p.add_argument("--ci", type=int, default=0, metavar="N",
+                   help="print a 95%% bootstrap confidence interval of F with N resamples")
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar (default: on a terminal only)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``amreval`` command."""
+    parser = argparse.ArgumentParser(prog="amreval", description="Evaluation of (document-level) AMR.")
+    parser.add_argument("--version", action="version", version=f"amreval {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what is done to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("smatch", help="sentence-level Smatch of two PENMAN files",
+                       description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.")
+    _add_scoring_flags(p)
+    p.set_defaults(func=_cmd_smatch)
+    return parser
+
+
+def _fmt(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}"
+
+
+def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
+    if args.pr:
+        print("Precision: " + _fmt(p, args.significant))
+        print("Recall: " + _fmt(r, args.significant))
+    print("F-score: " + _fmt(f, args.significant))
+
+
+def _cmd_smatch(args: argparse.Namespace) -> int:
+    from .graph import read_graphs
+    from .smatch import smatch
+
+    pred = read_graphs(args.f[0])
+    gold = read_graphs(args.f[1])
+    if len(pred) != len(gold):
+        raise AmrevalError(
+            f"{args.f[0]} has {len(pred)} graphs but {args.f[1]} has {len(gold)}; they are paired by position"
+        )
+    result = smatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
+                    time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
+    if args.json:
+        out = result.as_dict()
+        out["pairs"] = [
+            {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal}
+            for s in result.pairs
+        ]
+        print(json.dumps(out, indent=2))
+        return 0
+    if args.ms:
+        for s in result.pairs:
+            _print_prf(s.precision, s.recall, s.f1, args)
+    else:
+        _print_prf(result.precision, result.recall, result.f1, args)
+    if result.ci is not None:
+        lo, hi = result.ci
+        print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+    logging.getLogger("amreval").info(
+        "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
+        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config,
+    )
+    return 0
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"amreval: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s: %(message)s")
+    warnings.simplefilter("default")
+    warnings.showwarning = _show_warning
+    try:
+        return int(args.func(args) or 0)
+    except AmrevalError as exc:
+        print(f"amreval: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"amreval: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""The exception hierarchy of amreval.
+
+Every error the package raises on purpose derives from :class:`AmrevalError`.
+Errors about the user's input are also :class:`ValueError` so that callers
+that only know the standard library can catch them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AmrevalError",
+    "InputError",
+    "DecodeError",
+    "MissingDependencyError",
+    "AmrevalWarning",
+]
+
+
+class AmrevalError(Exception):
+    """Root of every error raised by amreval."""
+
+
+class InputError(AmrevalError, ValueError):
+    """The input does not have the expected shape or content."""
+
+
+class DecodeError(InputError):
+    """A PENMAN graph could not be read.
+
+    Attributes:
+        source: the file name (or ``"<string>"``) the graph came from.
+        index: the 0-based position of the graph in its source.
+        graph_id: the graph's ``::id`` when it has one.
+        line: the 1-based line in the source where the problem was found.
+        reason: what was wrong or what was expected.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        source: str | None = None,
+        index: int | None = None,
+        graph_id: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.reason = reason
+        self.source = source
+        self.index = index
+        self.graph_id = graph_id
+        self.line = line
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = []
+        if self.source is not None:
+            where.append(str(self.source))
+        if self.index is not None:
+            label = f"graph #{self.index + 1}"
+            if self.graph_id:
+                label += f" (id {self.graph_id})"
+            where.append(label)
+        elif self.graph_id:
+            where.append(f"graph id {self.graph_id}")
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        prefix = ", ".join(where)
+        return f"{prefix}: {self.reason}" if prefix else self.reason
+
+
+class MissingDependencyError(AmrevalError, ImportError):
+    """An optional dependency is missing; the message is the install command."""
+
+    def __init__(self, package: str, extra: str | None = None, purpose: str = "") -> None:
+        hint = f"pip install 'amreval[{extra}]'" if extra else f"pip install {package}"
+        what = f" for {purpose}" if purpose else ""
+        super().__init__(f"{package} is needed{what}: {hint}")
+        self.name = package
+
+
+class AmrevalWarning(UserWarning):
+    """Warnings about lenient handling of questionable input."""
