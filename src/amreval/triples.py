@@ -12,7 +12,7 @@ Example:
     >>> from amreval.graph import read_graph
     >>> t = graph_triples(read_graph('(a / b :ARG0-of (c / d) :polarity "-")'))
     >>> t.count, t.relations
-    (4, [('arg0', 1, 0)])
+    (5, [('arg0', 1, 0)])
 """
 
 from __future__ import annotations

@@ -1,0 +1,126 @@
+"""The alignment engine: hill climbing, exact solving, bounds, constraints."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amreval import InputError, read_graph
+from amreval.alignment import align, build_problem, hill_climb, lp_bound, solve_milp
+from amreval.triples import Triples, encode_pair, graph_triples
+
+
+def problem_of(a: str, b: str, **kw):
+    return build_problem(encode_pair(graph_triples(read_graph(a)), graph_triples(read_graph(b))), **kw)
+
+
+def test_pool_and_weights_hand_checked():
+    p = problem_of("(w / want-01 :ARG0 (b / boy))", "(x / want-01 :ARG0 (y / boy) :ARG1 (z / boy))")
+    # candidates: w->x (instance + TOP + term), b->y (instance + term), b->z (instance)
+    pairs = sorted(zip(p.pair_src.tolist(), p.pair_tgt.tolist(), p.pair_u.tolist()))
+    assert pairs == [(0, 0, 2.0), (1, 1, 1.0), (1, 2, 1.0)]
+    assert p.n_terms == 1
+    assert p.bound == 4.0
+    r = align(p)
+    assert r.score == 4.0 and r.optimal and r.mapping.tolist() == [0, 1]
+
+
+def test_allowed_mask_restricts_candidates():
+    a, b = "(w / want-01 :ARG0 (b / boy))", "(x / want-01 :ARG0 (y / boy))"
+    allowed = np.array([[True, False], [False, False]])
+    p = problem_of(a, b, allowed=allowed)
+    assert p.n_pairs == 1 and p.n_terms == 0
+    r = align(p, solver="exact")
+    assert r.score == 2.0 and r.mapping.tolist() == [0, -1] and r.optimal
+    with pytest.raises(InputError, match="allowed must have shape"):
+        problem_of(a, b, allowed=np.ones((3, 3), dtype=bool))
+
+
+def test_graded_instance_weights():
+    a, b = "(w / want-01 :ARG0 (b / boy))", "(x / desire-01 :ARG0 (y / girl))"
+    w = np.array([[0.5, 0.0], [0.0, 0.25]])
+    p = problem_of(a, b, instance_weights=w)
+    r = align(p, solver="exact")
+    # 0.5 + 0.25 for the concepts, 1 for TOP, 1 for ARG0
+    assert r.score == pytest.approx(2.75) and r.optimal
+
+
+def test_swap_escapes_a_bad_start():
+    a = "(a / x :r (b / y) :s (c / y))"
+    b = "(p / x :r (q / y) :s (t / y))"
+    p = problem_of(a, b)
+    start = np.array([0, 2, 1])  # b->t, c->q: both relations lost
+    r = hill_climb(p, restarts=0, init=start)
+    assert r.score == 6.0 and r.mapping.tolist() == [0, 1, 2]
+
+
+def test_lp_bound_certifies_where_the_simple_bound_cannot():
+    # concepts pull b->q, c->t (4 triples); the relations pull b->t, c->q (also 4)
+    p = problem_of("(a / x :r (b / y) :s (c / z))", "(p / x :s (q / y) :r (t / z))")
+    assert p.bound == 6.0  # every triple has some partner
+    assert lp_bound(p) == pytest.approx(4.0)
+    r = solve_milp(p)
+    assert r.score == 4.0 and r.optimal
+    hc = align(p)
+    assert hc.score == 4.0 and not hc.optimal  # not provable without the LP
+    assert align(p, solver="auto").optimal
+
+
+def test_unknown_solver_and_bad_restarts():
+    p = problem_of("(a / x)", "(b / x)")
+    with pytest.raises(InputError, match="unknown solver"):
+        align(p, solver="magic")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="restarts must be >= 0"):
+        hill_climb(p, restarts=-1)
+
+
+def test_empty_graph_scores_zero():
+    empty = Triples([], [])
+    full = graph_triples(read_graph("(a / x)"))
+    for a, b in ((empty, full), (full, empty), (empty, empty)):
+        r = align(build_problem(encode_pair(a, b)), solver="exact")
+        assert r.score == 0.0
+
+
+@st.composite
+def graphs(draw, max_nodes=7):
+    n = draw(st.integers(1, max_nodes))
+    concepts = [draw(st.sampled_from("abc")) for _ in range(n)]
+    parts = {k: [] for k in range(n)}
+    for k in range(1, n):
+        parts[draw(st.integers(0, k - 1))].append((draw(st.sampled_from("rs")), f"({_node(k, concepts, parts)}"))
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.sampled_from("rs"), st.integers(0, n - 1)), max_size=3))
+    for src, role, tgt in extra:
+        parts[src].append((role, f"v{tgt}"))
+    if draw(st.booleans()):
+        parts[0].append(("polarity", "-"))
+    return _write(0, concepts, parts)
+
+
+def _node(k, concepts, parts):
+    return f"v{k}"
+
+
+def _write(k, concepts, parts):
+    inner = " ".join(
+        f":{role} " + (_write(int(t[2:]), concepts, parts) if t.startswith("(") else t) for role, t in parts[k]
+    )
+    return f"(v{k} / {concepts[k]} {inner})"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graphs(), graphs(), st.integers(0, 2**32))
+def test_hill_climbing_agrees_with_the_exact_optimum(a, b, seed):
+    p = problem_of(a, b)
+    exact = solve_milp(p)
+    assert exact.optimal
+    assert lp_bound(p) >= exact.score - 1e-6
+    assert p.bound >= exact.score - 1e-6
+    hc = hill_climb(p, restarts=19, seed=seed)
+    assert hc.score == pytest.approx(exact.score)
+    assert p.value(hc.mapping) == pytest.approx(hc.score)
+    assert p.value(exact.mapping) == pytest.approx(exact.score)
+    again = hill_climb(p, restarts=19, seed=seed)
+    assert again.mapping.tolist() == hc.mapping.tolist()
