@@ -51,6 +51,30 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.")
     _add_scoring_flags(p)
     p.set_defaults(func=_cmd_smatch)
+
+    d = sub.add_parser(
+        "docamr",
+        help="convert MS-AMR coreference plus sentence AMRs to DocAMR document graphs",
+        description="Write DocAMR document graphs (PENMAN) from an AMR 3.0 release root and a split, "
+        "from MS-AMR XML files plus sentence AMR files, or from document graphs to normalise.",
+    )
+    src = d.add_mutually_exclusive_group(required=True)
+    src.add_argument("--amr3", metavar="ROOT", help="AMR 3.0 release root (LDC2020T02); use with --split")
+    src.add_argument("--xml", nargs="+", metavar="FILE", help="MS-AMR XML files; use with --amrs")
+    src.add_argument("--no-merge", dest="no_merge", metavar="FILE",
+                     help="document graphs in no-merge form (coref-entity nodes) to normalise")
+    src.add_argument("--pairwise", metavar="FILE",
+                     help="document graphs with pairwise coreference edges to turn into chains")
+    d.add_argument("--split", choices=("train", "dev", "test", "dev-alternative"), help="with --amr3")
+    d.add_argument("--amrs", nargs="+", metavar="FILE", help="sentence AMR files (PENMAN with ::id)")
+    d.add_argument("--pairwise-role", default="same-as", help="role of pairwise edges (default same-as)")
+    d.add_argument("--rep", default="docamr", help="docamr (default), no-merge, merge-names or merge-all")
+    d.add_argument("--strict", action="store_true",
+                   help="fail on a reference to a missing sentence or variable (default: warn and skip)")
+    d.add_argument("-o", "--output", metavar="OUT", help="output PENMAN file (default: standard output)")
+    d.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar (default: on a terminal only)")
+    d.set_defaults(func=_cmd_docamr)
     return parser
 
 
@@ -97,6 +121,49 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
         len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config,
     )
+    return 0
+
+
+def _cmd_docamr(args: argparse.Namespace) -> int:
+    from ._progress import progress_bar
+    from .docamr import (
+        Amr3Layout,
+        chains_from_pairs,
+        check_representation,
+        convert_document,
+        normalize_graph,
+        read_msamr_xml,
+        read_sentence_amrs,
+    )
+    from .graph import read_graphs
+
+    rep = check_representation(args.rep)
+    graphs = []
+    if args.no_merge or args.pairwise:
+        for g in progress_bar(read_graphs(args.no_merge or args.pairwise), enable=args.progress,
+                              desc="normalising", unit="doc"):
+            graphs.append(normalize_graph(g, rep) if args.no_merge else
+                          chains_from_pairs(g, args.pairwise_role, rep))
+    else:
+        if args.amr3:
+            if not args.split:
+                raise AmrevalError("--amr3 needs --split (train, dev, test or dev-alternative)")
+            layout = Amr3Layout(args.amr3)
+            xml_files = layout.split_files(args.split)
+            amr_files = args.amrs or layout.amr_files()
+        else:
+            if not args.amrs:
+                raise AmrevalError("--xml needs --amrs (the sentence AMR files)")
+            xml_files, amr_files = args.xml, args.amrs
+        amrs = read_sentence_amrs(amr_files)
+        for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
+            graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
+    text = "\n\n".join(g.to_string() for g in graphs) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
     return 0
 
 

@@ -1,0 +1,270 @@
+"""Reading MS-AMR coreference documents (the XML files of the AMR 3.0 release).
+
+One XML file describes one document: its ordered sentence ids, identity
+chains (mentions and implicit roles), singletons, and bridging relations
+(set-member, part-whole). Elements are found by tag, so the positional
+layout does not matter; absent or empty ``<singletons>`` and ``<bridging>``
+count as empty.
+
+Example:
+    >>> doc = read_msamr_xml('''<document><sentences docid="D"><amr id="D.1"/></sentences>
+    ... <relations><identity><identchain relationid="rel-0">
+    ... <mention id="D.1" variable="b" concept="boy"/><mention id="D.1" variable="h" concept="he"/>
+    ... </identchain></identity></relations></document>''')
+    >>> doc.doc_id, doc.sentence_ids, [m.variable for m in doc.chains[0].mentions]
+    ('D', ['D.1'], ['b', 'h'])
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Union
+
+from ..errors import DecodeError, InputError
+from ..graph import Graph, iter_graphs
+
+__all__ = [
+    "Mention",
+    "ImplicitRole",
+    "Chain",
+    "Bridge",
+    "MsAmrDocument",
+    "read_msamr_xml",
+    "read_sentence_amrs",
+    "Amr3Layout",
+    "SPLITS",
+    "DEV_DOCUMENTS",
+    "TEST_DOCUMENTS",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The 9 official test documents.
+TEST_DOCUMENTS = tuple(f"msamr_dfa_{n}" for n in ("007", "027", "041", "063", "077", "081", "093", "095", "134"))
+#: The 42 train documents with a second annotation: the DocAMR paper's dev set.
+DEV_DOCUMENTS = tuple(
+    [f"msamr_dfa_{n}" for n in ("004", "018", "022", "040", "044", "056", "064", "066", "073", "086", "092",
+                                 "096", "097", "100", "104", "106", "108", "109", "138", "147")]
+    + [f"msamr_dfb_{n}" for n in ("002", "003", "006", "010", "013", "015", "019", "021", "022", "026", "028",
+                                   "032", "038", "041", "054", "055", "057", "061", "066", "121", "133", "134")]
+)
+SPLITS = ("train", "dev", "test", "dev-alternative")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A node named by sentence id and variable."""
+
+    sentence_id: str
+    variable: str
+    concept: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ImplicitRole:
+    """A missing ``:ARGk`` of the predicate node (sentence id, parent variable)."""
+
+    sentence_id: str
+    parent_variable: str
+    argument: str
+    parent_concept: str = ""
+
+
+@dataclass
+class Chain:
+    """An identity chain (or a singleton) with its relation id."""
+
+    relation_id: str
+    mentions: list[Mention] = field(default_factory=list)
+    implicit_roles: list[ImplicitRole] = field(default_factory=list)
+    singleton: bool = False
+
+
+@dataclass
+class Bridge:
+    """A bridging relation: ``kind`` is ``set-member`` or ``part-whole``.
+
+    ``head`` is the superset / whole relation id; ``members`` the member / part ids (all kept).
+    """
+
+    relation_id: str
+    kind: str
+    head: str
+    members: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MsAmrDocument:
+    """One MS-AMR document."""
+
+    doc_id: str
+    sentence_ids: list[str]
+    chains: list[Chain] = field(default_factory=list)
+    singletons: list[Chain] = field(default_factory=list)
+    bridges: list[Bridge] = field(default_factory=list)
+    source: str = "<string>"
+
+    def relation(self, relation_id: str) -> Chain | None:
+        """The chain or singleton with that relation id."""
+        for c in self.chains:
+            if c.relation_id == relation_id:
+                return c
+        for c in self.singletons:
+            if c.relation_id == relation_id:
+                return c
+        return None
+
+
+def _chain(el: ET.Element, singleton: bool, source: str) -> Chain:
+    rid = el.get("relationid")
+    if not rid:
+        raise DecodeError("an <identchain> without relationid", source=source)
+    chain = Chain(rid, singleton=singleton)
+    for child in el:
+        if child.tag == "mention":
+            sid, var = child.get("id"), child.get("variable")
+            if not sid or not var:
+                raise DecodeError(f"{rid}: a <mention> needs 'id' and 'variable'", source=source)
+            chain.mentions.append(Mention(sid, var, child.get("concept", ""), (child.text or "").strip()))
+        elif child.tag == "implicitrole":
+            sid, pvar, arg = child.get("id"), child.get("parentvariable"), child.get("argument")
+            if not sid or not pvar or not arg:
+                raise DecodeError(
+                    f"{rid}: an <implicitrole> needs 'id', 'parentvariable' and 'argument'", source=source
+                )
+            chain.implicit_roles.append(ImplicitRole(sid, pvar, arg, child.get("parentconcept", "")))
+    return chain
+
+
+_BRIDGES = {"setmember": ("set-member", "superset", "member"), "partwhole": ("part-whole", "whole", "part")}
+
+
+def read_msamr_xml(source: PathLike | str) -> MsAmrDocument:
+    """Read one MS-AMR XML document from a path or an XML string.
+
+    Raises:
+        DecodeError: the XML is malformed or lacks the document structure;
+            the message names the file.
+    """
+    text: str
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("<")):
+        label = os.fspath(source)
+        try:
+            text = Path(label).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"{label}: cannot read MS-AMR file: {exc.strerror}") from None
+    else:
+        label, text = "<string>", source
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        raise DecodeError(f"malformed XML: {exc}", source=label, line=line) from None
+    sentences = root.find(".//sentences")
+    if sentences is None:
+        raise DecodeError("expected a <sentences> element", source=label)
+    doc_id = sentences.get("docid") or Path(label).stem
+    sentence_ids = [a.get("id", "") for a in sentences.iter("amr")]
+    if not sentence_ids or not all(sentence_ids):
+        raise DecodeError("expected <amr id=...> children in <sentences>", source=label)
+    doc = MsAmrDocument(doc_id, sentence_ids, source=label)
+    for ident in root.iter("identity"):
+        doc.chains.extend(_chain(c, False, label) for c in ident.iter("identchain"))
+    for single in root.iter("singletons"):
+        doc.singletons.extend(_chain(c, True, label) for c in single.iter("identchain"))
+    for bridging in root.iter("bridging"):
+        for el in bridging:
+            if el.tag not in _BRIDGES:
+                continue
+            kind, head_tag, member_tag = _BRIDGES[el.tag]
+            head = el.find(head_tag)
+            rid = el.get("relationid", "")
+            if head is None or not head.get("id"):
+                raise DecodeError(f"{rid}: <{el.tag}> without <{head_tag} id=...>", source=label)
+            members = [m.get("id", "") for m in el.iter(member_tag)]
+            doc.bridges.append(Bridge(rid, kind, head.get("id", ""), [m for m in members if m]))
+    return doc
+
+
+def read_sentence_amrs(sources: Iterable[PathLike | str] | PathLike | str) -> dict[str, Graph]:
+    """Read sentence AMRs from PENMAN files (or strings) into a dict keyed by ``::id``.
+
+    Raises:
+        DecodeError: a graph has no ``::id``.
+    """
+    if isinstance(sources, (str, os.PathLike)):
+        sources = [sources]
+    amrs: dict[str, Graph] = {}
+    for src in sources:
+        for g in iter_graphs(src, warn_unbound=False):
+            if not g.id:
+                raise DecodeError("a sentence AMR without '# ::id'", source=g.origin)
+            amrs[g.id] = g
+    return amrs
+
+
+class Amr3Layout:
+    """Where things are inside an AMR 3.0 release root (LDC2020T02).
+
+    Raises:
+        InputError: ``root`` is missing or is not an AMR 3.0 release root; the
+            message names LDC2020T02 and the expected layout.
+    """
+
+    LAYOUT = (
+        "expected an AMR 3.0 release root (LDC2020T02) containing data/amrs/unsplit/*.txt, "
+        "data/multisentence/ms-amr-split/{train,test}/msamr_*.xml and "
+        "data/multisentence/ms-amr-double-annotations/msamr_*.alternative.xml"
+    )
+
+    def __init__(self, root: PathLike | str) -> None:
+        self.root = Path(root)
+        if not self.root.is_dir():
+            raise InputError(f"{self.root}: no such directory; {self.LAYOUT}")
+        missing = [p for p in (self.unsplit, self.ms_train, self.ms_test) if not p.is_dir()]
+        if missing:
+            raise InputError(f"{self.root}: {missing[0]} not found; {self.LAYOUT}")
+
+    @property
+    def unsplit(self) -> Path:
+        return self.root / "data" / "amrs" / "unsplit"
+
+    @property
+    def ms_train(self) -> Path:
+        return self.root / "data" / "multisentence" / "ms-amr-split" / "train"
+
+    @property
+    def ms_test(self) -> Path:
+        return self.root / "data" / "multisentence" / "ms-amr-split" / "test"
+
+    @property
+    def ms_double(self) -> Path:
+        return self.root / "data" / "multisentence" / "ms-amr-double-annotations"
+
+    def amr_files(self) -> list[Path]:
+        """The sentence AMR files (``data/amrs/unsplit/*.txt``), sorted."""
+        return sorted(self.unsplit.glob("*.txt"))
+
+    def split_files(self, split: str) -> list[Path]:
+        """The XML files of a split: ``train`` (242), ``dev`` (42), ``test`` (9), ``dev-alternative`` (42)."""
+        if split not in SPLITS:
+            raise InputError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
+        if split == "test":
+            return sorted(self.ms_test.glob("msamr_*.xml"))
+        if split == "dev-alternative":
+            return sorted(self.ms_double.glob("msamr_*.alternative.xml"))
+        train = sorted(self.ms_train.glob("msamr_*.xml"))
+        dev = set(DEV_DOCUMENTS)
+        if split == "dev":
+            return [p for p in train if p.stem in dev]
+        return [p for p in train if p.stem not in dev]
+
+
+def iter_documents(files: Iterable[PathLike | str]) -> Iterator[MsAmrDocument]:
+    """Read several MS-AMR XML files in order."""
+    for f in files:
+        yield read_msamr_xml(f)
