@@ -1,0 +1,78 @@
+"""The amreval command line: smatch-like output, docamr conversion, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from amreval import graph_triples, read_graphs
+from amreval.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_smatch_prints_what_smatch_prints(capsys):
+    code, out, _ = run(capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr"), "--pr")
+    # hand-checked: pair 1 9/9, pair 2 7 of 9 and 9, pair 3 9 of 9 and 10 -> 25 of 27 and 28
+    assert code == 0
+    assert out == "Precision: 0.93\nRecall: 0.89\nF-score: 0.91\n"
+
+
+def test_smatch_per_pair_and_significant_digits(capsys):
+    code, out, _ = run(capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr"),
+                       "--ms", "--significant", "4")
+    assert out.splitlines() == ["F-score: 1.0000", "F-score: 0.7778", "F-score: 0.9474"]
+
+
+def test_smatch_json_has_counts_and_config(capsys):
+    code, out, _ = run(capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr"),
+                       "--json", "--solver", "exact", "--seed", "3")
+    data = json.loads(out)
+    assert (data["match"], data["test"], data["gold"], data["n_optimal"]) == (25, 27, 28, 3)
+    assert data["config"].startswith("solver=exact,restarts=19,seed=3,amreval=")
+    assert [p["match"] for p in data["pairs"]] == [9, 7, 9]
+
+
+def test_smatch_errors_name_the_file(capsys, tmp_path):
+    bad = tmp_path / "bad.amr"
+    bad.write_text("# ::id x\n(a / b :ARG0 (c / d)\n")
+    code, _, err = run(capsys, "smatch", "-f", str(bad), str(EXAMPLES / "gold.amr"))
+    assert code == 2
+    assert f"amreval: error: {bad}, graph #1 (id x), line 2: malformed PENMAN: Unexpected end of input" in err
+    one = tmp_path / "one.amr"
+    one.write_text("(a / b)\n")
+    code, _, err = run(capsys, "smatch", "-f", str(one), str(EXAMPLES / "gold.amr"))
+    assert code == 2 and "has 1 graphs but" in err
+
+
+def test_docamr_from_xml_and_amrs(capsys, tmp_path, reference_dir):
+    base = reference_dir / "docamr"
+    out_file = tmp_path / "docs.amr"
+    code, _, _ = run(capsys, "docamr", "--xml", *map(str, sorted((base / "xml").glob("*.xml"))),
+                     "--amrs", str(base / "amrs.txt"), "--rep", "merge-all", "-o", str(out_file))
+    assert code == 0
+    graphs = read_graphs(out_file)
+    assert [g.id for g in graphs] == ["SYNTH_DOC_001", "SYNTH_DOC_002"]
+    assert [graph_triples(g).count for g in graphs] == [71, 18]
+
+
+def test_docamr_bad_rep_and_missing_amrs(capsys, reference_dir):
+    xml = str(reference_dir / "docamr" / "xml" / "msamr_synth_001.xml")
+    code, _, err = run(capsys, "docamr", "--xml", xml, "--amrs", xml.replace("xml/msamr_synth_001.xml", "amrs.txt"),
+                       "--rep", "bogus")
+    assert code == 2 and "expected one of docamr, no-merge, merge-names, merge-all" in err
+    code, _, err = run(capsys, "docamr", "--xml", xml)
+    assert code == 2 and "--xml needs --amrs" in err
+
+
+def test_docamr_amr3_root_must_exist(capsys, tmp_path):
+    code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path / "nope"), "--split", "test")
+    assert code == 2 and "LDC2020T02" in err
