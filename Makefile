@@ -20,6 +20,8 @@ demo: $(STAMP)
 	$(VENV)/bin/amreval smatch -f examples/pred.amr examples/gold.amr --pr --significant 4
 	@echo "== per pair =="
 	$(VENV)/bin/amreval smatch -f examples/pred.amr examples/gold.amr --ms --significant 4
+	@echo "== DocAMR of examples/msamr_demo.xml + examples/gold.amr (docamr representation) =="
+	$(VENV)/bin/amreval docamr --xml examples/msamr_demo.xml --amrs examples/gold.amr
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -27,6 +29,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PIP) install --quiet -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
+	$(PY) benchmarks/bench_docamr.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache src/*.egg-info
