@@ -76,3 +76,11 @@ def test_docamr_bad_rep_and_missing_amrs(capsys, reference_dir):
 def test_docamr_amr3_root_must_exist(capsys, tmp_path):
     code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path / "nope"), "--split", "test")
     assert code == 2 and "LDC2020T02" in err
+
+
+def test_docsmatch_prints_the_reference_layout(capsys, reference_dir):
+    base = reference_dir / "docamr"
+    code, out, _ = run(capsys, "docsmatch", "-f", str(base / "synth.docAMR.pred.amr"),
+                       str(base / "expected" / "synth.docAMR.amr"))
+    assert code == 0
+    assert out == "Overall Score:\nPrecision: 0.9286\nRecall: 0.8667\nF-score: 0.8966\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ._version import __version__
 from .alignment import Alignment, Problem, align, build_problem, lp_bound, solve_milp
+from .docsmatch import docsmatch, docsmatch_pair
 from .errors import AmrevalError, AmrevalWarning, DecodeError, InputError, MissingDependencyError
 from .graph import Attribute, Edge, Graph, iter_graphs, read_graph, read_graphs
 from .smatch import PairScore, SmatchResult, prf, smatch, smatch_pair
@@ -31,6 +32,8 @@ __all__ = [
     "Triples",
     "align",
     "build_problem",
+    "docsmatch",
+    "docsmatch_pair",
     "graph_triples",
     "iter_graphs",
     "lp_bound",

@@ -52,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scoring_flags(p)
     p.set_defaults(func=_cmd_smatch)
 
+    ds = sub.add_parser("docsmatch", help="DocSmatch of two files of document graphs",
+                        description="DocSmatch (Smatch under the sentence constraint) of predicted against "
+                        "gold document graphs, paired by position, printed in the reference's layout.")
+    _add_scoring_flags(ds)
+    ds.set_defaults(func=_cmd_docsmatch, significant=4)
+
     d = sub.add_parser(
         "docamr",
         help="convert MS-AMR coreference plus sentence AMRs to DocAMR document graphs",
@@ -121,6 +127,35 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
         len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config,
     )
+    return 0
+
+
+def _cmd_docsmatch(args: argparse.Namespace) -> int:
+    from .docsmatch import docsmatch
+    from .graph import read_graphs
+
+    pred = read_graphs(args.f[0])
+    gold = read_graphs(args.f[1])
+    if len(pred) != len(gold):
+        raise AmrevalError(
+            f"{args.f[0]} has {len(pred)} documents but {args.f[1]} has {len(gold)}; they are paired by position"
+        )
+    result = docsmatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
+                       time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+        return 0
+    args.pr = True
+    if args.ms:
+        for s in result.pairs:
+            print("Overall Score:")
+            _print_prf(s.precision, s.recall, s.f1, args)
+    else:
+        print("Overall Score:")
+        _print_prf(result.precision, result.recall, result.f1, args)
+    if result.ci is not None:
+        lo, hi = result.ci
+        print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
     return 0
 
 
