@@ -87,9 +87,9 @@ def test_self_match_of_every_reference_docamr_is_one(reference_dir):
 
 
 def test_bad_inputs():
-    with pytest.raises(InputError, match="1 predictions but 2 references"):
+    with pytest.raises(InputError, match="1 predictions but 2 references; they are paired by position"):
         docsmatch([DOC], [DOC, DOC])
-    with pytest.raises(InputError, match="no documents"):
+    with pytest.raises(InputError, match="nothing to score"):
         docsmatch([], [])
     with pytest.raises(InputError, match="reference #1: empty string"):
         docsmatch([DOC, DOC], [DOC, ""])

@@ -95,16 +95,22 @@ def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
     print("F-score: " + _fmt(f, args.significant))
 
 
-def _cmd_smatch(args: argparse.Namespace) -> int:
+def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
     from .graph import read_graphs
-    from .smatch import smatch
 
     pred = read_graphs(args.f[0])
     gold = read_graphs(args.f[1])
     if len(pred) != len(gold):
         raise AmrevalError(
-            f"{args.f[0]} has {len(pred)} graphs but {args.f[1]} has {len(gold)}; they are paired by position"
+            f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
         )
+    return pred, gold
+
+
+def _cmd_smatch(args: argparse.Namespace) -> int:
+    from .smatch import smatch
+
+    pred, gold = _read_pair_files(args, "graphs")
     result = smatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
                     time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
     if args.json:
@@ -132,14 +138,8 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
 
 def _cmd_docsmatch(args: argparse.Namespace) -> int:
     from .docsmatch import docsmatch
-    from .graph import read_graphs
 
-    pred = read_graphs(args.f[0])
-    gold = read_graphs(args.f[1])
-    if len(pred) != len(gold):
-        raise AmrevalError(
-            f"{args.f[0]} has {len(pred)} documents but {args.f[1]} has {len(gold)}; they are paired by position"
-        )
+    pred, gold = _read_pair_files(args, "documents")
     result = docsmatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
                        time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
     if args.json:

@@ -29,11 +29,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ._progress import progress_bar
-from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS, align, build_problem
-from .errors import InputError
+from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, align, build_problem
 from .graph import Graph
-from .smatch import GraphLike, PairScore, SmatchResult, _as_graph, _pair_seed, config_string, summarize
+from .smatch import GraphLike, PairScore, SmatchResult, _as_graph, _pair_seed, config_string, score_corpus
 from .triples import Triples, encode_pair, graph_triples
 
 __all__ = ["sentence_groups", "sentence_constraint", "docsmatch", "docsmatch_pair"]
@@ -155,17 +153,9 @@ def docsmatch(
         InputError: lengths differ, no documents, or an entry is not a graph.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
-    if solver not in SOLVERS:
-        raise InputError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
-    preds, refs = list(predictions), list(references)
-    if len(preds) != len(refs):
-        raise InputError(f"{len(preds)} predictions but {len(refs)} references; documents are paired by position")
-    if not preds:
-        raise InputError("no documents to score: predictions and references are empty")
-    pairs = []
-    for idx in progress_bar(range(len(preds)), enable=progress, desc="docsmatch", unit="doc"):
-        pred = _as_graph(preds[idx], "prediction", idx)
-        gold = _as_graph(refs[idx], "reference", idx)
-        pairs.append(_score(pred, gold, solver, restarts, _pair_seed(seed, idx), time_limit))
-    return summarize(pairs, bootstrap=bootstrap, confidence=confidence, seed=seed,
-                     config=config_string(solver, restarts, seed, score="docsmatch"))
+    return score_corpus(
+        predictions, references,
+        lambda a, b, pair_seed: _score(a, b, solver, restarts, pair_seed, time_limit),
+        solver=solver, restarts=restarts, seed=seed, bootstrap=bootstrap, confidence=confidence,
+        progress=progress, desc="docsmatch", unit="doc", config=config_string(solver, restarts, seed, score="docsmatch"),
+    )

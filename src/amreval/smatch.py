@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
+from typing import Callable, Iterable, Sequence, Union
 
 import numpy as np
 
@@ -212,21 +212,52 @@ def smatch(
             not a graph, or the solver is unknown.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
+    return score_corpus(
+        predictions, references,
+        lambda a, b, pair_seed: _score_pair(graph_triples(a), graph_triples(b), solver, restarts, pair_seed,
+                                            time_limit),
+        solver=solver, restarts=restarts, seed=seed, bootstrap=bootstrap, confidence=confidence,
+        progress=progress, desc="smatch", unit="pair", config=config_string(solver, restarts, seed),
+    )
+
+
+def score_corpus(
+    predictions: Sequence[GraphLike] | Iterable[GraphLike],
+    references: Sequence[GraphLike] | Iterable[GraphLike],
+    score_pair: Callable[[Graph, Graph, int], PairScore],
+    *,
+    solver: str,
+    restarts: int,
+    seed: int,
+    bootstrap: int,
+    confidence: float,
+    progress: bool | None,
+    desc: str,
+    unit: str,
+    config: str,
+) -> SmatchResult:
+    """Validate two lists paired by position, score each pair, micro-average.
+
+    ``score_pair(prediction, gold, pair_seed)`` scores one pair; the pair seed
+    is derived from ``seed`` and the pair's position, so a pair's result does
+    not depend on the others.
+    """
     if solver not in SOLVERS:
         raise InputError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
+    if restarts < 0:
+        raise InputError(f"restarts must be >= 0, got {restarts}")
     preds = list(predictions)
     refs = list(references)
     if len(preds) != len(refs):
         raise InputError(f"{len(preds)} predictions but {len(refs)} references; they are paired by position")
     if not preds:
-        raise InputError("no graphs to score: predictions and references are empty")
+        raise InputError("nothing to score: predictions and references are empty")
     pairs: list[PairScore] = []
-    for idx in progress_bar(range(len(preds)), enable=progress, desc="smatch", unit="pair"):
-        a = graph_triples(_as_graph(preds[idx], "prediction", idx))
-        b = graph_triples(_as_graph(refs[idx], "reference", idx))
-        pairs.append(_score_pair(a, b, solver, restarts, _pair_seed(seed, idx), time_limit))
-    return summarize(pairs, bootstrap=bootstrap, confidence=confidence, seed=seed,
-                     config=config_string(solver, restarts, seed))
+    for idx in progress_bar(range(len(preds)), enable=progress, desc=desc, unit=unit):
+        a = _as_graph(preds[idx], "prediction", idx)
+        b = _as_graph(refs[idx], "reference", idx)
+        pairs.append(score_pair(a, b, _pair_seed(seed, idx)))
+    return summarize(pairs, bootstrap=bootstrap, confidence=confidence, seed=seed, config=config)
 
 
 def config_string(solver: str, restarts: int, seed: int, **extra: object) -> str:

@@ -133,8 +133,3 @@ def encode_pair(a: Triples, b: Triples) -> EncodedPair:
     ia, aa, ra = _encode(a, vocab, keys, roles)
     ib, ab, rb = _encode(b, vocab, keys, roles)
     return EncodedPair(ia, aa, ra, ib, ab, rb)
-
-
-def triple_counts(triples: Sequence[Triples]) -> int:
-    """Total number of triples over several graphs."""
-    return sum(t.count for t in triples)
