@@ -299,3 +299,50 @@ def test_malformed_xml_names_the_file(tmp_path):
     bad.write_text("<document><sentences docid='D'><amr id='D.1'></sentences></document>")
     with pytest.raises(DecodeError, match=r"msamr_bad.xml, line 1: malformed XML"):
         read_msamr_xml(bad)
+
+
+# ------------------------------------------------------------------ AMR 3.0 release layout
+
+def _fake_amr3(root):
+    from amreval.docamr.msamr import DEV_DOCUMENTS
+
+    unsplit = root / "data" / "amrs" / "unsplit"
+    unsplit.mkdir(parents=True)
+    (unsplit / "amr-release-3.0-amrs-fake.txt").write_text(
+        "# AMR release (fake); corpus fake\n\n"
+        "# ::id A.1\n# ::snt The boy slept.\n(s / sleep-01 :ARG0 (b / boy))\n\n"
+        "# ::id A.2\n# ::snt He ate.\n(e / eat-01 :ARG0 (h / he))\n"
+    )
+    ms = root / "data" / "multisentence"
+    doc = xml(chain("rel-0", ("A.1", "b"), ("A.2", "h")), sentences=("A.1", "A.2")).replace('docid="D"', 'docid="A"')
+    for folder, name in (("ms-amr-split/train", DEV_DOCUMENTS[0]), ("ms-amr-split/train", "msamr_dfa_900"),
+                         ("ms-amr-split/test", "msamr_dfa_007"),
+                         ("ms-amr-double-annotations", DEV_DOCUMENTS[0] + ".alternative")):
+        (ms / folder).mkdir(parents=True, exist_ok=True)
+        (ms / folder / f"{name}.xml").write_text(doc)
+    return root
+
+
+def test_amr3_layout_splits(tmp_path):
+    from amreval.docamr import Amr3Layout
+
+    layout = Amr3Layout(_fake_amr3(tmp_path / "amr3"))
+    assert [p.stem for p in layout.split_files("train")] == ["msamr_dfa_900"]
+    assert [p.stem for p in layout.split_files("dev")] == ["msamr_dfa_004"]
+    assert [p.stem for p in layout.split_files("test")] == ["msamr_dfa_007"]
+    assert [p.stem for p in layout.split_files("dev-alternative")] == ["msamr_dfa_004.alternative"]
+    with pytest.raises(InputError, match="unknown split 'valid'"):
+        layout.split_files("valid")
+    with pytest.raises(InputError, match=r"LDC2020T02"):
+        Amr3Layout(tmp_path)
+
+
+def test_cli_converts_a_split_of_an_amr3_root(tmp_path, capsys):
+    from amreval.cli import main
+
+    root = _fake_amr3(tmp_path / "amr3")
+    out = tmp_path / "test.amr"
+    assert main(["docamr", "--amr3", str(root), "--split", "test", "-o", str(out)]) == 0
+    (graph,) = read_graphs(out)
+    assert graph.id == "A" and graph.metadata["tok"] == "The boy slept. <next_sent> He ate."
+    assert_graph(graph, "(d / document :snt1 (s1.s / sleep-01 :ARG0 (s1.b / boy)) :snt2 (s2.e / eat-01 :ARG0 s1.b))")
