@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from amreval import graph_triples, read_graphs
 from amreval.cli import main

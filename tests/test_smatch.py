@@ -114,7 +114,7 @@ def _random_graph(rng: random.Random, n: int, concepts: str = "abcd", roles: str
     def write(k: int) -> str:
         parts = [f"({names[k]} / {rng.choice(concepts)}"]
         if rng.random() < 0.3:
-            parts.append(f":polarity -")
+            parts.append(":polarity -")
         for role, child in children[k]:
             parts.append(f":{role} {write(child)}")
         for src, role, tgt in extra:

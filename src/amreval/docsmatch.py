@@ -29,10 +29,19 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, align, build_problem
+from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER
 from .graph import Graph
-from .smatch import GraphLike, PairScore, SmatchResult, _as_graph, _pair_seed, config_string, score_corpus
-from .triples import Triples, encode_pair, graph_triples
+from .smatch import (
+    GraphLike,
+    PairScore,
+    SmatchResult,
+    _as_graph,
+    _pair_seed,
+    _score_pair,
+    config_string,
+    score_corpus,
+)
+from .triples import Triples, graph_triples
 
 __all__ = ["sentence_groups", "sentence_constraint", "docsmatch", "docsmatch_pair"]
 
@@ -127,10 +136,7 @@ def docsmatch_pair(
 
 def _score(pred: Graph, gold: Graph, solver: str, restarts: int, seed: int, time_limit: float) -> PairScore:
     a, b = graph_triples(pred), graph_triples(gold)
-    allowed = sentence_constraint(pred, gold, a, b)
-    problem = build_problem(encode_pair(a, b), allowed=allowed)
-    result = align(problem, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit)  # type: ignore[arg-type]
-    return PairScore(int(round(result.score)), a.count, b.count, result.optimal, float(result.bound))
+    return _score_pair(a, b, solver, restarts, seed, time_limit, allowed=sentence_constraint(pred, gold, a, b))
 
 
 def docsmatch(

@@ -170,8 +170,12 @@ def smatch_pair(
     )
 
 
-def _score_pair(a: Triples, b: Triples, solver: str, restarts: int, seed: int, time_limit: float) -> PairScore:
-    result, _ = align_triples(a, b, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit)
+def _score_pair(
+    a: Triples, b: Triples, solver: str, restarts: int, seed: int, time_limit: float,
+    allowed: np.ndarray | None = None,
+) -> PairScore:
+    result, _ = align_triples(a, b, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit,
+                              allowed=allowed)
     match = int(round(result.score))
     return PairScore(match, a.count, b.count, result.optimal, float(result.bound))
 

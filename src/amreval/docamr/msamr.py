@@ -200,7 +200,7 @@ def read_sentence_amrs(sources: Iterable[PathLike | str] | PathLike | str) -> di
         sources = [sources]
     amrs: dict[str, Graph] = {}
     for src in sources:
-        for g in iter_graphs(src, warn_unbound=False):
+        for g in iter_graphs(src):
             if not g.id:
                 raise DecodeError("a sentence AMR without '# ::id'", source=g.origin)
             amrs[g.id] = g
