@@ -239,12 +239,15 @@ def score_corpus(
     desc: str,
     unit: str,
     config: str,
+    num_workers: int = 1,
 ) -> SmatchResult:
     """Validate two lists paired by position, score each pair, micro-average.
 
     ``score_pair(prediction, gold, pair_seed)`` scores one pair; the pair seed
     is derived from ``seed`` and the pair's position, so a pair's result does
-    not depend on the others.
+    not depend on the others, nor on ``num_workers``. With ``num_workers > 1``
+    pairs are scored in that many processes and ``score_pair`` must be
+    picklable (a module-level function or a ``functools.partial`` of one).
     """
     if solver not in SOLVERS:
         raise InputError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
@@ -256,12 +259,34 @@ def score_corpus(
         raise InputError(f"{len(preds)} predictions but {len(refs)} references; they are paired by position")
     if not preds:
         raise InputError("nothing to score: predictions and references are empty")
-    pairs: list[PairScore] = []
-    for idx in progress_bar(range(len(preds)), enable=progress, desc=desc, unit=unit):
-        a = _as_graph(preds[idx], "prediction", idx)
-        b = _as_graph(refs[idx], "reference", idx)
-        pairs.append(score_pair(a, b, _pair_seed(seed, idx)))
+    if num_workers < 1:
+        raise InputError(f"num_workers must be >= 1, got {num_workers}")
+    if num_workers > 1 and len(preds) > 1:
+        pairs = _score_parallel(preds, refs, score_pair, seed, num_workers, progress, desc, unit)
+    else:
+        pairs = []
+        for idx in progress_bar(range(len(preds)), enable=progress, desc=desc, unit=unit):
+            a = _as_graph(preds[idx], "prediction", idx)
+            b = _as_graph(refs[idx], "reference", idx)
+            pairs.append(score_pair(a, b, _pair_seed(seed, idx)))
     return summarize(pairs, bootstrap=bootstrap, confidence=confidence, seed=seed, config=config)
+
+
+def _score_parallel(
+    preds: list, refs: list, score_pair: Callable[[Graph, Graph, int], PairScore],
+    seed: int, num_workers: int, progress: bool | None, desc: str, unit: str,
+) -> list[PairScore]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # parse in this process first, so that a bad input is reported by index before any work
+    graphs = [(_as_graph(preds[k], "prediction", k), _as_graph(refs[k], "reference", k)) for k in range(len(preds))]
+    seeds = [_pair_seed(seed, k) for k in range(len(preds))]
+    chunk = max(1, len(graphs) // (num_workers * 8))
+    workers = min(num_workers, len(graphs))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context()) as pool:
+        results = pool.map(score_pair, [g[0] for g in graphs], [g[1] for g in graphs], seeds, chunksize=chunk)
+        return list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=len(graphs)))
 
 
 def config_string(solver: str, restarts: int, seed: int, **extra: object) -> str:

@@ -1,0 +1,199 @@
+"""The coreference sub-score of DocSmatch (Naseem et al. 2022).
+
+Each document graph is read on its own for its coreference items:
+
+* **coref nodes**: nodes whose concept is ``coref-entity`` or ``implicit-role``;
+* **merged nodes**: nodes in more than one sentence with at least two
+  incoming edges (as written) from parents whose sentence set differs from
+  the node's, those parents not all sharing one sentence set: entities
+  merged across sentences. Their instance triples are not coref items;
+* **coref edges**: every relation triple whose (canonical) target is a coref
+  node or a merged node, every ``:coref`` triple, and every ``:part`` /
+  ``:subset`` triple whose ends have different sentence sets.
+
+Under the overall DocSmatch mapping, a gold coref node is matched when the
+predicted node mapped to it has the same concept (so it is a predicted coref
+node too); a gold coref edge is matched when the mapped predicted triple
+exists with the same role and is a predicted coref edge. Counts split into
+*named entity* (coref nodes with a ``:name``), *bridging* (``part`` and
+``subset`` edges) and *other*; the total is their sum and the non-coref
+remainder is the overall count minus it.
+
+Example:
+    >>> from amreval.graph import read_graph
+    >>> from amreval.triples import graph_triples
+    >>> from amreval.docsmatch import sentence_groups
+    >>> g = read_graph("(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity))"
+    ...                " :snt2 (b / sleep-01 :ARG0 c))")
+    >>> t = graph_triples(g)
+    >>> items = coref_items(g, t, sentence_groups(g, t.variables))
+    >>> items.nodes.tolist(), [t.relations[k] for k in items.edges.nonzero()[0]]
+    ([False, False, True, False], [('arg0', 1, 2), ('arg0', 3, 2)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .graph import Graph
+from .triples import Triples
+
+__all__ = ["COREF_CONCEPTS", "BRIDGING_ROLES", "CorefItems", "CorefCounts", "coref_items", "count_coref"]
+
+#: Concepts that make a node a coreference node.
+COREF_CONCEPTS = frozenset({"coref-entity", "implicit-role"})
+#: Roles of bridging edges.
+BRIDGING_ROLES = frozenset({"part", "subset"})
+_NOT_PARENTS = frozenset({"coref", "part", "subset"})
+CATEGORIES = ("named_entity", "bridging", "other")
+
+
+@dataclass
+class CorefItems:
+    """The coreference items of one graph, over its :class:`Triples`.
+
+    Attributes:
+        nodes: per node, whether it is a coref node.
+        named: per node, whether it has a ``:name`` edge (named entity).
+        merged: per node, whether it is a merged node.
+        edges: per relation triple, whether it is a coref edge.
+        bridging: per relation triple, whether its role is ``part``/``subset``.
+    """
+
+    nodes: np.ndarray
+    named: np.ndarray
+    merged: np.ndarray
+    edges: np.ndarray
+    bridging: np.ndarray
+
+    @property
+    def count(self) -> int:
+        """Coref nodes plus coref edges (a graph's coref total)."""
+        return int(self.nodes.sum() + self.edges.sum())
+
+
+def coref_items(graph: Graph, triples: Triples, groups: np.ndarray | None) -> CorefItems:
+    """Find the coref nodes, merged nodes and coref edges of one graph.
+
+    Args:
+        graph: the (document) graph.
+        triples: its triples (:func:`amreval.triples.graph_triples`).
+        groups: its sentence matrix (:func:`amreval.docsmatch.sentence_groups`)
+            over ``triples.variables``; ``None`` when the graph has no
+            ``:snt`` edges (then every node is in one group).
+    """
+    n = len(triples.variables)
+    index = {v: k for k, v in enumerate(triples.variables)}
+    if groups is None:
+        sets = [b"\x01"] * n
+        n_sets = np.ones(n, dtype=np.int64)
+    else:
+        sets = [row.tobytes() for row in groups]
+        n_sets = groups.sum(axis=1)
+    nodes = np.fromiter((c in COREF_CONCEPTS for c in triples.concepts), dtype=bool, count=n)
+    # incoming edges as written: the written parent of each node
+    parents: list[list[int]] = [[] for _ in range(n)]
+    for e in graph.edges:
+        if e.role.lower() in _NOT_PARENTS:
+            continue
+        s, t = index[e.source], index[e.target]
+        if e.inverted:
+            parents[s].append(t)
+        else:
+            parents[t].append(s)
+    merged = np.zeros(n, dtype=bool)
+    for k in range(n):
+        if n_sets[k] < 2 or len(parents[k]) < 2:
+            continue
+        outside = [p for p in parents[k] if sets[p] != sets[k]]
+        if len(outside) >= 2 and any(sets[p] != sets[outside[0]] for p in outside):
+            merged[k] = True
+    special = nodes | merged
+    m = len(triples.relations)
+    edges = np.zeros(m, dtype=bool)
+    bridging = np.zeros(m, dtype=bool)
+    named = np.zeros(n, dtype=bool)
+    for r, (role, s, t) in enumerate(triples.relations):
+        if role == "name":
+            named[s] = True
+        if role in BRIDGING_ROLES:
+            bridging[r] = True
+        if special[t] or role == "coref" or (role in BRIDGING_ROLES and sets[s] != sets[t]):
+            edges[r] = True
+    return CorefItems(nodes, named, merged, edges, bridging)
+
+
+@dataclass
+class CorefCounts:
+    """Coref match / test / gold counts by category (micro-summable).
+
+    Each category maps to ``[match, test, gold]``.
+    """
+
+    named_entity: list[int] = field(default_factory=lambda: [0, 0, 0])
+    bridging: list[int] = field(default_factory=lambda: [0, 0, 0])
+    other: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    @property
+    def total(self) -> tuple[int, int, int]:
+        """``(match, test, gold)`` over all categories."""
+        cats = (self.named_entity, self.bridging, self.other)
+        return tuple(sum(c[k] for c in cats) for k in range(3))  # type: ignore[return-value]
+
+    def __add__(self, other: "CorefCounts") -> "CorefCounts":
+        return CorefCounts(*(
+            [x + y for x, y in zip(getattr(self, c), getattr(other, c))] for c in CATEGORIES
+        ))
+
+
+def count_coref(
+    a: Triples, b: Triples, items_a: CorefItems, items_b: CorefItems, mapping: np.ndarray
+) -> CorefCounts:
+    """Count coref matches of prediction ``a`` against gold ``b`` under ``mapping``.
+
+    Args:
+        mapping: for each node of ``a``, the node of ``b`` it maps to, or -1.
+    """
+    counts = CorefCounts()
+    inverse = np.full(len(b.variables), -1, dtype=np.int64)
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            inverse[j] = i
+    for items, slot in ((items_a, 1), (items_b, 2)):
+        for k in np.nonzero(items.nodes)[0]:
+            (counts.named_entity if items.named[k] else counts.other)[slot] += 1
+        for r in np.nonzero(items.edges)[0]:
+            (counts.bridging if items.bridging[r] else counts.other)[slot] += 1
+    for j in np.nonzero(items_b.nodes)[0]:
+        i = inverse[j]
+        if i >= 0 and items_a.nodes[i] and a.concepts[i] == b.concepts[j]:
+            (counts.named_entity if items_b.named[j] else counts.other)[0] += 1
+    rel_a = {rel: r for r, rel in enumerate(a.relations)}
+    for r in np.nonzero(items_b.edges)[0]:
+        role, j, l = b.relations[r]
+        i, k = inverse[j], inverse[l]
+        if i < 0 or k < 0:
+            continue
+        ra = rel_a.get((role, int(i), int(k)))
+        if ra is not None and items_a.edges[ra]:
+            (counts.bridging if items_b.bridging[r] else counts.other)[0] += 1
+    return counts
+
+
+def matched_triples(a: Triples, b: Triples, mapping: np.ndarray) -> int:
+    """Number of triples of ``b`` matched by ``a`` under ``mapping`` (Smatch's M)."""
+    inverse = np.full(len(b.variables), -1, dtype=np.int64)
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            inverse[j] = i
+    total = sum(1 for j, c in enumerate(b.concepts) if inverse[j] >= 0 and a.concepts[inverse[j]] == c)
+    attr_a = set(a.attributes)
+    total += sum(1 for role, j, c in b.attributes if inverse[j] >= 0 and (role, int(inverse[j]), c) in attr_a)
+    rel_a = set(a.relations)
+    for role, j, l in b.relations:
+        i, k = inverse[j], inverse[l]
+        if i >= 0 and k >= 0 and (role, int(i), int(k)) in rel_a:
+            total += 1
+    return total

@@ -1,0 +1,131 @@
+"""Fine-grained scores (Damonte et al. 2017), per document pair.
+
+* **unlabeled**: Smatch after every role is replaced by one label (edges
+  keep the direction in which they were written);
+* **no_wsd**: Smatch after sense suffixes (``-01``) are removed from concepts;
+* **concepts**: F-score of the sets of concepts;
+* **named_ent**: F-score of the sets of concepts of nodes with a ``:name``;
+* **negations**: F-score of the sets of concepts of nodes with ``:polarity``;
+* **wikification**: F-score of the sets of ``:wiki`` values;
+* **reentrancies**: Smatch of the subgraphs made of the relation triples
+  into nodes with more than one incoming relation (canonical direction),
+  with the concepts of their ends;
+* **srl**: Smatch of the subgraphs made of the ``:ARGn`` relation triples,
+  with the concepts of their ends.
+
+The Smatch-based ones are aligned anew on their own triples, under the same
+candidate restriction as the overall score. Counts are ``[match, test,
+gold]`` and are summed over documents (micro-average).
+
+Example:
+    >>> from amreval.graph import read_graph
+    >>> from amreval.triples import graph_triples
+    >>> g = read_graph("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b) :polarity -)")
+    >>> counts = fine_grained_counts(g, g, graph_triples(g), graph_triples(g), None, _exact_matches)
+    >>> counts["srl"], counts["negations"], counts["reentrancies"]
+    ([6, 6, 6], [1, 1, 1], [5, 5, 5])
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import numpy as np
+
+from .graph import Graph
+from .triples import Triples
+
+__all__ = ["MEASURES", "fine_grained_counts"]
+
+MEASURES = ("unlabeled", "no_wsd", "concepts", "named_ent", "negations", "wikification", "reentrancies", "srl")
+_SENSE = re.compile(r"-\d+$")
+_LABEL = "label"
+
+#: ``aligner(a, b, allowed) -> match count`` for two triple sets.
+Aligner = Callable[[Triples, Triples, "np.ndarray | None"], int]
+
+
+def _unlabeled(graph: Graph, t: Triples) -> Triples:
+    index = {v: k for k, v in enumerate(t.variables)}
+    attributes = [(r if r == "TOP" else _LABEL, i, c) for r, i, c in t.attributes]
+    relations: dict[tuple[str, int, int], None] = {}
+    for e in graph.edges:
+        s, o = index[e.source], index[e.target]
+        relations[(_LABEL, o, s) if e.inverted else (_LABEL, s, o)] = None
+    return Triples(t.variables, t.concepts, list(dict.fromkeys(attributes)), list(relations))
+
+
+def _no_wsd(t: Triples) -> Triples:
+    return Triples(t.variables, [_SENSE.sub("", c) for c in t.concepts], t.attributes, t.relations)
+
+
+def _subgraph(t: Triples, relations: list[tuple[str, int, int]]) -> tuple[Triples, np.ndarray]:
+    keep = sorted({i for _, s, o in relations for i in (s, o)})
+    new = {old: k for k, old in enumerate(keep)}
+    sub = Triples([t.variables[i] for i in keep], [t.concepts[i] for i in keep], [],
+                  [(r, new[s], new[o]) for r, s, o in relations])
+    return sub, np.asarray(keep, dtype=np.int64)
+
+
+def _reentrant(t: Triples) -> list[tuple[str, int, int]]:
+    incoming = np.zeros(len(t.variables), dtype=np.int64)
+    for _, _, o in t.relations:
+        incoming[o] += 1
+    return [rel for rel in t.relations if incoming[rel[2]] > 1]
+
+
+def _srl(t: Triples) -> list[tuple[str, int, int]]:
+    return [rel for rel in t.relations if rel[0].startswith("arg")]
+
+
+def _set_counts(a: set, b: set) -> list[int]:
+    return [len(a & b), len(a), len(b)]
+
+
+def _named(t: Triples) -> set[str]:
+    return {t.concepts[s] for r, s, _ in t.relations if r == "name"}
+
+
+def _negated(t: Triples) -> set[str]:
+    return {t.concepts[s] for r, s, _ in t.attributes if r == "polarity"}
+
+
+def _wiki(t: Triples) -> set[str]:
+    return {c for r, _, c in t.attributes if r == "wiki"}
+
+
+def fine_grained_counts(
+    pred: Graph, gold: Graph, a: Triples, b: Triples, allowed: np.ndarray | None, aligner: Aligner
+) -> dict[str, list[int]]:
+    """The eight fine-grained ``[match, test, gold]`` counts of one pair.
+
+    Args:
+        pred, gold: the graphs; ``a``, ``b`` their triples.
+        allowed: the candidate restriction of the overall score (or None).
+        aligner: aligns two triple sets under a restriction and returns the
+            match count.
+    """
+    out: dict[str, list[int]] = {}
+    ua, ub = _unlabeled(pred, a), _unlabeled(gold, b)
+    out["unlabeled"] = [aligner(ua, ub, allowed), ua.count, ub.count]
+    na, nb = _no_wsd(a), _no_wsd(b)
+    out["no_wsd"] = [aligner(na, nb, allowed), na.count, nb.count]
+    out["concepts"] = _set_counts(set(a.concepts), set(b.concepts))
+    out["named_ent"] = _set_counts(_named(a), _named(b))
+    out["negations"] = _set_counts(_negated(a), _negated(b))
+    out["wikification"] = _set_counts(_wiki(a), _wiki(b))
+    for name, select in (("reentrancies", _reentrant), ("srl", _srl)):
+        sa, ka = _subgraph(a, select(a))
+        sb, kb = _subgraph(b, select(b))
+        sub_allowed = None if allowed is None else allowed[np.ix_(ka, kb)]
+        match = aligner(sa, sb, sub_allowed) if sa.count and sb.count else 0
+        out[name] = [match, sa.count, sb.count]
+    return out
+
+
+def _exact_matches(a: Triples, b: Triples, allowed: np.ndarray | None) -> int:
+    """Exact aligner (for examples and tests)."""
+    from .smatch import _score_pair
+
+    return _score_pair(a, b, "exact", 0, 0, 30.0, allowed=allowed).match
