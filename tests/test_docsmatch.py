@@ -93,3 +93,69 @@ def test_bad_inputs():
         docsmatch([], [])
     with pytest.raises(InputError, match="reference #1: empty string"):
         docsmatch([DOC, DOC], [DOC, ""])
+
+
+def test_lists_of_sentences_are_joined_without_coreference():
+    from amreval.docsmatch import document_graph
+
+    g = document_graph(["(w / want-01 :ARG0 (b / boy))", "(g / go-02 :ARG0-of (x / run-01))"], "prediction", 3)
+    assert g.to_string(indent=None) == (
+        "(d / document :snt1 (s1.w / want-01 :ARG0 (s1.b / boy)) :snt2 (s2.g / go-02 :ARG0-of (s2.x / run-01)))"
+    )
+    # the written direction is kept, so sentence groups see s2.x from s2.g
+    assert groups_by_var(g.to_string())["s2.x"] == [2]
+    r = docsmatch([["(a / boy)", "(b / girl)"]], ["(d / document :snt1 (x / boy) :snt2 (y / girl))"])
+    assert (r.match, r.test, r.gold) == (6, 6, 6)
+
+
+def test_bad_documents_name_their_index():
+    from amreval import AmrevalWarning
+    from amreval.docsmatch import document_graph
+
+    with pytest.raises(InputError, match=r"prediction #2: empty list"):
+        docsmatch(["(a / b)", "(a / b)", []], ["(a / b)"] * 3)
+    with pytest.raises(InputError, match=r"reference #1, sentence #2"):
+        docsmatch([["(a / b)"]] * 2, [["(a / b)"], ["(a / b)", "(a / b"]])
+    with pytest.raises(InputError, match=r"reference #0: expected a DocAMR string"):
+        docsmatch(["(a / b)"], [42])
+    with pytest.warns(AmrevalWarning, match=r"prediction #0, sentence 2: empty string"):
+        g = document_graph(["(a / b)", " ", "(c / d)"], "prediction", 0)
+    # the empty sentence keeps its number
+    assert [e.role for e in g.edges] == ["snt1", "snt3"]
+
+
+def test_worker_processes_give_the_same_result():
+    docs = [f"(d / document :snt1 (a / see-01 :ARG0 (b / boy{k % 3}) :ARG1 (c / coref-entity))"
+            f" :snt2 (e / go-02 :ARG0 c))" for k in range(6)]
+    gold = ["(d / document :snt1 (a / see-01 :ARG0 (b / boy0) :ARG1 (c / coref-entity)) :snt2 (e / go-02 :ARG0 c))"] * 6
+    one = docsmatch(docs, gold, coref=True, fine_grained=True)
+    two = docsmatch(docs, gold, coref=True, fine_grained=True, num_workers=2)
+    assert one.as_dict() == two.as_dict()
+    # two of six documents have boy0; the others miss one instance triple each
+    assert (one.match, one.test, one.gold) == (6 * 11 - 4, 66, 66)
+    with pytest.raises(InputError, match="num_workers"):
+        docsmatch(docs, gold, num_workers=0)
+
+
+def test_fine_grained_scores_by_hand():
+    pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b)) :snt2 (s / sleep-01 :polarity -))"
+    gold = ("(d / document :snt1 (w / want-02 :ARG0 (b / boy :wiki -) :ARG1 (g / go-02 :ARG1 b))"
+            " :snt2 (s / sleep-01 :polarity - :ARG0 (p / person :name (n / name :op1 \"Al\"))))")
+    r = docsmatch([pred], [gold], fine_grained=True, solver="exact")
+    f = r.fine_grained
+    # concepts: pred {document, want-01, boy, go-01, sleep-01}, gold adds person and name, other senses
+    assert f["concepts"] == [3, 5, 7]
+    assert f["named_ent"] == [0, 0, 1] and f["negations"] == [1, 1, 1] and f["wikification"] == [0, 0, 1]
+    # overall: pred 5 concepts + TOP + polarity + 5 relations = 12; gold 7 + 4 attributes + 7 = 18;
+    # matched: document, boy, sleep-01, TOP, polarity, snt1, snt2, ARG0 w b, ARG1 w g = 9
+    assert (r.match, r.test, r.gold) == (9, 12, 18)
+    # no WSD: want and go match too
+    assert f["no_wsd"] == [11, 12, 18]
+    # unlabeled: 5 and 7 unlabeled edges, all 5 predicted ones match; the polarity and wiki
+    # attributes both become (label, -), of which the one on sleep-01 matches
+    assert f["unlabeled"] == [3 + 1 + 1 + 5, 5 + 1 + 1 + 5, 7 + 4 + 7]
+    # SRL: pred ARG0 w b, ARG1 w g, ARG0 g b + 3 concepts; gold ARG0 w b, ARG1 w g, ARG1 g b,
+    # ARG0 s p + 5 concepts; matched: boy, ARG0 w b, ARG1 w g (the senses differ)
+    assert f["srl"] == [3, 6, 9]
+    # reentrancies: b has two parents on both sides (2 edges + 3 concepts); boy and ARG0 w b match
+    assert f["reentrancies"] == [2, 5, 5]
