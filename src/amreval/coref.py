@@ -16,8 +16,12 @@ predicted node mapped to it has the same concept (so it is a predicted coref
 node too); a gold coref edge is matched when the mapped predicted triple
 exists with the same role and is a predicted coref edge. Counts split into
 *named entity* (coref nodes with a ``:name``), *bridging* (``part`` and
-``subset`` edges) and *other*; the total is their sum and the non-coref
-remainder is the overall count minus it.
+``subset`` edges) and *other*; the total is their sum. The non-coref
+remainder is the overall count minus the coref count, where a matched
+relation that is a coref edge on one side only (a gold edge into a merged
+node matched by a predicted edge into an unmerged one, say) counts in
+neither part: taken from the overall match alone it could push the
+remainder above 1.0.
 
 Example:
     >>> from amreval.graph import read_graph
@@ -129,12 +133,16 @@ def coref_items(graph: Graph, triples: Triples, groups: np.ndarray | None) -> Co
 class CorefCounts:
     """Coref match / test / gold counts by category (micro-summable).
 
-    Each category maps to ``[match, test, gold]``.
+    Each category maps to ``[match, test, gold]``. ``mixed`` counts matched
+    relation triples that are a coref edge on one side only: they are in the
+    overall match but in neither the coref nor the non-coref match, so that
+    the non-coref remainder never exceeds 1.0.
     """
 
     named_entity: list[int] = field(default_factory=lambda: [0, 0, 0])
     bridging: list[int] = field(default_factory=lambda: [0, 0, 0])
     other: list[int] = field(default_factory=lambda: [0, 0, 0])
+    mixed: int = 0
 
     @property
     def total(self) -> tuple[int, int, int]:
@@ -142,10 +150,16 @@ class CorefCounts:
         cats = (self.named_entity, self.bridging, self.other)
         return tuple(sum(c[k] for c in cats) for k in range(3))  # type: ignore[return-value]
 
+    def noncoref(self, match: int, test: int, gold: int) -> tuple[int, int, int]:
+        """The non-coref remainder of overall counts: overall minus coref, less the mixed matches."""
+        m, t, g = self.total
+        return match - m - self.mixed, test - t, gold - g
+
     def __add__(self, other: "CorefCounts") -> "CorefCounts":
-        return CorefCounts(*(
-            [x + y for x, y in zip(getattr(self, c), getattr(other, c))] for c in CATEGORIES
-        ))
+        return CorefCounts(
+            *([x + y for x, y in zip(getattr(self, c), getattr(other, c))] for c in CATEGORIES),
+            mixed=self.mixed + other.mixed,
+        )
 
 
 def count_coref(
@@ -179,6 +193,18 @@ def count_coref(
         ra = rel_a.get((role, int(i), int(k)))
         if ra is not None and items_a.edges[ra]:
             (counts.bridging if items_b.bridging[r] else counts.other)[0] += 1
+        elif ra is not None:
+            counts.mixed += 1
+    # predicted coref edges matched by gold non-coref edges
+    rel_b = {rel: r for r, rel in enumerate(b.relations)}
+    for r in np.nonzero(items_a.edges)[0]:
+        role, i, k = a.relations[r]
+        j, l = mapping[i], mapping[k]
+        if j < 0 or l < 0:
+            continue
+        rb = rel_b.get((role, int(j), int(l)))
+        if rb is not None and not items_b.edges[rb]:
+            counts.mixed += 1
     return counts
 
 

@@ -261,7 +261,7 @@ class DocsmatchResult(SmatchResult):
             m, t, g = self.coref.total
             rows = [("coref", (m, t, g))]
             rows += [(f"coref_{c}", tuple(getattr(self.coref, c))) for c in ("named_entity", "bridging", "other")]
-            rows.append(("noncoref", (self.match - m, self.test - t, self.gold - g)))
+            rows.append(("noncoref", self.coref.noncoref(self.match, self.test, self.gold)))
             for name, counts in rows:
                 p, r, f = prf(*counts)
                 out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
