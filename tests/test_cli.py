@@ -83,3 +83,31 @@ def test_docsmatch_prints_the_reference_layout(capsys, reference_dir):
                        str(base / "expected" / "synth.docAMR.amr"))
     assert code == 0
     assert out == "Overall Score:\nPrecision: 0.9286\nRecall: 0.8667\nF-score: 0.8966\n"
+
+
+def test_docsmatch_coref_subscore_prints_the_reference_layout(capsys, reference_dir):
+    base = reference_dir / "docamr"
+    files = [str(base / "synth.docAMR.pred.amr"), str(base / "expected" / "synth.docAMR.amr")]
+    code, out, _ = run(capsys, "docsmatch", "-f", *files, "--coref-subscore")
+    assert code == 0
+    # the reference's expected/smatch_pred_vs_docAMR.txt, without its timing line
+    expected = (base / "expected" / "smatch_pred_vs_docAMR.txt").read_text().split("Time(s)")[0]
+    assert out == expected
+    code, out, _ = run(capsys, "docsmatch", "-f", *files, "--coref-subscore", "--ms", "--significant", "3", "-j", "2")
+    assert out.split("\n")[:8] == ["Overall Score:", "Precision: 0.913", "Recall: 0.851", "F-score: 0.881",
+                                   "Coref Score", "Precision: 1.000", "Recall: 0.667", "F-score: 0.800"]
+    assert out.count("Overall Score:") == 2
+
+
+def test_docsmatch_fine_grained_and_json(capsys, reference_dir):
+    base = reference_dir / "docamr"
+    files = [str(base / "synth.docAMR.pred.amr"), str(base / "expected" / "synth.docAMR.amr")]
+    code, out, _ = run(capsys, "docsmatch", "-f", *files, "--fine-grained", "--significant", "3")
+    assert code == 0
+    assert "SRL -> P: 0.870, R: 0.833, F: 0.851" in out.splitlines()
+    assert "Reentrancies -> P: 0.889, R: 0.800, F: 0.842" in out.splitlines()
+    code, out, _ = run(capsys, "docsmatch", "-f", *files, "--coref-subscore", "--json")
+    data = json.loads(out)
+    assert data["coref_counts"] == {"named_entity": [0, 0, 0], "bridging": [0, 0, 1], "other": [14, 14, 19],
+                                    "mixed": 0}
+    assert [(d["match"], d["test"], d["gold"]) for d in data["documents"]] == [(63, 69, 74), (15, 15, 16)]

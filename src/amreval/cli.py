@@ -56,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
                         description="DocSmatch (Smatch under the sentence constraint) of predicted against "
                         "gold document graphs, paired by position, printed in the reference's layout.")
     _add_scoring_flags(ds)
+    ds.add_argument("--coref-subscore", action="store_true",
+                    help="also print the coreference sub-score (coref nodes, merged nodes, coref edges)")
+    ds.add_argument("--fine-grained", action="store_true",
+                    help="also print the fine-grained scores of Damonte et al. (2017)")
+    ds.add_argument("-j", "--num-workers", type=int, default=1, metavar="N",
+                    help="score documents in N processes (default 1; the result does not depend on it)")
     ds.set_defaults(func=_cmd_docsmatch, significant=4)
 
     d = sub.add_parser(
@@ -136,26 +142,51 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
     return 0
 
 
+_FINE_LABELS = {
+    "unlabeled": "Unlabeled", "no_wsd": "No WSD", "concepts": "Concepts", "named_ent": "Named Ent.",
+    "negations": "Negations", "wikification": "Wikification", "reentrancies": "Reentrancies", "srl": "SRL",
+}
+
+
 def _cmd_docsmatch(args: argparse.Namespace) -> int:
+    from .coref import CATEGORIES
     from .docsmatch import docsmatch
+    from .smatch import prf
 
     pred, gold = _read_pair_files(args, "documents")
     result = docsmatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
-                       time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
+                       time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress,
+                       coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        out = result.as_dict()
+        out["documents"] = [{"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal}
+                            for s in result.pairs]
+        if result.coref is not None:
+            out["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
+            out["coref_counts"]["mixed"] = result.coref.mixed
+        if result.fine_grained is not None:
+            out["fine_grained_counts"] = result.fine_grained
+        print(json.dumps(out, indent=2))
         return 0
     args.pr = True
-    if args.ms:
-        for s in result.pairs:
-            print("Overall Score:")
-            _print_prf(s.precision, s.recall, s.f1, args)
-    else:
+    scored = result.pairs if args.ms else [result]
+    for s in scored:
         print("Overall Score:")
-        _print_prf(result.precision, result.recall, result.f1, args)
+        _print_prf(s.precision, s.recall, s.f1, args)
+        if args.coref_subscore:
+            print("Coref Score")
+            _print_prf(*prf(*s.coref.total), args)  # type: ignore[union-attr]
     if result.ci is not None:
         lo, hi = result.ci
         print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+    if result.fine_grained is not None:
+        for name, label in _FINE_LABELS.items():
+            p, r, f = (_fmt(x, args.significant) for x in prf(*result.fine_grained[name]))
+            print(f"{label} -> P: {p}, R: {r}, F: {f}")
+    logging.getLogger("amreval").info(
+        "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",
+        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config,
+    )
     return 0
 
 
