@@ -87,6 +87,22 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar (default: on a terminal only)")
     d.set_defaults(func=_cmd_docamr)
+
+    x = sub.add_parser(
+        "export-ms-amr",
+        help="export MS-AMR as DocAMR Parquet files that datasets.load_dataset reads",
+        description="Convert the MS-AMR documents of an AMR 3.0 release root (LDC2020T02) and write Parquet "
+        "per representation and split plus a README with configs:, loadable with "
+        "datasets.load_dataset(OUT, 'docamr'). Needs the hub extra.",
+    )
+    x.add_argument("--amr3", required=True, metavar="ROOT", help="AMR 3.0 release root (LDC2020T02)")
+    x.add_argument("out", metavar="OUT", help="output folder")
+    x.add_argument("--config", nargs="+", default=None, metavar="REP",
+                   help="representations to export (default: docamr no-merge merge-names merge-all)")
+    x.add_argument("--strict", action="store_true", help="fail on a malformed document (default: skip it, warn)")
+    x.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar (default: on a terminal only)")
+    x.set_defaults(func=_cmd_export_ms_amr)
     return parser
 
 
@@ -230,6 +246,22 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
             fh.write(text)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _cmd_export_ms_amr(args: argparse.Namespace) -> int:
+    from .docamr import REPRESENTATIONS, check_representation
+    from .errors import MissingDependencyError
+
+    configs = tuple(check_representation(c) for c in (args.config or REPRESENTATIONS))
+    try:
+        from .data.ms_amr import export_ms_amr
+    except ImportError:
+        raise MissingDependencyError("datasets", "hub", "export-ms-amr") from None
+    written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress)
+    for config, splits in written.items():
+        print(f"{config}: " + ", ".join(f"{split} {n}" for split, n in splits.items()))
+    print(f"written to {args.out}; load with datasets.load_dataset({args.out!r}, 'docamr')")
     return 0
 
 
