@@ -99,6 +99,18 @@ def graphs(draw, max_nodes=7):
     return _write(0, concepts, parts)
 
 
+def test_a_case_where_hill_climbing_stops_short_and_exact_does_not():
+    # many same-concept nodes: moves and swaps get stuck one relation short of the optimum
+    a = "(v0 / a :s (v1 / a :r (v6 / a)) :r (v2 / a) :r (v3 / a) :r (v4 / a) :s (v5 / a))"
+    b = "(v0 / a :r (v1 / a :r (v2 / a :s (v3 / b)) :r (v5 / a) :s (v6 / a)) :r (v4 / a))"
+    p = problem_of(a, b)
+    hc = hill_climb(p, restarts=19, seed=0)
+    exact = align(p, solver="exact")
+    # 6 concepts + TOP + 3 relations; hill climbing finds 9, below its bound, so not proven
+    assert (hc.score, hc.optimal) == (9.0, False)
+    assert (exact.score, exact.optimal, exact.method) == (10.0, True, "milp")
+
+
 def _node(k, concepts, parts):
     return f"v{k}"
 
@@ -110,16 +122,19 @@ def _write(k, concepts, parts):
     return f"(v{k} / {concepts[k]} {inner})"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(graphs(), graphs(), st.integers(0, 2**32))
-def test_hill_climbing_agrees_with_the_exact_optimum(a, b, seed):
+def test_hill_climbing_never_beats_the_exact_optimum_and_exact_reaches_it(a, b, seed):
     p = problem_of(a, b)
     exact = solve_milp(p)
     assert exact.optimal
     assert lp_bound(p) >= exact.score - 1e-6
     assert p.bound >= exact.score - 1e-6
     hc = hill_climb(p, restarts=19, seed=seed)
-    assert hc.score == pytest.approx(exact.score)
+    # hill climbing is a heuristic: never above the optimum, and proven only when it reaches a bound
+    assert hc.score <= exact.score + 1e-9
+    assert not hc.optimal or hc.score == pytest.approx(exact.score)
+    assert align(p, solver="exact", seed=seed).score == pytest.approx(exact.score)
     assert p.value(hc.mapping) == pytest.approx(hc.score)
     assert p.value(exact.mapping) == pytest.approx(exact.score)
     again = hill_climb(p, restarts=19, seed=seed)
