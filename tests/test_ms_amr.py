@@ -144,7 +144,9 @@ def test_docamr_column_equals_the_conversion(amr3):
         (row,) = iter_ms_amr(amr3, "test", config)
         expected = convert_document(read_msamr_xml(str(amr3 / "data/multisentence/ms-amr-split/test/msamr_dfa_007.xml")),
                                     amrs, config)
+        expected.metadata["doc_file"] = "msamr_dfa_007.xml"
         assert row["docamr"] == expected.to_string()
+        assert "# ::doc_file msamr_dfa_007.xml\n" in row["docamr"]
 
 
 def test_builder_every_config_and_split(amr3, tmp_path):

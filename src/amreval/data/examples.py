@@ -86,6 +86,8 @@ def document_example(doc: MsAmrDocument, amrs: dict[str, Graph], rep: str = "doc
     the conversion warns and leaves it out of the DocAMR graph).
     """
     graph = convert_document(doc, amrs, rep, strict=strict)
+    if "doc_file" in graph.metadata:  # the file name, not where this copy of the release lives
+        graph.metadata["doc_file"] = Path(doc.source).name
     index = {sid: k for k, sid in enumerate(doc.sentence_ids)}
     return {
         "id": doc.doc_id,
