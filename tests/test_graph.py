@@ -125,3 +125,16 @@ def test_round_trip_through_penman():
     assert again.instances == g.instances
     assert sorted(again.edges) == sorted(g.edges)
     assert sorted(again.attributes) == sorted(g.attributes)
+
+
+def test_read_graph_rejects_a_graph_without_variable_and_never_reads_files(tmp_path, monkeypatch):
+    from amreval import DecodeError
+
+    with pytest.raises(DecodeError, match=r"graph #1, line 1: a graph without a variable"):
+        read_graph("( )")
+    (tmp_path / "x").write_text("(a / file-graph)")
+    monkeypatch.chdir(tmp_path)
+    # a string is PENMAN, even when it names an existing file
+    with pytest.raises(DecodeError, match="expected a graph starting with '\\('"):
+        read_graph("x")
+    assert read_graphs("x")[0].instances == {"a": "file-graph"}

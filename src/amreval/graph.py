@@ -411,6 +411,10 @@ def iter_graphs(
         ['a', 'b']
     """
     text, label = _read_source(source, name)
+    yield from _iter_text(text, label, warn_unbound)
+
+
+def _iter_text(text: str, label: str, warn_unbound: bool) -> Iterator[Graph]:
     index = 0
     for block in _blocks(text):
         try:
@@ -427,6 +431,9 @@ def iter_graphs(
             flats = _penman_parse(block, label, index)
         for flat in flats:
             gid = flat[0].get("id")
+            if not flat[1]:
+                raise DecodeError("a graph without a variable ('()'); expected (var / concept ...)",
+                                  source=label, index=index, graph_id=gid, line=block.line)
             origin = f"{label}, graph #{index + 1}" + (f" (id {gid})" if gid else "") + f", line {block.line}"
             yield _build_graph(flat, origin, warn_unbound=warn_unbound)
             index += 1
@@ -470,13 +477,15 @@ def read_graphs(
 
 
 def read_graph(text: str, *, name: str | None = None) -> Graph:
-    """Read exactly one graph from a PENMAN string.
+    """Read exactly one graph from a PENMAN string (never a file name: see :func:`read_graphs`).
 
     Raises:
         DecodeError: the string holds no graph or more than one.
     """
-    graphs = read_graphs(text, name=name)
     label = name or "<string>"
+    if not isinstance(text, str):
+        raise DecodeError(f"expected a PENMAN string, got {type(text).__name__}", source=label)
+    graphs = list(_iter_text(text, label, True))
     if len(graphs) != 1:
         raise DecodeError(f"expected exactly one graph, found {len(graphs)}", source=label)
     return graphs[0]
