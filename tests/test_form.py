@@ -11,8 +11,8 @@ torch = pytest.importorskip("torch", reason="Form scoring needs torch: pip insta
 transformers = pytest.importorskip("transformers", reason="Form scoring needs transformers: pip install 'amreval[lm]'")
 tokenizers = pytest.importorskip("tokenizers", reason="the tiny test models need tokenizers (comes with transformers)")
 
-from tokenizers import decoders, models, normalizers, pre_tokenizers, processors, trainers  # noqa: E402
-from transformers import (  # noqa: E402
+from tokenizers import decoders, models, normalizers, pre_tokenizers, processors, trainers
+from transformers import (
     AutoModelForCausalLM,
     AutoModelForMaskedLM,
     BertConfig,
@@ -22,9 +22,9 @@ from transformers import (  # noqa: E402
     PreTrainedTokenizerFast,
 )
 
-from amreval import form  # noqa: E402
-from amreval.errors import InputError, MissingDependencyError  # noqa: E402
-from amreval.form import (  # noqa: E402
+from amreval import form
+from amreval.errors import InputError, MissingDependencyError
+from amreval.form import (
     FormResult,
     LanguageModelScorer,
     acceptable,
@@ -129,7 +129,7 @@ def bert_dir(tmp_path_factory):
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     tok.train_from_iterator(GRAMMATICAL, trainers.WordPieceTrainer(vocab_size=80, special_tokens=specials))
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
+        single="[CLS] $A [SEP]", special_tokens=[(t, tok.token_to_id(t)) for t in ("[CLS]", "[SEP]")])
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
                                         cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
     config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
@@ -209,7 +209,11 @@ def test_bos_and_eos_frame_when_there_is_no_endoftext(bos_gpt2_dir):
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
 
 
-def test_boundary_rule_without_bos_or_eos():
+def test_boundary_rule():
+    both = PreTrainedTokenizerFast(tokenizer_object=_bpe([EOT, "<s>", "</s>"]), bos_token="<s>", eos_token="</s>")
+    eot = both.convert_tokens_to_ids(EOT)
+    assert eot not in (both.bos_token_id, both.eos_token_id)
+    assert form._boundary_ids(both) == (eot, eot)  # <|endoftext|> wins over BOS/EOS
     eos_only = PreTrainedTokenizerFast(tokenizer_object=_bpe(["</s>"]), eos_token="</s>")
     eos = eos_only.convert_tokens_to_ids("</s>")
     assert form._boundary_ids(eos_only) == (eos, eos)

@@ -38,8 +38,9 @@ Example:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -73,7 +74,7 @@ END_OF_TEXT = "<|endoftext|>"
 # (name_or_path, kind, device) -> (model, tokenizer)
 _MODELS: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 # (name_or_path, kind, device, batch_size) -> scorer
-_SCORERS: dict[tuple[str, str, str, int], "LanguageModelScorer"] = {}
+_SCORERS: dict[tuple[str, str, str, int], LanguageModelScorer] = {}
 
 
 class SentenceScorer(Protocol):
@@ -155,7 +156,7 @@ def _boundary_ids(tokenizer: Any) -> tuple[int, int]:
     """
     eot = tokenizer.get_vocab().get(END_OF_TEXT)
     if eot is not None:
-        pass
+        return int(eot), int(eot)
     bos, eos = tokenizer.bos_token_id, tokenizer.eos_token_id
     if eos is None:
         raise InputError(f"the tokenizer has neither {END_OF_TEXT} nor an EOS token; a causal LM needs one "

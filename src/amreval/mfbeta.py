@@ -306,7 +306,7 @@ def mfbeta(
     form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
     scores = {f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS}
     config = config_string(solver, restarts, seed, score="mfbeta", beta=beta, tolerance=tolerance,
-                           lm=getattr(scorer, "model_name", lm), lm_kind=getattr(scorer, "kind", lm_kind),
+                           lm=getattr(scorer, "name_or_path", lm), lm_kind=getattr(scorer, "kind", lm_kind),
                            cutoff=cutoff, diffsense=diffsense, vectors=vecs.name.replace(",", " "))
     return MFResult(
         meaning=meaning, form=form.form, beta=beta, mf_beta=mf_beta(meaning, form.form, beta), scores=scores,
