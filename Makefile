@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test,hub,s2match]'
+	$(PIP) install --quiet -e '.[test,hub,s2match,lm,parser]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -30,6 +30,8 @@ bench: $(STAMP)
 	$(PIP) install --quiet -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
 	$(PY) benchmarks/bench_docamr.py
+	$(PY) benchmarks/bench_s2match.py
+	$(PY) benchmarks/bench_docsmatch.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache src/*.egg-info
