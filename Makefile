@@ -22,6 +22,10 @@ demo: $(STAMP)
 	$(VENV)/bin/amreval smatch -f examples/pred.amr examples/gold.amr --ms --significant 4
 	@echo "== DocAMR of examples/msamr_demo.xml + examples/gold.amr (docamr representation) =="
 	$(VENV)/bin/amreval docamr --xml examples/msamr_demo.xml --amrs examples/gold.amr
+	@echo "== DocSmatch with the coreference sub-score: examples/pred.docamr.amr against examples/gold.docamr.amr =="
+	$(VENV)/bin/amreval docsmatch -f examples/pred.docamr.amr examples/gold.docamr.amr --coref-subscore
+	@echo "== S²match (GloVe 6B 50-d) of examples/pred.amr against examples/gold.amr =="
+	$(VENV)/bin/amreval s2match -f examples/pred.amr examples/gold.amr --pr --significant 4
 
 test: $(STAMP)
 	$(PY) -m pytest -q
