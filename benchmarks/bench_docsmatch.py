@@ -184,8 +184,24 @@ class Run:
     stderr: str
 
 
+_GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+# killed (directly, or under GNU time, which exits with 128 + the signal)
+_KILLED = {sign * k + off for sign, off in ((-1, 0), (1, 128)) for k in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT)}
+
+
 def run_measured(cmd: list[str], mem_limit_gb: float | None = None, time_limit: float | None = None) -> Run:
-    """Run ``cmd`` in a new session; wall time, peak RSS (its own ``wait4`` usage) and status."""
+    """Run ``cmd`` in a new session; wall time, peak RSS and status.
+
+    Peak RSS comes from GNU time (``%M``) when it is installed: a process
+    forked from this one carries this process's resident size into its peak
+    (the peak survives ``exec``), while GNU time's own child starts small.
+    Without GNU time, ``wait4``'s usage is used, an overestimate by up to the
+    size of this process.
+    """
+    rss_file = tempfile.NamedTemporaryFile(suffix=".rss", delete=False) if _GNU_TIME else None
+    if rss_file is not None:
+        rss_file.close()
+        cmd = [_GNU_TIME, "-f", "%M", "-o", rss_file.name, *cmd]
     def cap_memory() -> None:
         if mem_limit_gb:
             limit = int(mem_limit_gb * 1024 ** 3)
@@ -223,11 +239,16 @@ def run_measured(cmd: list[str], mem_limit_gb: float | None = None, time_limit: 
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
     peak_mb = usage.ru_maxrss / 1024  # KiB on Linux
+    if rss_file is not None:
+        lines = Path(rss_file.name).read_text().split()
+        os.unlink(rss_file.name)
+        if lines and lines[-1].isdigit():
+            peak_mb = int(lines[-1]) / 1024
     if timed_out.is_set():
         state = "timeout"
     elif proc.returncode == 0:
         state = "ok"
-    elif "MemoryError" in stderr or proc.returncode in (-signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT):
+    elif "MemoryError" in stderr or proc.returncode in _KILLED:
         state = "out of memory"
     else:
         last = [line for line in stderr.splitlines() if line.strip()][-1:] or [f"exit code {proc.returncode}"]
