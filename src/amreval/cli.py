@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         "docamr",
         help="convert MS-AMR coreference plus sentence AMRs to DocAMR document graphs",
         description="Write DocAMR document graphs (PENMAN) from an AMR 3.0 release root and a split, "
-        "from MS-AMR XML files plus sentence AMR files, or from document graphs to normalise.",
+        "from MS-AMR XML files plus sentence AMR files, from a text coreference file plus aligned sentence "
+        "AMRs (a parser's output), or from document graphs to normalise.",
     )
     src = d.add_mutually_exclusive_group(required=True)
     src.add_argument("--amr3", metavar="ROOT", help="AMR 3.0 release root (LDC2020T02); use with --split")
@@ -88,12 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help="document graphs in no-merge form (coref-entity nodes) to normalise")
     src.add_argument("--pairwise", metavar="FILE",
                      help="document graphs with pairwise coreference edges to turn into chains")
+    src.add_argument("--coref", metavar="FILE",
+                     help="coreference clusters over the text (see --coref-format); use with --amrs, the "
+                     "sentence AMRs with node-to-token alignments, all documents in order")
     d.add_argument("--split", choices=("train", "dev", "test", "dev-alternative"), help="with --amr3")
-    d.add_argument("--amrs", nargs="+", metavar="FILE", help="sentence AMR files (PENMAN with ::id)")
+    d.add_argument("--amrs", nargs="+", metavar="FILE",
+                   help="sentence AMR files (PENMAN with ::id; with --coref: with alignments, ::id optional)")
+    d.add_argument("--coref-format", choices=("jsonlines", "conll"), default="jsonlines",
+                   help="format of the --coref file: jsonlines (default) or CoNLL-2012 (*_conll)")
     d.add_argument("--pairwise-role", default="same-as", help="role of pairwise edges (default same-as)")
     d.add_argument("--rep", default="docamr", help="docamr (default), no-merge, merge-names or merge-all")
     d.add_argument("--strict", action="store_true",
-                   help="fail on a reference to a missing sentence or variable (default: warn and skip)")
+                   help="fail on a reference to a missing sentence or variable, or (with --coref) on a mention "
+                   "that maps to no node (default: warn and skip)")
     d.add_argument("-o", "--output", metavar="OUT", help="output PENMAN file (default: standard output)")
     d.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar (default: on a terminal only)")
@@ -234,12 +242,29 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         normalize_graph,
         read_msamr_xml,
         read_sentence_amrs,
+        text_coref_to_docamr,
     )
+    from .errors import AmrevalWarning
     from .graph import read_graphs
 
     rep = check_representation(args.rep)
     graphs = []
-    if args.no_merge or args.pairwise:
+    if args.coref:
+        if not args.amrs:
+            raise AmrevalError("--coref needs --amrs (the aligned sentence AMR files)")
+        reports: list = []
+        graphs = text_coref_to_docamr(args.amrs, args.coref, coref_format=args.coref_format, rep=rep,
+                                      strict=args.strict, reports=reports)
+        mentions = sum(len(r.mentions) for r in reports)
+        mapped = sum(len(r.mapped) for r in reports)
+        warnings.warn(
+            f"{args.coref}: {len(reports)} documents, {mentions} mentions in "
+            f"{sum(r.n_clusters for r in reports)} clusters: {mapped} mapped to nodes, {mentions - mapped} "
+            f"unmapped; {sum(len(r.chains) for r in reports)} chains, "
+            f"{sum(len(r.within_sentence) for r in reports)} clusters within one sentence left out",
+            AmrevalWarning, stacklevel=1,
+        )
+    elif args.no_merge or args.pairwise:
         for g in progress_bar(read_graphs(args.no_merge or args.pairwise), enable=args.progress,
                               desc="normalising", unit="doc"):
             graphs.append(normalize_graph(g, rep) if args.no_merge else

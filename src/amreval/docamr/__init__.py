@@ -1,4 +1,4 @@
-"""DocAMR: MS-AMR reading and conversion of sentence AMRs plus coreference to document graphs."""
+"""DocAMR: MS-AMR reading and conversion of sentence AMRs plus coreference (MS-AMR or text) to document graphs."""
 
 from __future__ import annotations
 
@@ -26,26 +26,56 @@ from .msamr import (
     read_msamr_xml,
     read_sentence_amrs,
 )
+from .textcoref import (
+    COREF_FORMATS,
+    AlignedSentence,
+    CorefDocument,
+    MappingReport,
+    MentionMapping,
+    chains_from_coref,
+    map_text_coref,
+    node_spans,
+    read_aligned_amrs,
+    read_alignments,
+    read_coref,
+    read_coref_conll,
+    read_coref_jsonlines,
+    text_coref_to_docamr,
+)
 
 __all__ = [
+    "COREF_FORMATS",
     "NAMED_ENTITY_TYPES",
     "PRONOUNS",
     "REPRESENTATIONS",
     "SPLITS",
+    "AlignedSentence",
     "Amr3Layout",
     "Bridge",
     "Chain",
+    "CorefDocument",
     "DocGraph",
     "ImplicitRole",
+    "MappingReport",
     "Mention",
+    "MentionMapping",
     "MsAmrDocument",
     "build_document",
+    "chains_from_coref",
     "chains_from_pairs",
     "check_representation",
     "convert_document",
     "convert_documents",
     "iter_documents",
+    "map_text_coref",
+    "node_spans",
     "normalize_graph",
+    "read_aligned_amrs",
+    "read_alignments",
+    "read_coref",
+    "read_coref_conll",
+    "read_coref_jsonlines",
     "read_msamr_xml",
     "read_sentence_amrs",
+    "text_coref_to_docamr",
 ]
