@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test,hub,s2match,lm,parser]'
+	$(PIP) install --quiet -e '.[test,hub,s2match,lm,parser,draw,space]'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 
 from amreval import graph_triples, read_graphs
 from amreval.cli import main
@@ -111,3 +112,27 @@ def test_docsmatch_fine_grained_and_json(capsys, reference_dir):
     assert data["coref_counts"] == {"named_entity": [0, 0, 0], "bridging": [0, 0, 1], "other": [14, 14, 19],
                                     "mixed": 0}
     assert [(d["match"], d["test"], d["gold"]) for d in data["documents"]] == [(63, 69, 74), (15, 15, 16)]
+
+
+def test_svg_pictures_from_the_cli(tmp_path, capsys):
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    pytest.importorskip("graphviz", reason="the graphviz Python package (draw extra) is not installed")
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot program is not installed (apt-get install graphviz)")
+    examples = EXAMPLES
+    out = tmp_path / "align.svg"
+    code, _, _ = run(capsys, "docsmatch", "-f", str(examples / "pred.docamr.amr"), str(examples / "gold.docamr.amr"),
+                     "--svg", str(out))
+    assert code == 0
+    svg = ET.parse(out).getroot()
+    texts = "".join(svg.itertext())
+    # the legend counts the triples of the DocSmatch alignment: 30 matched of 32 predicted and 34 gold
+    assert "matched: 30" in texts and "missing (gold only): 4" in texts and "extra (prediction only): 2" in texts
+    two = tmp_path / "two.amr"
+    two.write_text((examples / "gold.docamr.amr").read_text() + "\n\n" + (examples / "gold.docamr.amr").read_text())
+    code, _, _ = run(capsys, "docamr", "--no-merge", str(two), "--svg", str(tmp_path / "doc.svg"))
+    assert code == 0
+    for k in (1, 2):
+        assert "sentence 3" in "".join(ET.parse(tmp_path / f"doc_{k}.svg").getroot().itertext())

@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also print the coreference sub-score (coref nodes, merged nodes, coref edges)")
     ds.add_argument("--fine-grained", action="store_true",
                     help="also print the fine-grained scores of Damonte et al. (2017)")
+    ds.add_argument("--svg", metavar="OUT",
+                    help="also draw each document's alignment (matched, missing, extra triples) to SVG: OUT for "
+                    "one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)")
     ds.add_argument("-j", "--num-workers", type=int, default=1, metavar="N",
                     help="score documents in N processes (default 1; the result does not depend on it)")
     ds.set_defaults(func=_cmd_docsmatch, significant=4)
@@ -103,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fail on a reference to a missing sentence or variable, or (with --coref) on a mention "
                    "that maps to no node (default: warn and skip)")
     d.add_argument("-o", "--output", metavar="OUT", help="output PENMAN file (default: standard output)")
+    d.add_argument("--svg", metavar="OUT",
+                   help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
+                   "OUT for one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)")
     d.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar (default: on a terminal only)")
     d.set_defaults(func=_cmd_docamr)
@@ -190,6 +196,15 @@ _FINE_LABELS = {
 }
 
 
+def _svg_paths(out: str, n: int) -> list[str]:
+    """``OUT`` for one picture; ``OUT`` with ``_1``, ``_2``, ... before the suffix for several."""
+    if n == 1:
+        return [out]
+    stem, dot, suffix = out.rpartition(".")
+    base, ext = (stem, "." + suffix) if dot else (out, ".svg")
+    return [f"{base}_{k}{ext}" for k in range(1, n + 1)]
+
+
 def _cmd_docsmatch(args: argparse.Namespace) -> int:
     from .coref import CATEGORIES
     from .docsmatch import docsmatch
@@ -199,6 +214,11 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
     result = docsmatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
                        time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress,
                        coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
+    if args.svg:
+        from .draw import alignment_svg
+
+        for path, p, g in zip(_svg_paths(args.svg, len(pred)), pred, gold):
+            alignment_svg(p, g, path, solver=args.solver, restarts=args.r, seed=args.seed)
     if args.json:
         out = result.as_dict()
         out["documents"] = [{"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal}
@@ -283,6 +303,11 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         amrs = read_sentence_amrs(amr_files)
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
             graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
+    if args.svg:
+        from .draw import document_graph_svg
+
+        for path, g in zip(_svg_paths(args.svg, len(graphs)), graphs):
+            document_graph_svg(g, path)
     text = "\n\n".join(g.to_string() for g in graphs) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
