@@ -151,16 +151,6 @@ class MFResult:
         return out
 
 
-def _check_sentences(sentences: Sequence[str], what: str) -> list[str]:
-    out = list(sentences)
-    for k, s in enumerate(out):
-        if not isinstance(s, str):
-            raise InputError(f"{what} #{k}: expected a sentence string, got {type(s).__name__}")
-        if not s.strip():
-            raise InputError(f"{what} #{k}: empty sentence")
-    return out
-
-
 def _gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
     if len(amrs) != n:
         raise InputError(f"{n} generated sentences but {len(amrs)} reference AMRs; they are paired by position")
@@ -262,7 +252,7 @@ def mfbeta(
         InputError: lengths differ, an empty sentence, an unreadable gold AMR
             (the message names the index), or neither a parser nor parses given.
     """
-    from .form import form_score, get_scorer
+    from .form import _check_sentences, form_score, get_scorer
 
     gen = _check_sentences(generated, "generated")
     refs = _check_sentences(references, "reference")

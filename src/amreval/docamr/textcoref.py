@@ -84,7 +84,7 @@ import penman
 from penman.surface import Alignment as _PenmanAlignment
 
 from ..errors import AmrevalWarning, DecodeError, InputError
-from ..graph import Graph, read_graphs
+from ..graph import Graph, _blocks, read_graphs
 from .convert import check_representation, convert_document
 from .msamr import Chain, Mention, MsAmrDocument
 
@@ -491,32 +491,7 @@ class AlignedSentence:
 
 def _split_blocks(text: str) -> list[tuple[str, int]]:
     """Blank-line separated blocks that hold a graph, with their 1-based first line."""
-    blocks: list[tuple[str, int]] = []
-    lines = text.splitlines()
-    start: int | None = None
-    depth = 0
-    has_graph = False
-
-    def close(end: int) -> None:
-        if start is not None and has_graph:
-            blocks.append(("\n".join(lines[start:end]), start + 1))
-
-    for n, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped:
-            if start is not None and depth <= 0:
-                close(n)
-                start, depth, has_graph = None, 0, False
-            continue
-        if start is None:
-            start = n
-        if stripped.startswith("#") and depth <= 0:
-            continue
-        has_graph = True
-        unquoted = re.sub(r'"(?:[^"\\]|\\.)*"', "", stripped)
-        depth += unquoted.count("(") - unquoted.count(")")
-    close(len(lines))
-    return blocks
+    return [(block.text, block.line) for block in _blocks(text)]
 
 
 def _read_amr_text(source: PathLike | str) -> tuple[str, str]:
