@@ -159,3 +159,19 @@ def test_fine_grained_scores_by_hand():
     assert f["srl"] == [3, 6, 9]
     # reentrancies: b has two parents on both sides (2 edges + 3 concepts); boy and ARG0 w b match
     assert f["reentrancies"] == [2, 5, 5]
+
+
+def test_one_graph_without_snt_edges_gives_plain_smatch():
+    pred, gold = "(w / want-01 :ARG0 (b / boy))", "(d / document :snt1 (x / want-01 :ARG0 (y / boy)))"
+    # the prediction is one group, free to map anywhere: want-01, boy and ARG0 match (not TOP, whose
+    # node is the document on the gold side); confined to the gold top it would match TOP alone
+    r = docsmatch_pair(pred, gold, solver="exact")
+    assert (r.match, r.test, r.gold) == (3, 4, 6)
+    assert r.match == smatch([pred], [gold], solver="exact").match
+
+
+def test_bad_snt_numbering_is_an_error():
+    with pytest.raises(InputError, match=r"prediction #0.*two :snt1 edges"):
+        docsmatch_pair("(d / document :snt1 (a / boy) :snt1 (b / girl))", "(d / document :snt1 (a / boy))")
+    with pytest.raises(InputError, match=r"reference #0.*numbered from :snt1"):
+        docsmatch_pair("(d / document :snt1 (a / boy))", "(d / document :snt0 (a / boy))")

@@ -40,7 +40,7 @@ def test_mf_beta_formula():
     assert mf_beta(0.5, 0.5, 1.0) == 0.5
     assert mf_beta(1.0, 0.0, 1.0) == 0.0 and mf_beta(0.0, 0.0, 2.0) == 0.0
     assert mf_beta(0.6, 0.9, 1e-9) == pytest.approx(0.6) and mf_beta(0.6, 0.9, 1e9) == pytest.approx(0.9)
-    with pytest.raises(InputError, match="beta must be > 0"):
+    with pytest.raises(InputError, match="beta must be a positive finite number"):
         mf_beta(0.5, 0.5, 0)
 
 
@@ -170,3 +170,20 @@ def test_metric_docstring_examples_run(metric, tiny_gpt2, monkeypatch):
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=3)
+
+
+def test_settings_are_checked_before_any_work():
+    from amreval.graph import Graph
+
+    kw = dict(reference_amrs=GOLD, prediction_amrs=PARSES, scorer=LM, vectors=V)
+    with pytest.raises(InputError, match=r"diffsense must be in \[0, 1\], got 3.0"):
+        mfbeta(GEN, REF, diffsense=3.0, **kw)
+    with pytest.raises(InputError, match="tolerance"):
+        mfbeta(GEN, REF, tolerance=0.7, **kw)
+    with pytest.raises(InputError, match="unknown lm_kind 'casual'"):
+        mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES, lm_kind="casual", vectors=V)
+    with pytest.raises(InputError, match="beta must be a positive finite number"):
+        mfbeta(GEN, REF, beta=float("inf"), **kw)
+    # an empty Graph given as a parse is a failed parse, like None
+    r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=[PARSES[0], Graph.empty()], scorer=LM, vectors=V)
+    assert (r.parse_failures, r.failed) == (1, [1])

@@ -122,3 +122,10 @@ def test_cli(tmp_path, capsys):
     (tmp_path / "b").write_text("(k / kitten)\n")
     assert main(["s2match", "-f", str(tmp_path / "a"), str(tmp_path / "b"), "--vectors", str(vec), "--pr"]) == 0
     assert capsys.readouterr().out == "Precision: 0.90\nRecall: 0.90\nF-score: 0.90\n"
+
+
+def test_pair_settings_are_checked():
+    with pytest.raises(InputError, match="diffsense must be in"):
+        s2match_pair("(h / hit-01)", "(h / hit-02)", vectors=V, diffsense=3.0)
+    with pytest.raises(InputError, match=r"cutoff must be in \[0, 1\)"):
+        s2match_pair("(h / hit-01)", "(h / hit-02)", vectors=V, cutoff=1.0)

@@ -182,3 +182,13 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_hand_built_graph_objects_are_checked_and_named():
+    from amreval import Edge, Graph
+
+    bad = Graph(top="a", instances={"a": "want-01"}, edges=[Edge("a", "ARG0", "zz", "ARG0")])
+    with pytest.raises(InputError, match=r"prediction #1: edge a :ARG0 zz names the unknown variable 'zz'"):
+        smatch(["(a / b)", bad], ["(a / b)", "(a / b)"])
+    with pytest.raises(InputError, match=r"reference #0: the top 'q' is not a variable"):
+        smatch(["(a / b)"], [Graph(top="q", instances={"a": "b"})])

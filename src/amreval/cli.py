@@ -198,11 +198,12 @@ _FINE_LABELS = {
 
 def _svg_paths(out: str, n: int) -> list[str]:
     """``OUT`` for one picture; ``OUT`` with ``_1``, ``_2``, ... before the suffix for several."""
+    import os
+
     if n == 1:
         return [out]
-    stem, dot, suffix = out.rpartition(".")
-    base, ext = (stem, "." + suffix) if dot else (out, ".svg")
-    return [f"{base}_{k}{ext}" for k in range(1, n + 1)]
+    base, ext = os.path.splitext(out)
+    return [f"{base}_{k}{ext or '.svg'}" for k in range(1, n + 1)]
 
 
 def _cmd_docsmatch(args: argparse.Namespace) -> int:

@@ -44,7 +44,16 @@ import numpy as np
 from .graph import Graph
 from .triples import Triples
 
-__all__ = ["COREF_CONCEPTS", "BRIDGING_ROLES", "CorefItems", "CorefCounts", "coref_items", "count_coref"]
+__all__ = [
+    "COREF_CONCEPTS",
+    "BRIDGING_ROLES",
+    "CATEGORIES",
+    "CorefItems",
+    "CorefCounts",
+    "coref_items",
+    "count_coref",
+    "matched_triples",
+]
 
 #: Concepts that make a node a coreference node.
 COREF_CONCEPTS = frozenset({"coref-entity", "implicit-role"})

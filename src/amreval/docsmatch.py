@@ -20,9 +20,10 @@ counted under the overall mapping. Several mappings can share the best
 overall count and differ in coref matches; the search then prefers the one
 with the most coref matches: each gold coref item matched by a predicted
 coref item earns ``1 + eps`` instead of 1, with ``eps = 1 / (2 (n + 1))``
-for ``n`` gold coref items, so the bonus never outweighs one overall match
-(self-loop relations excepted). The overall score is recounted with unit
-weights. ``fine_grained=True`` adds the Damonte et al. (2017) scores
+for ``n`` gold coref items, so the bonus never outweighs one overall match.
+(A relation from a node to itself is folded into the node pair's own weight,
+so its bonus does not check that the predicted one is a coref edge.) The
+overall score is recounted with unit weights. ``fine_grained=True`` adds the Damonte et al. (2017) scores
 (:mod:`amreval.finegrained`).
 
 Example:
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Iterable, Sequence
 
@@ -48,7 +49,7 @@ import numpy as np
 
 from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, align, build_problem
 from .coref import CorefCounts, coref_items, count_coref, matched_triples
-from .finegrained import MEASURES, fine_grained_counts
+from .finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
 from .errors import AmrevalWarning, InputError
 from .graph import Attribute, Edge, Graph
 from .smatch import (
@@ -57,7 +58,7 @@ from .smatch import (
     SmatchResult,
     _as_graph,
     _pair_seed,
-    _score_pair,
+    align_triples,
     config_string,
     prf,
     score_corpus,
@@ -86,6 +87,9 @@ def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.
         graph: a document graph.
         variables: the node order of the rows (default: ``graph.instances`` order).
 
+    Raises:
+        InputError: an ``:snt0`` edge, or two ``:sntK`` edges with the same K.
+
     Returns:
         ``None`` when the graph has no ``:sntK`` edge from its top; otherwise a
         matrix with one row per node and one column per group: column 0 is the
@@ -98,7 +102,11 @@ def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.
         if e.source == top and not e.inverted:
             m = _SNT.match(e.role)
             if m:
-                roots[int(m.group(1))] = e.target
+                k = int(m.group(1))
+                if k == 0 or k in roots:
+                    problem = "sentences are numbered from :snt1" if k == 0 else f"two :snt{k} edges"
+                    raise InputError(f"{graph.origin}: {problem}; expected :snt1 ... :sntN, each once")
+                roots[k] = e.target
     if not roots:
         return None
     order = list(variables) if variables is not None else list(graph.instances)
@@ -199,16 +207,13 @@ def sentence_constraint(
     ``groups`` may pass both graphs' :func:`sentence_groups` when known.
     """
     ga, gb = groups if groups is not None else (sentence_groups(pred, a.variables), sentence_groups(gold, b.variables))
-    if ga is None and gb is None:
+    if ga is None or gb is None:
+        # a graph without :snt edges is one group: plain Smatch
         return None
-    if ga is None:
-        ga = np.ones((len(a.variables), 1), dtype=bool)
-    if gb is None:
-        gb = np.ones((len(b.variables), 1), dtype=bool)
     k = max(ga.shape[1], gb.shape[1])
     ga = np.pad(ga, ((0, 0), (0, k - ga.shape[1])))
     gb = np.pad(gb, ((0, 0), (0, k - gb.shape[1])))
-    allowed = (ga.astype(np.int32) @ gb.T.astype(np.int32)) > 0
+    allowed = (ga.astype(np.float32) @ gb.T.astype(np.float32)) > 0
     # nodes in no sentence may align with each other
     allowed |= np.outer(~ga.any(axis=1), ~gb.any(axis=1))
     return allowed
@@ -221,10 +226,13 @@ class DocPairScore(PairScore):
     Attributes:
         coref: coref counts (when asked).
         fine_grained: ``measure -> [match, test, gold]`` (when asked).
+        mapping: the alignment scored: for each predicted node (in
+            :func:`~amreval.triples.graph_triples` order) the gold node, or -1.
     """
 
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
+    mapping: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -311,15 +319,20 @@ def _score(
         match = matched_triples(a, b, result.mapping)
         bound = float(np.floor(result.bound + 1e-6))
         score = DocPairScore(match, a.count, b.count, bool(result.optimal or match >= bound), bound,
-                             coref=count_coref(a, b, items_a, items_b, result.mapping))
+                             coref=count_coref(a, b, items_a, items_b, result.mapping), mapping=result.mapping)
     else:
-        base = _score_pair(a, b, solver, restarts, seed, time_limit, allowed=allowed)
-        score = DocPairScore(base.match, base.test, base.gold, base.optimal, base.bound)
+        result, _ = align_triples(a, b, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit,
+                                  allowed=allowed)
+        score = DocPairScore(int(round(result.score)), a.count, b.count, result.optimal, float(result.bound),
+                             mapping=result.mapping)
     if fine_grained:
-        def aligner(x: Triples, y: Triples, sub: np.ndarray | None) -> int:
-            return _score_pair(x, y, solver, restarts, seed, time_limit, allowed=sub).match
+        def aligner(x: Triples, y: Triples, sub: np.ndarray | None, init: np.ndarray | None) -> int:
+            problem = build_problem(encode_pair(x, y), allowed=sub)
+            found = align(problem, solver=solver, restarts=min(restarts, FINE_RESTARTS), seed=seed,  # type: ignore[arg-type]
+                          time_limit=time_limit, init=init)
+            return int(round(found.score))
 
-        score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner)
+        score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
     return score
 
 

@@ -3,7 +3,8 @@
 * **unlabeled**: Smatch after every role is replaced by one label (edges
   keep the direction in which they were written);
 * **no_wsd**: Smatch after sense suffixes (``-01``) are removed from concepts;
-* **concepts**: F-score of the sets of concepts;
+* **concepts**: F-score of the sets of concepts (sets per pair, as Damonte
+  et al. count them: fifty ``person`` nodes in a document count once);
 * **named_ent**: F-score of the sets of concepts of nodes with a ``:name``;
 * **negations**: F-score of the sets of concepts of nodes with ``:polarity``;
 * **wikification**: F-score of the sets of ``:wiki`` values;
@@ -14,7 +15,8 @@
   with the concepts of their ends.
 
 The Smatch-based ones are aligned anew on their own triples, under the same
-candidate restriction as the overall score. Counts are ``[match, test,
+candidate restriction as the overall score, starting from the overall
+alignment, with at most :data:`FINE_RESTARTS` random restarts. Counts are ``[match, test,
 gold]`` and are summed over documents (micro-average).
 
 Example:
@@ -38,12 +40,15 @@ from .triples import Triples
 
 __all__ = ["MEASURES", "fine_grained_counts"]
 
+#: Random restarts of the fine-grained searches (they start from the overall alignment).
+FINE_RESTARTS = 4
 MEASURES = ("unlabeled", "no_wsd", "concepts", "named_ent", "negations", "wikification", "reentrancies", "srl")
 _SENSE = re.compile(r"-\d+$")
 _LABEL = "label"
 
-#: ``aligner(a, b, allowed) -> match count`` for two triple sets.
-Aligner = Callable[[Triples, Triples, "np.ndarray | None"], int]
+#: ``aligner(a, b, allowed, init) -> match count`` for two triple sets; ``init``
+#: is a start mapping (node of ``b`` per node of ``a``, -1 for none).
+Aligner = Callable[[Triples, Triples, "np.ndarray | None", "np.ndarray | None"], int]
 
 
 def _unlabeled(graph: Graph, t: Triples) -> Triples:
@@ -95,22 +100,32 @@ def _wiki(t: Triples) -> set[str]:
     return {c for r, _, c in t.attributes if r == "wiki"}
 
 
+def _restrict(mapping: np.ndarray | None, ka: np.ndarray, kb: np.ndarray) -> np.ndarray | None:
+    """A mapping between subgraphs (node lists ``ka``, ``kb``) from one between the whole graphs."""
+    if mapping is None:
+        return None
+    where = {int(j): k for k, j in enumerate(kb)}
+    return np.array([where.get(int(mapping[i]), -1) for i in ka], dtype=np.int64)
+
+
 def fine_grained_counts(
-    pred: Graph, gold: Graph, a: Triples, b: Triples, allowed: np.ndarray | None, aligner: Aligner
+    pred: Graph, gold: Graph, a: Triples, b: Triples, allowed: np.ndarray | None, aligner: Aligner,
+    mapping: np.ndarray | None = None,
 ) -> dict[str, list[int]]:
     """The eight fine-grained ``[match, test, gold]`` counts of one pair.
 
     Args:
         pred, gold: the graphs; ``a``, ``b`` their triples.
         allowed: the candidate restriction of the overall score (or None).
-        aligner: aligns two triple sets under a restriction and returns the
-            match count.
+        aligner: aligns two triple sets under a restriction, from a start
+            mapping, and returns the match count.
+        mapping: the overall alignment, used as the start of every search.
     """
     out: dict[str, list[int]] = {}
     ua, ub = _unlabeled(pred, a), _unlabeled(gold, b)
-    out["unlabeled"] = [aligner(ua, ub, allowed), ua.count, ub.count]
+    out["unlabeled"] = [aligner(ua, ub, allowed, mapping), ua.count, ub.count]
     na, nb = _no_wsd(a), _no_wsd(b)
-    out["no_wsd"] = [aligner(na, nb, allowed), na.count, nb.count]
+    out["no_wsd"] = [aligner(na, nb, allowed, mapping), na.count, nb.count]
     out["concepts"] = _set_counts(set(a.concepts), set(b.concepts))
     out["named_ent"] = _set_counts(_named(a), _named(b))
     out["negations"] = _set_counts(_negated(a), _negated(b))
@@ -119,12 +134,12 @@ def fine_grained_counts(
         sa, ka = _subgraph(a, select(a))
         sb, kb = _subgraph(b, select(b))
         sub_allowed = None if allowed is None else allowed[np.ix_(ka, kb)]
-        match = aligner(sa, sb, sub_allowed) if sa.count and sb.count else 0
+        match = aligner(sa, sb, sub_allowed, _restrict(mapping, ka, kb)) if sa.count and sb.count else 0
         out[name] = [match, sa.count, sb.count]
     return out
 
 
-def _exact_matches(a: Triples, b: Triples, allowed: np.ndarray | None) -> int:
+def _exact_matches(a: Triples, b: Triples, allowed: np.ndarray | None, init: np.ndarray | None = None) -> int:
     """Exact aligner (for examples and tests)."""
     from .smatch import _score_pair
 

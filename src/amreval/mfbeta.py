@@ -29,8 +29,16 @@ import numpy as np
 from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER
 from .errors import InputError
 from .graph import Graph, read_graph
-from .s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, S2Alignment, WordVectors, _resolve_vectors, align_s2match
-from .smatch import _pair_seed, config_string, prf
+from .s2match import (
+    DEFAULT_CUTOFF,
+    DEFAULT_DIFFSENSE,
+    S2Alignment,
+    WordVectors,
+    _resolve_vectors,
+    align_s2match,
+    check_settings,
+)
+from .smatch import _check_graph, _pair_seed, config_string, prf
 
 __all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "BETAS"]
 
@@ -44,8 +52,8 @@ def mf_beta(meaning: float, form: float, beta: float) -> float:
     Raises:
         InputError: ``beta`` is not positive.
     """
-    if beta <= 0:
-        raise InputError(f"beta must be > 0, got {beta}")
+    if not (0 < beta < float("inf")):
+        raise InputError(f"beta must be a positive finite number, got {beta}")
     b2 = beta * beta
     denominator = b2 * meaning + form
     return 0.0 if denominator == 0 else (1 + b2) * meaning * form / denominator
@@ -157,7 +165,7 @@ def _gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
     graphs = []
     for k, g in enumerate(amrs):
         if isinstance(g, Graph):
-            graphs.append(g)
+            graphs.append(_check_graph(g, "reference AMR", k))
         elif isinstance(g, str) and g.strip():
             graphs.append(read_graph(g, name=f"reference AMR #{k}"))
         else:
@@ -176,11 +184,10 @@ def _given_parses(amrs: Sequence[Any], n: int) -> tuple[list[Graph], list[int]]:
     graphs: list[Graph] = []
     failed: list[int] = []
     for k, g in enumerate(amrs):
-        if isinstance(g, Graph):
-            graphs.append(g)
-            continue
         graph = None
-        if isinstance(g, str) and g.strip():
+        if isinstance(g, Graph):
+            graph = _check_graph(g, "prediction AMR", k)
+        elif isinstance(g, str) and g.strip():
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", AmrevalWarning)
@@ -252,7 +259,7 @@ def mfbeta(
         InputError: lengths differ, an empty sentence, an unreadable gold AMR
             (the message names the index), or neither a parser nor parses given.
     """
-    from .form import _check_sentences, form_score, get_scorer
+    from .form import KINDS, _check_sentences, _check_tolerance, form_score, get_scorer
 
     gen = _check_sentences(generated, "generated")
     refs = _check_sentences(references, "reference")
@@ -262,6 +269,10 @@ def mfbeta(
     if n == 0:
         raise InputError("nothing to score: no generated sentences")
     mf_beta(1.0, 1.0, beta)  # validates beta
+    check_settings(cutoff, diffsense)
+    _check_tolerance(tolerance)
+    if scorer is None and lm_kind not in KINDS:
+        raise InputError(f"unknown lm_kind {lm_kind!r}; expected one of {', '.join(KINDS)}")
     if prediction_amrs is None and parser is None:
         raise InputError("Meaning needs the generated sentences' AMRs: pass parser= (an amrlib model folder or a "
                          "callable) or prediction_amrs=")

@@ -64,6 +64,7 @@ __all__ = [
     "s2match",
     "s2match_pair",
     "align_s2match",
+    "check_settings",
     "S2Alignment",
     "DEFAULT_CUTOFF",
     "DEFAULT_DIFFSENSE",
@@ -254,6 +255,15 @@ def similarity_matrix(
     return out
 
 
+def check_settings(cutoff: float, diffsense: float) -> None:
+    """Raise :class:`InputError` unless ``0 <= cutoff < 1`` and ``0 <= diffsense <= 1``
+    (so that no credit exceeds 1 and no score exceeds 1.0)."""
+    if not 0.0 <= diffsense <= 1.0:
+        raise InputError(f"diffsense must be in [0, 1], got {diffsense}")
+    if not 0.0 <= cutoff < 1.0:
+        raise InputError(f"cutoff must be in [0, 1), got {cutoff}")
+
+
 @dataclass
 class S2Alignment:
     """The alignment of one pair with what it matched.
@@ -278,6 +288,7 @@ def align_s2match(
     seed: int = 0, time_limit: float = 30.0, cache: dict[tuple[str, str], float] | None = None,
 ) -> S2Alignment:
     """Align one pair for S²match and keep the mapping (for explanations)."""
+    check_settings(cutoff, diffsense)
     a, b = graph_triples(prediction), graph_triples(gold)
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
     problem = build_problem(encode_pair(a, b), instance_weights=sim)
@@ -332,10 +343,7 @@ def s2match(
     Returns:
         A :class:`~amreval.smatch.SmatchResult` whose ``match`` is graded.
     """
-    if not 0.0 <= diffsense <= 1.0:
-        raise InputError(f"diffsense must be in [0, 1], got {diffsense}")
-    if not 0.0 <= cutoff < 1.0:
-        raise InputError(f"cutoff must be in [0, 1), got {cutoff}")
+    check_settings(cutoff, diffsense)
     vecs = _resolve_vectors(vectors)
     scorer = partial(_score_s2, vectors=vecs, cutoff=cutoff, diffsense=diffsense, solver=solver,
                      restarts=restarts, time_limit=time_limit, cache={})

@@ -118,9 +118,25 @@ class SmatchResult:
         return out
 
 
+def _check_graph(g: Graph, what: str, index: int) -> Graph:
+    """A Graph object built by hand must point only to its own variables."""
+    known = g.instances
+    if g.top is not None and g.top not in known:
+        raise InputError(f"{what} #{index}: the top {g.top!r} is not a variable of the graph")
+    for e in g.edges:
+        for v in (e.source, e.target):
+            if v not in known:
+                raise InputError(f"{what} #{index}: edge {e.source} :{e.written} {e.target} names the "
+                                 f"unknown variable {v!r}")
+    for at in g.attributes:
+        if at.source not in known:
+            raise InputError(f"{what} #{index}: attribute :{at.role} of the unknown variable {at.source!r}")
+    return g
+
+
 def _as_graph(g: GraphLike, what: str, index: int) -> Graph:
     if isinstance(g, Graph):
-        return g
+        return _check_graph(g, what, index)
     if isinstance(g, str):
         if not g.strip():
             raise InputError(f"{what} #{index}: empty string; expected a PENMAN graph")
