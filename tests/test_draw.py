@@ -18,7 +18,7 @@ from amreval.draw import (
     document_graph_dot,
     document_graph_svg,
 )
-from amreval.errors import MissingDependencyError
+from amreval.errors import InputError, MissingDependencyError
 from amreval.smatch import smatch_pair
 
 HAS_GRAPHVIZ = importlib.util.find_spec("graphviz") is not None
@@ -222,3 +222,19 @@ def test_without_the_python_package_the_error_says_how_to_install(monkeypatch):
         assert INSTALL_HINT in str(info.value)
     # the rest keeps working
     assert alignment_diff(PRED, GOLD).counts == (6, 9, 8)
+
+
+def test_a_given_mapping_is_drawn_as_it_is():
+    from amreval.docsmatch import docsmatch_pair
+    from amreval.draw import alignment_diff
+
+    pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (c / coref-entity)))"
+    gold = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
+    scored = docsmatch_pair(pred, gold, coref=True)
+    diff = alignment_diff(pred, gold, mapping=scored.mapping)
+    assert (len(diff.matched), diff.counts[1], diff.counts[2]) == (scored.match, scored.test, scored.gold)
+    # mapping nothing: every gold triple missing, every predicted one extra
+    none = alignment_diff(pred, gold, mapping=[-1] * 5)
+    assert (len(none.matched), len(none.missing), len(none.extra)) == (0, scored.gold, scored.test)
+    with pytest.raises(InputError, match="for each of the 5 predicted nodes"):
+        alignment_diff(pred, gold, mapping=[0, 1])

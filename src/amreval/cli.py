@@ -218,8 +218,9 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
     if args.svg:
         from .draw import alignment_svg
 
-        for path, p, g in zip(_svg_paths(args.svg, len(pred)), pred, gold):
-            alignment_svg(p, g, path, solver=args.solver, restarts=args.r, seed=args.seed)
+        # draw the alignments that were scored
+        for path, p, g, scored in zip(_svg_paths(args.svg, len(pred)), pred, gold, result.pairs):
+            alignment_svg(p, g, path, mapping=scored.mapping)
     if args.json:
         out = result.as_dict()
         out["documents"] = [{"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal}

@@ -44,14 +44,14 @@ import html
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
 from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER
 from .coref import coref_items
 from .docsmatch import document_graph, sentence_constraint, sentence_groups
-from .errors import MissingDependencyError
+from .errors import InputError, MissingDependencyError
 from .graph import Attribute, Edge, Graph
 from .smatch import _pair_seed, align_triples, prf
 from .triples import Triples, graph_triples, normalize_constant
@@ -357,16 +357,21 @@ class _Aligned:
 
 
 def _align(prediction: DocumentLike, gold: DocumentLike, *, doc: bool, solver: str, restarts: int, seed: int,
-           time_limit: float) -> _Aligned:
+           time_limit: float, mapping: Sequence[int] | np.ndarray | None = None) -> _Aligned:
     pred = document_graph(prediction, "prediction", 0)
     ref = document_graph(gold, "reference", 0)
     a, b = graph_triples(pred), graph_triples(ref)
     ga = sentence_groups(pred, a.variables) if a.variables else None
     gb = sentence_groups(ref, b.variables) if b.variables else None
-    allowed = sentence_constraint(pred, ref, a, b, groups=(ga, gb)) if doc else None
-    result, _ = align_triples(a, b, solver=solver, restarts=restarts, seed=_pair_seed(seed, 0),
-                              time_limit=time_limit, allowed=allowed)
-    mapping = np.asarray(result.mapping, dtype=np.int64)
+    if mapping is None:
+        allowed = sentence_constraint(pred, ref, a, b, groups=(ga, gb)) if doc else None
+        result, _ = align_triples(a, b, solver=solver, restarts=restarts, seed=_pair_seed(seed, 0),
+                                  time_limit=time_limit, allowed=allowed)
+        mapping = result.mapping
+    mapping = np.asarray(mapping, dtype=np.int64)
+    if mapping.shape != (len(a.variables),) or (mapping >= len(b.variables)).any():
+        raise InputError(f"the mapping must give a gold node (or -1) for each of the {len(a.variables)} "
+                         "predicted nodes")
     return _Aligned(pred, ref, a, b, mapping, _compare(a, b, mapping), ga, gb)
 
 
@@ -430,6 +435,7 @@ def alignment_diff(
     restarts: int = DEFAULT_RESTARTS,
     seed: int = 0,
     time_limit: float = 30.0,
+    mapping: Sequence[int] | np.ndarray | None = None,
 ) -> AlignmentDiff:
     """Align two graphs and sort their triples into matched, missing and extra.
 
@@ -442,11 +448,16 @@ def alignment_diff(
         doc: apply DocSmatch's sentence constraint (graphs without ``:snt``
             edges are aligned by plain Smatch either way).
         solver, restarts, seed, time_limit: as for :func:`amreval.smatch.smatch`.
+        mapping: an alignment already found (e.g. ``DocPairScore.mapping``, the
+            one a score was computed on): for each predicted node in
+            :func:`~amreval.triples.graph_triples` order, the gold node or -1.
+            When given, nothing is searched.
 
     Returns:
         An :class:`AlignmentDiff`; it does not need Graphviz.
     """
-    al = _align(prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit)
+    al = _align(prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit,
+                mapping=mapping)
     diff = AlignmentDiff(
         al.pred, al.gold,
         {v: (al.b.variables[j] if j >= 0 else None) for v, j in zip(al.a.variables, al.mapping.tolist())},
@@ -485,6 +496,7 @@ def alignment_dot(
     seed: int = 0,
     time_limit: float = 30.0,
     title: str | None = None,
+    mapping: Sequence[int] | np.ndarray | None = None,
 ) -> graphviz.Digraph:
     """Draw the alignment of a prediction with a gold graph as one graph.
 
@@ -500,7 +512,7 @@ def alignment_dot(
 
     Args:
         prediction, gold: graphs, PENMAN (DocAMR) strings or lists of sentence graphs.
-        doc, solver, restarts, seed, time_limit: as for :func:`alignment_diff`.
+        doc, solver, restarts, seed, time_limit, mapping: as for :func:`alignment_diff`.
         title: a caption above the legend (default: the gold graph's ``::id``).
 
     Returns:
@@ -510,7 +522,8 @@ def alignment_dot(
         MissingDependencyError: the ``graphviz`` Python package is missing.
     """
     _graphviz()
-    al = _align(prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit)
+    al = _align(prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit,
+                mapping=mapping)
     a, b, mapping = al.a, al.b, al.mapping
     dot = _new_digraph(al.gold.id or "alignment")
     single_a, _ = _sentence_of(al.groups_a)
