@@ -71,6 +71,18 @@ def test_bridging_edges_count_by_their_ends():
     assert int(items.bridging[items.edges].sum()) == 1
 
 
+def test_named_entity_chain_in_no_merge_form():
+    t, items, nodes, _, _ = items_of(
+        "(d / document :snt1 (a / see-01 :ARG1 (p / person :name (n / name :op1 \"Bob\")))"
+        " :snt2 (b / go-02 :ARG0 (h / he)) :snt3 (x / say-01 :ARG0 (r / coref-entity :coref p :coref h)))"
+    )
+    # the chain node points to a named node: it, its :coref edges and edges into it are named-entity items
+    assert nodes == ["r"] and items.named[t.variables.index("r")]
+    named = sorted((role, t.variables[s], t.variables[o]) for k, (role, s, o) in enumerate(t.relations)
+                   if items.edges[k] and items.named_edges[k])
+    assert named == [("arg0", "x", "r"), ("coref", "r", "h"), ("coref", "r", "p")]
+
+
 def test_named_entity_coref_nodes():
     _, items, nodes, _, _ = items_of(
         "(d / document :snt1 (a / see-01 :ARG1 (e / coref-entity :name (n / name :op1 \"Bob\")))"
@@ -83,7 +95,8 @@ def test_counts_under_the_best_mapping_by_hand():
     r = docsmatch([PRED], [GOLD], coref=True, solver="exact")
     # gold: r + 5 edges = 6; predicted: r + (w, c), (s, c), (g, r) = 4, all matched
     assert r.coref.total == (4, 4, 6)
-    assert r.coref.other == [4, 4, 6] and r.coref.named_entity == [0, 0, 0] and r.coref.bridging == [0, 0, 0]
+    # the edges into the merged, named city are named-entity items; the boy's and r's are other
+    assert r.coref.named_entity == [2, 2, 2] and r.coref.other == [2, 2, 4] and r.coref.bridging == [0, 0, 0]
     assert (r.coref_precision, r.coref_recall) == (1.0, 4 / 6)
     d = r.as_dict()
     assert d["coref_f1"] == pytest.approx(0.8)

@@ -15,8 +15,13 @@ Under the overall DocSmatch mapping, a gold coref node is matched when the
 predicted node mapped to it has the same concept (so it is a predicted coref
 node too); a gold coref edge is matched when the mapped predicted triple
 exists with the same role and is a predicted coref edge. Counts split into
-*named entity* (coref nodes with a ``:name``), *bridging* (``part`` and
-``subset`` edges) and *other*; the total is their sum. The non-coref
+*bridging* (``part`` and ``subset`` edges), *named entity* (coref nodes with
+a ``:name`` or a ``:coref`` edge to a named node, the coref edges into a
+named node or such a coref node, and the ``:coref`` edges of such a coref
+node: the named-entity chains) and *other*;
+the total is their sum. (The reference splits only coref nodes with a
+``:name`` off as named entity, which DocAMR's merged named entities never
+are; it prints only the total, which is the same here.) The non-coref
 remainder is the overall count minus the coref count, where a matched
 relation that is a coref edge on one side only (a gold edge into a merged
 node matched by a predicted edge into an unmerged one, say) counts in
@@ -69,10 +74,14 @@ class CorefItems:
 
     Attributes:
         nodes: per node, whether it is a coref node.
-        named: per node, whether it has a ``:name`` edge (named entity).
+        named: per node, whether it is a named-entity item: a coref node with
+            a ``:name``, or with a ``:coref`` edge to a node with a ``:name``.
         merged: per node, whether it is a merged node.
         edges: per relation triple, whether it is a coref edge.
         bridging: per relation triple, whether its role is ``part``/``subset``.
+        named_edges: per relation triple, whether it leads into a node with a
+            ``:name`` or into a named-entity coref node, or is a ``:coref``
+            edge of a named-entity coref node.
     """
 
     nodes: np.ndarray
@@ -80,6 +89,7 @@ class CorefItems:
     merged: np.ndarray
     edges: np.ndarray
     bridging: np.ndarray
+    named_edges: np.ndarray
 
     @property
     def count(self) -> int:
@@ -127,15 +137,23 @@ def coref_items(graph: Graph, triples: Triples, groups: np.ndarray | None) -> Co
     m = len(triples.relations)
     edges = np.zeros(m, dtype=bool)
     bridging = np.zeros(m, dtype=bool)
-    named = np.zeros(n, dtype=bool)
+    has_name = np.zeros(n, dtype=bool)
     for r, (role, s, t) in enumerate(triples.relations):
         if role == "name":
-            named[s] = True
+            has_name[s] = True
         if role in BRIDGING_ROLES:
             bridging[r] = True
         if special[t] or role == "coref" or (role in BRIDGING_ROLES and sets[s] != sets[t]):
             edges[r] = True
-    return CorefItems(nodes, named, merged, edges, bridging)
+    named = nodes & has_name
+    for role, s, t in triples.relations:
+        if role == "coref" and nodes[s] and has_name[t]:
+            named[s] = True
+    named_edges = np.fromiter(
+        (bool(has_name[t] or named[t] or (role == "coref" and named[s])) for role, s, t in triples.relations),
+        dtype=bool, count=m,
+    )
+    return CorefItems(nodes, named, merged, edges, bridging, named_edges)
 
 
 @dataclass
@@ -171,6 +189,12 @@ class CorefCounts:
         )
 
 
+def _edge_category(counts: CorefCounts, items: CorefItems, r: int) -> list[int]:
+    if items.bridging[r]:
+        return counts.bridging
+    return counts.named_entity if items.named_edges[r] else counts.other
+
+
 def count_coref(
     a: Triples, b: Triples, items_a: CorefItems, items_b: CorefItems, mapping: np.ndarray
 ) -> CorefCounts:
@@ -188,7 +212,7 @@ def count_coref(
         for k in np.nonzero(items.nodes)[0]:
             (counts.named_entity if items.named[k] else counts.other)[slot] += 1
         for r in np.nonzero(items.edges)[0]:
-            (counts.bridging if items.bridging[r] else counts.other)[slot] += 1
+            _edge_category(counts, items, r)[slot] += 1
     for j in np.nonzero(items_b.nodes)[0]:
         i = inverse[j]
         if i >= 0 and items_a.nodes[i] and a.concepts[i] == b.concepts[j]:
@@ -201,7 +225,7 @@ def count_coref(
             continue
         ra = rel_a.get((role, int(i), int(k)))
         if ra is not None and items_a.edges[ra]:
-            (counts.bridging if items_b.bridging[r] else counts.other)[0] += 1
+            _edge_category(counts, items_b, r)[0] += 1
         elif ra is not None:
             counts.mixed += 1
     # predicted coref edges matched by gold non-coref edges
