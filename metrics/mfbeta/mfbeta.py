@@ -61,7 +61,8 @@ Returns:
     parse_failures, reference_parse_failures: parses that failed (scored as empty graphs);
     config: the settings and amreval version.
 Examples:
-    >>> mfbeta = evaluate.load("metrics/mfbeta")          # Form with gpt2, or name a model:
+    >>> mfbeta = evaluate.load("metrics/mfbeta")
+    >>> lm_path = "gpt2"                                  # any causal LM: a Hub name or a local folder
     >>> results = mfbeta.compute(
     ...     lm=lm_path, predictions=["the boy wants to go ."], references=["the boy wants to go ."],
     ...     reference_amrs=["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"],

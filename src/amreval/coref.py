@@ -4,12 +4,19 @@ Each document graph is read on its own for its coreference items:
 
 * **coref nodes**: nodes whose concept is ``coref-entity`` or ``implicit-role``;
 * **merged nodes**: nodes in more than one sentence with at least two
-  incoming edges (as written) from parents whose sentence set differs from
-  the node's, those parents not all sharing one sentence set: entities
-  merged across sentences. Their instance triples are not coref items;
+  incoming edges (as written; ``:coref``, ``:part`` and ``:subset`` edges
+  do not count) from parents whose sentence set differs from the node's,
+  those parents not all sharing one sentence set: entities merged across
+  sentences. Their instance triples are not coref items;
 * **coref edges**: every relation triple whose (canonical) target is a coref
   node or a merged node, every ``:coref`` triple, and every ``:part`` /
   ``:subset`` triple whose ends have different sentence sets.
+
+These are the reference implementation's rules, kept as they are so that the
+sub-score is the published one: merged nodes are found by written parents,
+coref edges by canonical targets (an ``:ARG0-of`` written under a merged
+node is an edge into it, not out of it), and a ``:sntK`` edge to a merged
+sentence root is a coref edge.
 
 Under the overall DocSmatch mapping, a gold coref node is matched when the
 predicted node mapped to it has the same concept (so it is a predicted coref
