@@ -115,10 +115,15 @@ def assert_number(cells: dict, key: str, expected: float) -> None:
     assert float(value) == expected, f"{key}: the page holds {value}, compute gives {expected}"
 
 
-def assert_picture(page: Page) -> None:
-    """The alignment picture is an SVG when amreval can draw here, else a note saying why not."""
+def assert_picture(page: Page, f1: float | None = None) -> None:
+    """The alignment picture is an SVG when amreval can draw here, else a note saying why not.
+
+    With ``f1``, the picture's legend must give that score (to 3 places): it shows the scored alignment.
+    """
     if can_draw():
         expect(page.locator("#picture .svg-box svg").first).to_be_visible()
+        if f1 is not None:
+            expect(page.locator("#picture .svg-box")).to_contain_text(f"F1 {f1:.3f}")
     else:
         expect(page.locator("#picture .picture-note")).to_contain_text("No picture")
 
@@ -263,9 +268,13 @@ def test_docsmatch_example_then_options(page, docsmatch_url, docsmatch_metric, a
     expect(page.locator("#overall [data-key=f1]")).to_be_visible()
     expected = docsmatch_metric.compute(predictions=pred, references=gold, per_document=True)
     check_docsmatch(page, expected, ["demo", "trip"])
-    assert_picture(page)
     expect(page.locator("#document input")).to_have_value("1. demo")
+    assert_picture(page, expected["per_document_f1"][0])
     page.screenshot(path=artifacts / "docsmatch-example.png", full_page=True)
+    # the picture of the second document
+    page.locator("#document input").click()
+    page.get_by_role("option", name="2. trip").click()
+    assert_picture(page, expected["per_document_f1"][1])
 
     # other options, then the Score button
     page.locator("#seed input").fill("3")
@@ -276,7 +285,8 @@ def test_docsmatch_example_then_options(page, docsmatch_url, docsmatch_metric, a
                                         per_document=True)
     expect(page.locator("#overall-scores [data-key=config]")).to_have_text(expected["config"])
     check_docsmatch(page, expected, ["demo", "trip"])
-    assert_picture(page)
+    expect(page.locator("#document input")).to_have_value("1. demo")
+    assert_picture(page, expected["per_document_f1"][0])
     page.screenshot(path=artifacts / "docsmatch-options.png", full_page=True)
 
 
@@ -294,7 +304,7 @@ def test_docsmatch_uploaded_sentences(page, docsmatch_url, docsmatch_metric, art
                                         references=[graph_blocks(DOCSMATCH_EXAMPLES / "gold.sentences.amr")],
                                         per_document=True)
     check_docsmatch(page, expected, ["document"])
-    assert_picture(page)
+    assert_picture(page, expected["per_document_f1"][0])
     page.screenshot(path=artifacts / "docsmatch-upload.png", full_page=True)
 
 

@@ -1,0 +1,340 @@
+"""The DocSmatch Space: score predicted DocAMR documents against gold ones in the browser.
+
+Every number comes from the metric a user gets with ``evaluate.load`` on this folder;
+the app only reads the inputs, calls ``compute`` and lays the result out.
+Run it with ``python app.py``; ``build_demo()`` returns the Blocks without launching.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import gradio as gr
+
+from amreval import read_graphs
+from amreval.errors import AmrevalError, MissingDependencyError
+from amreval.finegrained import MEASURES
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE / "examples"
+
+DOCUMENTS = "each graph is a document (DocAMR)"
+SENTENCES = "the graphs are the sentences of one document"
+SOLVERS = ["hillclimb", "exact", "auto"]
+MAX_RESTARTS = 100
+
+COREF_ROWS = [
+    ("coref", "Coreference (all)"),
+    ("coref_named_entity", "named entity"),
+    ("coref_bridging", "bridging"),
+    ("coref_other", "other"),
+    ("noncoref", "Non-coreference remainder"),
+]
+MEASURE_NAMES = {
+    "unlabeled": "Unlabeled",
+    "no_wsd": "No WSD",
+    "concepts": "Concepts",
+    "named_ent": "Named entities",
+    "negations": "Negations",
+    "wikification": "Wikification",
+    "reentrancies": "Reentrancies",
+    "srl": "SRL",
+}
+
+INTRO = """\
+# DocSmatch
+Smatch for document-level AMR (DocAMR), with node alignments restricted to aligned sentences, and the
+coreference sub-score of Naseem et al. (2022). Paste or upload predicted and gold PENMAN graphs
+(several graphs separated by blank lines, paired by position), choose the options and press **Score**,
+or click an example below.
+"""
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def _cell(key: str, value: float) -> str:
+    """A table cell showing ``value`` to 4 places; ``data-key`` and ``data-value`` keep the exact number."""
+    value = float(value)
+    return f'<td data-key="{html.escape(key)}" data-value="{value!r}">{_fmt(value)}</td>'
+
+
+def _prf_table(elem_id: str, rows: list[tuple[str, str]], out: dict) -> str:
+    """Precision, recall and F1 of each ``(prefix, label)`` row whose values are in ``out``."""
+    body = "".join(
+        f"<tr><th scope='row'>{html.escape(label)}</th>"
+        + "".join(_cell(f"{prefix}_{part}", out[f"{prefix}_{part}"]) for part in ("precision", "recall", "f1"))
+        + "</tr>"
+        for prefix, label in rows
+        if f"{prefix}_f1" in out
+    )
+    return (
+        f"<table id='{elem_id}'><thead><tr><th></th><th>Precision</th><th>Recall</th><th>F1</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def overall_html(out: dict) -> str:
+    """The overall score, the counts behind it and the config string."""
+    counts = (
+        f"<p>Matched triples <b data-key='match'>{out['match']}</b> of <b data-key='test'>{out['test']}</b> "
+        f"predicted and <b data-key='gold'>{out['gold']}</b> gold, over <b data-key='n_pairs'>{out['n_pairs']}</b> "
+        f"document pair(s), <b data-key='n_optimal'>{out['n_optimal']}</b> proven optimal.</p>"
+    )
+    config = f"<p><small>config: <code data-key='config'>{html.escape(str(out['config']))}</code></small></p>"
+    table = (
+        "<table id='overall'><thead><tr><th></th><th>Precision</th><th>Recall</th><th>F1</th></tr></thead>"
+        "<tbody><tr><th scope='row'>DocSmatch</th>"
+        + "".join(_cell(part, out[part]) for part in ("precision", "recall", "f1"))
+        + "</tr></tbody></table>"
+    )
+    return table + counts + config
+
+
+def coref_html(out: dict) -> str:
+    """The coreference sub-score and its breakdown, or a note when it was not computed."""
+    if "coref_f1" not in out:
+        return "<p><i>The coreference sub-score was not computed (coref is off).</i></p>"
+    return _prf_table("coref", COREF_ROWS, out)
+
+
+def fine_grained_html(out: dict) -> str:
+    """The Damonte et al. (2017) scores, or a note when they were not computed."""
+    if f"{MEASURES[0]}_f1" not in out:
+        return "<p><i>Fine-grained scores were not asked for.</i></p>"
+    return _prf_table("fine-grained", [(m, MEASURE_NAMES.get(m, m)) for m in MEASURES], out)
+
+
+def per_document_html(labels: list[str], f1s: list[float]) -> str:
+    """One row per document pair: its position, its id and its F1."""
+    body = "".join(
+        f"<tr><td>{k}</td><td>{html.escape(label)}</td>{_cell(f'doc_{k}_f1', f1)}</tr>"
+        for k, (label, f1) in enumerate(zip(labels, f1s), start=1)
+    )
+    return (
+        "<table id='per-document'><thead><tr><th>#</th><th>Document</th><th>F1</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _graphs(text: str, what: str) -> list:
+    """The graphs of pasted or loaded PENMAN text (never read as a file name)."""
+    if not text or not text.strip():
+        raise gr.Error(f"Paste or upload the {what} graphs.")
+    try:
+        graphs = read_graphs(text.splitlines(keepends=True), name=what)
+    except AmrevalError as exc:
+        raise gr.Error(str(exc)) from None
+    if not graphs:
+        raise gr.Error(f"No graph found in the {what} text.")
+    return graphs
+
+
+def read_documents(pred_text: str, gold_text: str, mode: str) -> tuple[list, list, list[str]]:
+    """Documents for ``compute`` from the two texts, and a label for each pair.
+
+    In document mode each graph is one DocAMR document (a PENMAN string); in sentence
+    mode all graphs of a text are the sentences of one document (a list of strings).
+    """
+    pred, gold = _graphs(pred_text, "predicted"), _graphs(gold_text, "gold")
+    if mode == SENTENCES:
+        return [[g.to_string() for g in pred]], [[g.to_string() for g in gold]], ["document"]
+    if len(pred) != len(gold):
+        raise gr.Error(f"{len(pred)} predicted document(s) but {len(gold)} gold document(s); they pair by position.")
+    labels = [g.id or p.id or f"document {k}" for k, (p, g) in enumerate(zip(pred, gold), start=1)]
+    return [g.to_string() for g in pred], [g.to_string() for g in gold], labels
+
+
+def _choices(labels: list[str]) -> list[str]:
+    """Distinct dropdown entries for the document pairs."""
+    return [f"{k}. {label}" for k, label in enumerate(labels, start=1)]
+
+
+def _note(message: str) -> str:
+    return f"<p class='picture-note'><i>{html.escape(message)}</i></p>"
+
+
+def _svg(draw, *args, **kw) -> str:
+    """The SVG of ``amreval.draw.<draw>(*args, **kw)`` in a scrolling box, or a short note why there is none."""
+    try:
+        from amreval import draw as drawing
+    except MissingDependencyError as exc:
+        return _note(f"No picture: {exc}")
+    except ImportError:
+        return _note("No picture: this version of amreval cannot draw graphs.")
+    try:
+        svg = getattr(drawing, draw)(*args, **kw)
+    except AmrevalError as exc:  # MissingDependencyError included: Graphviz is not installed
+        return _note(f"No picture: {exc}")
+    svg = svg[svg.find("<svg"):]  # without the XML declaration and doctype
+    return f"<div class='svg-box' style='overflow:auto;max-height:80vh'>{svg}</div>"
+
+
+def scored_mappings(state: dict) -> list:
+    """The node mappings behind the scores, kept in ``state`` once found.
+
+    ``compute`` returns numbers only; the core function it calls, called again with the same
+    inputs and options, finds the same alignments (the search is deterministic for a seed).
+    """
+    if "mappings" not in state:
+        from amreval.docsmatch import docsmatch
+
+        result = docsmatch(state["predictions"], state["references"], coref=state["coref"], progress=False,
+                           **state["options"])
+        state["mappings"] = [getattr(pair, "mapping", None) for pair in result.pairs]
+    return state["mappings"]
+
+
+def pictures(state: dict | None, choice: str | None) -> tuple[str, str, str, dict | None]:
+    """The scored alignment of the chosen document pair and both graphs (and ``state``, with the mappings)."""
+    if not state or not state.get("labels"):
+        return (*(_note("Score some documents to see their alignment."),) * 3, state)
+    choices = _choices(state["labels"])
+    k = choices.index(choice) if choice in choices else 0
+    pred, gold = state["predictions"][k], state["references"][k]
+    mapping = scored_mappings(state)[k]
+    drawing = {"mapping": mapping} if mapping is not None else state["options"]
+    return (
+        _svg("alignment_svg", pred, gold, **drawing),
+        _svg("document_graph_svg", pred),
+        _svg("document_graph_svg", gold),
+        state,
+    )
+
+
+def load_file(path: str | None) -> str:
+    """The text of an uploaded PENMAN file, to be shown and edited in its text box."""
+    if not path:
+        return ""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise gr.Error("The file is not UTF-8 text.") from None
+
+
+def make_scorer(metric):
+    """The event handler that scores the inputs with ``metric`` and lays the result out."""
+
+    def score(pred_text, gold_text, mode, restarts, seed, solver, coref, fine_grained):
+        predictions, references, labels = read_documents(pred_text, gold_text, mode)
+        try:
+            out = metric.compute(
+                predictions=predictions,
+                references=references,
+                restarts=int(restarts),
+                seed=int(seed),
+                solver=solver,
+                coref=bool(coref),
+                fine_grained=bool(fine_grained),
+                per_document=True,
+            )
+        except (AmrevalError, ValueError) as exc:
+            raise gr.Error(str(exc)) from None
+        state = {
+            "predictions": predictions,
+            "references": references,
+            "labels": labels,
+            "options": {"solver": solver, "restarts": int(restarts), "seed": int(seed)},
+            "coref": bool(coref),
+        }
+        return (
+            overall_html(out),
+            coref_html(out),
+            fine_grained_html(out),
+            per_document_html(labels, out["per_document_f1"]),
+            out,
+            gr.update(choices=_choices(labels), value=_choices(labels)[0]),
+            state,
+        )
+
+    return score
+
+
+def _example(name: str) -> str:
+    return (EXAMPLES / name).read_text(encoding="utf-8")
+
+
+def build_demo(metric=None) -> gr.Blocks:
+    """The app's Blocks, on ``metric`` (default: ``evaluate.load`` of this folder)."""
+    if metric is None:
+        import evaluate
+
+        metric = evaluate.load(str(HERE))
+    score = make_scorer(metric)
+
+    with gr.Blocks(title="DocSmatch") as demo:
+        gr.Markdown(INTRO)
+        with gr.Row():
+            with gr.Column():
+                pred_text = gr.Textbox(label="Predicted graphs (PENMAN)", lines=12, max_lines=30, elem_id="pred-text")
+                pred_file = gr.UploadButton("Upload a predicted file…", size="sm", elem_id="pred-file")
+            with gr.Column():
+                gold_text = gr.Textbox(label="Gold graphs (PENMAN)", lines=12, max_lines=30, elem_id="gold-text")
+                gold_file = gr.UploadButton("Upload a gold file…", size="sm", elem_id="gold-file")
+        mode = gr.Radio([DOCUMENTS, SENTENCES], value=DOCUMENTS, label="Input", elem_id="mode")
+        with gr.Row():
+            restarts = gr.Slider(0, MAX_RESTARTS, value=19, step=1, label="Restarts", elem_id="restarts")
+            seed = gr.Number(value=0, precision=0, label="Seed", elem_id="seed")
+            solver = gr.Radio(SOLVERS, value="hillclimb", label="Solver", elem_id="solver")
+        with gr.Row():
+            coref = gr.Checkbox(value=True, label="Coreference sub-score", elem_id="coref")
+            fine_grained = gr.Checkbox(value=False, label="Fine-grained scores", elem_id="fine-grained")
+        button = gr.Button("Score", variant="primary", elem_id="score")
+        examples = gr.Examples(
+            examples=[
+                [_example("pred.docamr.amr"), _example("gold.docamr.amr"), DOCUMENTS],
+                [_example("pred.sentences.amr"), _example("gold.sentences.amr"), SENTENCES],
+            ],
+            example_labels=["Two DocAMR documents with coreference", "Three sentences as one document"],
+            inputs=[pred_text, gold_text, mode],
+            label="Examples (click to load and score)",
+        )
+
+        gr.Markdown("## Scores")
+        overall = gr.HTML(elem_id="overall-scores")
+        with gr.Row():
+            with gr.Column():
+                gr.Markdown("### Coreference sub-score")
+                coref_out = gr.HTML(elem_id="coref-scores")
+            with gr.Column():
+                gr.Markdown("### Per document")
+                per_doc = gr.HTML(elem_id="per-document-scores")
+        with gr.Accordion("Fine-grained scores", open=True):
+            fine_out = gr.HTML(elem_id="fine-grained-scores")
+        with gr.Accordion("All values returned by compute", open=False):
+            raw = gr.JSON(elem_id="raw")
+        gr.Markdown(
+            "## Pictures\nThe alignment of a document pair: matched triples in green, missing (gold only) in red, "
+            "extra (prediction only) in blue; coreference in magenta in the graphs."
+        )
+        document = gr.Dropdown(choices=[], label="Document", interactive=True, elem_id="document")
+        empty = _note("Score some documents to see their alignment.")
+        with gr.Tabs():
+            with gr.Tab("Alignment"):
+                picture = gr.HTML(empty, elem_id="picture")
+            with gr.Tab("Predicted graph"):
+                pred_picture = gr.HTML(empty, elem_id="pred-picture")
+            with gr.Tab("Gold graph"):
+                gold_picture = gr.HTML(empty, elem_id="gold-picture")
+        state = gr.State()
+
+        inputs = [pred_text, gold_text, mode, restarts, seed, solver, coref, fine_grained]
+        outputs = [overall, coref_out, fine_out, per_doc, raw, document, state]
+        drawn = [picture, pred_picture, gold_picture, state]
+        for event in (button.click, examples.load_input_event.then):
+            event(score, inputs, outputs, concurrency_id="score").then(
+                pictures, [state, document], drawn, concurrency_id="picture"
+            )
+        document.input(pictures, [state, document], drawn, concurrency_id="picture")
+        pred_file.upload(load_file, pred_file, pred_text)
+        gold_file.upload(load_file, gold_file, gold_text)
+    return demo
+
+
+if __name__ == "__main__":
+    build_demo().launch()

@@ -1,0 +1,295 @@
+"""The MFβ Space: Meaning and Form of sentences generated from AMR, in the browser.
+
+Every number comes from the metric a user gets with ``evaluate.load`` on this folder;
+the app only reads the inputs, calls ``compute`` and lays the result out.
+The language model is ``gpt2`` unless the ``MFBETA_LM`` environment variable names
+another (a Hub name or a local folder). Run it with ``python app.py``;
+``build_demo()`` returns the Blocks without launching.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import gradio as gr
+
+from amreval import read_graphs
+from amreval.errors import AmrevalError, MissingDependencyError
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE / "examples"
+
+#: The environment variable that overrides the default language model.
+LM_VARIABLE = "MFBETA_LM"
+DEFAULT_LM = "gpt2"
+
+GIVEN = "prediction AMRs given below"
+PARSE = "parse with an amrlib model"
+
+INTRO = """\
+# MFβ
+Meaning and Form of text generated from AMR (Opitz & Frank, 2021). **Meaning**: the generated sentences
+are parsed back to AMR and compared with the gold AMRs by S²match. **Form**: a language model compares each
+generated sentence with its reference; a generation is acceptable when its prefScore ≥ 0.5 − tolerance.
+**MFβ** is their weighted harmonic mean (β > 1 weights Form more). Give one sentence per line and AMRs as
+PENMAN graphs separated by blank lines, all paired by position; or click the example below.
+"""
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def _cell(key: str, value: float) -> str:
+    """A table cell showing ``value`` to 4 places; ``data-key`` and ``data-value`` keep the exact number."""
+    value = float(value)
+    return f'<td data-key="{html.escape(key)}" data-value="{value!r}">{_fmt(value)}</td>'
+
+
+def scores_html(out: dict, tolerance: float) -> str:
+    """MFβ at the chosen β and at β = 1, 0.5, 2; Meaning, Form, failures and the config."""
+    rows = [
+        ("mf_beta", f"MFβ (β = {out['beta']:g})"),
+        ("mf_1", "MF1"),
+        ("mf_0.5", "MF0.5 (Meaning weighted more)"),
+        ("mf_2", "MF2 (Form weighted more)"),
+        ("meaning", "Meaning M (S²match)"),
+        ("form", "Form F (share acceptable)"),
+    ]
+    body = "".join(f"<tr><th scope='row'>{label}</th>{_cell(key, out[key])}</tr>" for key, label in rows)
+    failures = (
+        f"<p>Failed parses: <b data-key='parse_failures'>{out['parse_failures']}</b> of the generations, "
+        f"<b data-key='reference_parse_failures'>{out['reference_parse_failures']}</b> of the references "
+        f"(scored as empty graphs). Acceptable: prefScore ≥ {_fmt(0.5 - tolerance)}.</p>"
+    )
+    config = f"<p><small>config: <code data-key='config'>{html.escape(str(out['config']))}</code></small></p>"
+    return f"<table id='scores'><tbody>{body}</tbody></table>{failures}{config}"
+
+
+def per_example_html(generated: list[str], references: list[str], out: dict) -> str:
+    """One row per example: the sentences, prefScore, acceptability and S²match F1."""
+    body = "".join(
+        f"<tr><td>{k}</td><td>{html.escape(g)}</td><td>{html.escape(r)}</td>{_cell(f'pref_{k}', p)}"
+        f"<td data-key='acceptable_{k}' data-value='{a}'>{'yes' if a else 'no'}</td>{_cell(f's2match_{k}', f)}</tr>"
+        for k, (g, r, p, a, f) in enumerate(
+            zip(generated, references, out["pref_scores"], out["acceptable"], out["s2match_f1"]), start=1
+        )
+    )
+    return (
+        "<table id='per-example'><thead><tr><th>#</th><th>Generated</th><th>Reference</th><th>prefScore</th>"
+        f"<th>Acceptable</th><th>S²match F1</th></tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _items(key: str, items: list[str]) -> str:
+    inner = "".join(f"<li>{html.escape(item)}</li>" for item in items) or "<li><i>none</i></li>"
+    return f"<td data-key='{key}'><ul>{inner}</ul></td>"
+
+
+def explanations_html(out: dict) -> str:
+    """Per example: gold triples lost, triples added, and concepts credited partly."""
+    rows = []
+    for k, e in enumerate(out.get("explanations") or [], start=1):
+        approximate = [f"{gold} → {pred} ({credit:g})" for gold, pred, credit in e["approximate"]]
+        rows.append(
+            f"<tr><td>{k}</td>{_items(f'lost_{k}', e['lost'])}{_items(f'added_{k}', e['added'])}"
+            f"{_items(f'approximate_{k}', approximate)}</tr>"
+        )
+    return (
+        "<table id='explanations'><thead><tr><th>#</th><th>Lost (gold only)</th><th>Added (generation only)</th>"
+        f"<th>Approximate (gold → generated, credit)</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _sentences(text: str, what: str) -> list[str]:
+    lines = [line.strip() for line in (text or "").splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise gr.Error(f"Give the {what} sentences, one per line.")
+    return lines
+
+
+def _amrs(text: str, what: str, n: int) -> list[str]:
+    """PENMAN strings of the graphs of pasted or loaded text (never read as a file name)."""
+    try:
+        graphs = read_graphs(text.splitlines(keepends=True), name=what)
+    except AmrevalError as exc:
+        raise gr.Error(str(exc)) from None
+    if len(graphs) != n:
+        raise gr.Error(f"{len(graphs)} {what} but {n} sentences; they pair by position.")
+    return [g.to_string() for g in graphs]
+
+
+def read_inputs(generated_text, references_text, gold_text, source, prediction_text, parser_path) -> dict:
+    """The keyword arguments of ``compute`` for the text inputs."""
+    generated = _sentences(generated_text, "generated")
+    references = _sentences(references_text, "reference")
+    if len(generated) != len(references):
+        raise gr.Error(f"{len(generated)} generated but {len(references)} reference sentences.")
+    kw: dict = {"predictions": generated, "references": references}
+    if gold_text and gold_text.strip():
+        kw["reference_amrs"] = _amrs(gold_text, "gold AMRs", len(generated))
+    if source == PARSE:
+        if not parser_path or not parser_path.strip():
+            raise gr.Error("Give the folder of an amrlib parsing model, or paste the prediction AMRs.")
+        kw["parser"] = parser_path.strip()
+    else:
+        if not prediction_text or not prediction_text.strip():
+            raise gr.Error("Paste or upload the prediction AMRs, or choose a parser.")
+        if "reference_amrs" not in kw:
+            raise gr.Error("Without a parser the gold AMRs are needed: paste or upload them.")
+        kw["prediction_amrs"] = _amrs(prediction_text, "prediction AMRs", len(generated))
+    return kw
+
+
+def _note(message: str) -> str:
+    return f"<p class='picture-note'><i>{html.escape(message)}</i></p>"
+
+
+def _choices(n: int) -> list[str]:
+    return [f"example {k}" for k in range(1, n + 1)]
+
+
+def picture(state: dict | None, choice: str | None) -> str:
+    """An SVG of the (Smatch) alignment of the chosen example's parse with its gold AMR, or a note."""
+    if not state:
+        return _note("Score some sentences to see the alignment of a parse with its gold AMR.")
+    if not state.get("prediction_amrs") or not state.get("reference_amrs"):
+        return _note("The picture needs the prediction AMRs and the gold AMRs given as input.")
+    choices = _choices(len(state["prediction_amrs"]))
+    k = choices.index(choice) if choice in choices else 0
+    try:
+        from amreval.draw import alignment_svg
+    except MissingDependencyError as exc:
+        return _note(f"No picture: {exc}")
+    except ImportError:
+        return _note("No picture: this version of amreval cannot draw alignments.")
+    try:
+        svg = alignment_svg(state["prediction_amrs"][k], state["reference_amrs"][k], doc=False,
+                            title=f"example {k + 1}")
+    except AmrevalError as exc:  # MissingDependencyError included: Graphviz is not installed
+        return _note(f"No picture: {exc}")
+    svg = svg[svg.find("<svg"):]  # without the XML declaration and doctype
+    return f"<div class='svg-box' style='overflow:auto;max-height:80vh'>{svg}</div>"
+
+
+def load_file(path: str | None) -> str:
+    """The text of an uploaded file, to be shown and edited in its text box."""
+    if not path:
+        return ""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise gr.Error("The file is not UTF-8 text.") from None
+
+
+def make_scorer(metric):
+    """The event handler that scores the inputs with ``metric`` and lays the result out."""
+
+    def score(generated_text, references_text, gold_text, source, prediction_text, parser_path,
+              beta, tolerance, lm, lm_kind):
+        kw = read_inputs(generated_text, references_text, gold_text, source, prediction_text, parser_path)
+        if beta is None or beta <= 0:
+            raise gr.Error("β must be > 0.")
+        lm = (lm or "").strip() or os.environ.get(LM_VARIABLE) or DEFAULT_LM
+        try:
+            out = metric.compute(**kw, lm=lm, lm_kind=lm_kind, beta=float(beta), tolerance=float(tolerance),
+                                 per_example=True, explain=True)
+        except (AmrevalError, ValueError, OSError) as exc:
+            raise gr.Error(str(exc)) from None
+        n = len(kw["predictions"])
+        state = {"prediction_amrs": kw.get("prediction_amrs"), "reference_amrs": kw.get("reference_amrs")}
+        return (
+            scores_html(out, float(tolerance)),
+            per_example_html(kw["predictions"], kw["references"], out),
+            explanations_html(out),
+            out,
+            gr.update(choices=_choices(n), value=_choices(n)[0]),
+            state,
+        )
+
+    return score
+
+
+def _example(name: str) -> str:
+    return (EXAMPLES / name).read_text(encoding="utf-8")
+
+
+def _text_with_upload(label: str, elem_id: str, lines: int, placeholder: str = "") -> tuple:
+    text = gr.Textbox(label=label, lines=lines, max_lines=30, placeholder=placeholder, elem_id=elem_id)
+    upload = gr.UploadButton("Upload a file…", size="sm", elem_id=f"{elem_id}-file")
+    upload.upload(load_file, upload, text)
+    return text, upload
+
+
+def build_demo(metric=None) -> gr.Blocks:
+    """The app's Blocks, on ``metric`` (default: ``evaluate.load`` of this folder)."""
+    if metric is None:
+        import evaluate
+
+        metric = evaluate.load(str(HERE))
+    score = make_scorer(metric)
+
+    with gr.Blocks(title="MFβ") as demo:
+        gr.Markdown(INTRO)
+        with gr.Row():
+            with gr.Column():
+                generated, _ = _text_with_upload("Generated sentences (one per line)", "generated", 5)
+            with gr.Column():
+                references, _ = _text_with_upload("Reference sentences (one per line)", "references", 5)
+        with gr.Row():
+            with gr.Column():
+                gold, _ = _text_with_upload("Gold AMRs of the references (PENMAN; optional with a parser)", "gold", 10)
+            with gr.Column():
+                source = gr.Radio([GIVEN, PARSE], value=GIVEN, label="Meaning from", elem_id="source")
+                prediction, _ = _text_with_upload("Prediction AMRs: parses of the generated sentences (PENMAN)",
+                                                  "prediction", 10)
+                parser = gr.Textbox(label="amrlib model folder (when parsing)", elem_id="parser")
+        with gr.Row():
+            beta = gr.Number(value=1.0, minimum=0.01, label="β", elem_id="beta")
+            tolerance = gr.Slider(0.0, 0.5, value=0.05, step=0.01, label="Tolerance", elem_id="tolerance")
+            lm = gr.Textbox(value=os.environ.get(LM_VARIABLE) or DEFAULT_LM, label="Language model (name or path)",
+                            elem_id="lm")
+            lm_kind = gr.Radio(["causal", "masked"], value="causal", label="Language model kind", elem_id="lm-kind")
+        button = gr.Button("Score", variant="primary", elem_id="score")
+        examples = gr.Examples(
+            examples=[[_example("generated.txt"), _example("references.txt"), _example("gold.amr"), GIVEN,
+                       _example("parsed.amr")]],
+            example_labels=["Four generations with gold AMRs and their parses"],
+            inputs=[generated, references, gold, source, prediction],
+            label="Example (click to load and score)",
+        )
+
+        gr.Markdown("## Scores")
+        scores = gr.HTML(elem_id="mf-scores")
+        gr.Markdown("### Per example")
+        per_example = gr.HTML(elem_id="per-example-scores")
+        gr.Markdown("### What each generation lost and added (from the S²match alignment)")
+        explanations = gr.HTML(elem_id="explanation")
+        with gr.Accordion("All values returned by compute", open=False):
+            raw = gr.JSON(elem_id="raw")
+        gr.Markdown(
+            "## Alignment picture\nThe Smatch alignment of a parse with its gold AMR: matched triples in green, "
+            "lost (gold only) in red, added (parse only) in blue; graded S²match credit is in the table above."
+        )
+        example = gr.Dropdown(choices=[], label="Example", interactive=True, elem_id="example")
+        drawn = gr.HTML(_note("Score some sentences to see the alignment of a parse with its gold AMR."),
+                        elem_id="picture")
+        state = gr.State()
+
+        inputs = [generated, references, gold, source, prediction, parser, beta, tolerance, lm, lm_kind]
+        outputs = [scores, per_example, explanations, raw, example, state]
+        for event in (button.click, examples.load_input_event.then):
+            event(score, inputs, outputs, concurrency_id="score").then(
+                picture, [state, example], drawn, concurrency_id="picture"
+            )
+        example.input(picture, [state, example], drawn, concurrency_id="picture")
+    return demo
+
+
+if __name__ == "__main__":
+    build_demo().launch()
