@@ -276,7 +276,7 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
             raise AmrevalError("--coref needs --amrs (the aligned sentence AMR files)")
         reports: list = []
         graphs = text_coref_to_docamr(args.amrs, args.coref, coref_format=args.coref_format, rep=rep,
-                                      strict=args.strict, reports=reports)
+                                      strict=args.strict, reports=reports, progress=args.progress)
         mentions = sum(len(r.mentions) for r in reports)
         mapped = sum(len(r.mapped) for r in reports)
         warnings.warn(

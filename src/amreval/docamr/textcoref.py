@@ -84,6 +84,7 @@ import penman
 from penman.surface import Alignment as _PenmanAlignment
 
 from ..errors import AmrevalWarning, DecodeError, InputError
+from .._progress import progress_bar
 from ..graph import Graph, _blocks, read_graphs
 from .convert import check_representation, convert_document
 from .msamr import Chain, Mention, MsAmrDocument
@@ -1077,6 +1078,7 @@ def text_coref_to_docamr(
     strict: bool = False,
     trim_unaligned: bool = True,
     reports: list[MappingReport] | None = None,
+    progress: bool | None = None,
 ) -> list[Graph]:
     """DocAMR graphs from aligned sentence AMRs plus a text coreference file.
 
@@ -1090,6 +1092,7 @@ def text_coref_to_docamr(
         trim_unaligned: see :func:`chains_from_coref`.
         reports: if given, the :class:`MappingReport` of each document is
             appended to it.
+        progress: progress bar over documents (default: on a terminal only).
 
     Returns:
         One document graph per coreference document (see
@@ -1100,8 +1103,9 @@ def text_coref_to_docamr(
     """
     rep = check_representation(rep)
     out = []
-    for ms, amrs, report in map_text_coref(amr_source, coref_source, coref_format=coref_format, strict=strict,
-                                           trim_unaligned=trim_unaligned):
+    mapped = map_text_coref(amr_source, coref_source, coref_format=coref_format, strict=strict,
+                            trim_unaligned=trim_unaligned)
+    for ms, amrs, report in progress_bar(mapped, enable=progress, desc="converting", unit="doc"):
         out.append(convert_document(ms, amrs, rep, strict=strict))
         if reports is not None:
             reports.append(report)
