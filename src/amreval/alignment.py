@@ -46,7 +46,7 @@ from . import _kernels
 from .errors import InputError
 from .triples import EncodedPair
 
-__all__ = ["Problem", "Alignment", "build_problem", "align", "lp_bound", "solve_milp", "SOLVERS"]
+__all__ = ["Problem", "Alignment", "build_problem", "align", "lp_bound", "solve_milp", "inverse_mapping", "SOLVERS"]
 
 logger = logging.getLogger(__name__)
 
@@ -156,6 +156,20 @@ class Alignment:
     optimal: bool
     method: str
     climbs: int = 0
+
+
+def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
+    """For each of the ``n_b`` nodes of B, the node of A mapped to it, or -1.
+
+    Example:
+        >>> inverse_mapping(np.array([2, -1, 0]), 3).tolist()
+        [2, -1, 0]
+    """
+    inverse = np.full(n_b, -1, dtype=np.int64)
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            inverse[j] = i
+    return inverse
 
 
 def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray:

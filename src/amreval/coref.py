@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .alignment import inverse_mapping
 from .graph import Graph
 from .triples import Triples
 
@@ -211,10 +212,7 @@ def count_coref(
         mapping: for each node of ``a``, the node of ``b`` it maps to, or -1.
     """
     counts = CorefCounts()
-    inverse = np.full(len(b.variables), -1, dtype=np.int64)
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            inverse[j] = i
+    inverse = inverse_mapping(mapping, len(b.variables))
     for items, slot in ((items_a, 1), (items_b, 2)):
         for k in np.nonzero(items.nodes)[0]:
             (counts.named_entity if items.named[k] else counts.other)[slot] += 1
@@ -250,10 +248,7 @@ def count_coref(
 
 def matched_triples(a: Triples, b: Triples, mapping: np.ndarray) -> int:
     """Number of triples of ``b`` matched by ``a`` under ``mapping`` (Smatch's M)."""
-    inverse = np.full(len(b.variables), -1, dtype=np.int64)
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            inverse[j] = i
+    inverse = inverse_mapping(mapping, len(b.variables))
     total = sum(1 for j, c in enumerate(b.concepts) if inverse[j] >= 0 and a.concepts[inverse[j]] == c)
     attr_a = set(a.attributes)
     total += sum(1 for role, j, c in b.attributes if inverse[j] >= 0 and (role, int(inverse[j]), c) in attr_a)

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER
+from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, inverse_mapping
 from .coref import coref_items
 from .docsmatch import document_graph, sentence_constraint, sentence_groups
 from .errors import InputError, MissingDependencyError
@@ -377,10 +377,7 @@ def _align(prediction: DocumentLike, gold: DocumentLike, *, doc: bool, solver: s
 
 def _compare(a: Triples, b: Triples, mapping: np.ndarray) -> list[_Item]:
     """Sort every triple of both graphs into matched (once), missing and extra."""
-    inverse = np.full(len(b.variables), -1, dtype=np.int64)
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            inverse[j] = i
+    inverse = inverse_mapping(mapping, len(b.variables))
     items: list[_Item] = []
     for j, concept in enumerate(b.concepts):
         i = int(inverse[j])

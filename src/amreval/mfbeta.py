@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER
+from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, inverse_mapping
 from .errors import InputError
 from .graph import Graph, read_graph
 from .s2match import (
@@ -70,10 +70,7 @@ def explain_alignment(al: S2Alignment) -> dict[str, list]:
         (``want-01 :ARG0 boy``; a concept alone for an instance triple).
     """
     a, b, mapping = al.a, al.b, al.mapping
-    inverse = np.full(len(b.variables), -1, dtype=np.int64)
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            inverse[j] = i
+    inverse = inverse_mapping(mapping, len(b.variables))
     lost: list[str] = []
     added: list[str] = []
     approximate: list[list[Any]] = []
