@@ -17,7 +17,7 @@ import time
 
 
 def make_corpus(n_docs: int, n_sents: int, seed: int = 0):
-    from amreval.graph import read_graphs
+    from amreval.amr import loads_graphs, read_graphs
 
     rng = random.Random(seed)
     names = ["Ann", "Bob", "Cleo", "Dan", "Eva", "Finn"]
@@ -66,7 +66,7 @@ def make_corpus(n_docs: int, n_sents: int, seed: int = 0):
             f"<identity>{''.join(chains)}</identity><singletons>{single}</singletons>"
             f"<bridging>{bridge}</bridging></relations></document>"
         )
-    graphs = {g.id: g for g in read_graphs("\n\n".join(texts))}
+    graphs = {g.id: g for g in loads_graphs("\n\n".join(texts))}
     return xml_docs, graphs
 
 

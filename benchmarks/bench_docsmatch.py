@@ -146,7 +146,7 @@ def repetitive_document(n_sentences: int, prediction: bool):
     in every fourth repetition and the unnamed city out of the city's chain in
     every fifth.
     """
-    from amreval import read_graph
+    from amreval import loads_graph
     from amreval.docamr import Chain, Mention, MsAmrDocument, convert_document
 
     doc_id = f"rep{n_sentences}"
@@ -158,7 +158,7 @@ def repetitive_document(n_sentences: int, prediction: bool):
         if prediction and rep % 3 == which:
             text = text.replace(f"/ {old}", f"/ {new}")
         sid = f"{doc_id}.{k + 1}"
-        amrs[sid] = read_graph(f"# ::id {sid}\n{text}")
+        amrs[sid] = loads_graph(f"# ::id {sid}\n{text}")
         for key, mentions in REPEATED_CHAINS.items():
             if prediction and which == 2 and ((key == "person" and rep % 4 == 3) or (key == "city" and rep % 5 == 4)):
                 continue
@@ -294,7 +294,7 @@ def amreval_child(pred: str, gold: str, restarts: int, workers: int) -> int:
     sys.path.insert(0, str(ROOT / "src"))
     t0 = time.perf_counter()
     from amreval import read_graphs
-    from amreval.docsmatch import docsmatch
+    from amreval.scores.docsmatch import docsmatch
 
     tiny = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
     docsmatch([tiny], [tiny], coref=True, progress=False)  # loads the compiled kernels

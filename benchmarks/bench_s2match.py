@@ -25,7 +25,7 @@ _CHILD = r"""
 import json, sys, time, warnings
 t0 = time.perf_counter()
 from amreval import read_graphs, smatch
-from amreval.s2match import s2match
+from amreval.scores.s2match import s2match
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     pred = read_graphs(sys.argv[1]); gold = read_graphs(sys.argv[2])

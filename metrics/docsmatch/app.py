@@ -15,9 +15,9 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr
 
-from amreval import read_graphs
+from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
-from amreval.finegrained import MEASURES
+from amreval.scores.finegrained import MEASURES
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE / "examples"
@@ -127,7 +127,7 @@ def _graphs(text: str, what: str) -> list:
     if not text or not text.strip():
         raise gr.Error(f"Paste or upload the {what} graphs.")
     try:
-        graphs = read_graphs(text.splitlines(keepends=True), name=what)
+        graphs = loads_graphs(text, name=what)
     except AmrevalError as exc:
         raise gr.Error(str(exc)) from None
     if not graphs:
@@ -160,7 +160,7 @@ def _note(message: str) -> str:
 
 
 def _svg(draw, *args, **kw) -> str:
-    """The SVG of ``amreval.draw.<draw>(*args, **kw)`` in a scrolling box, or a short note why there is none."""
+    """The SVG of ``amreval.report.draw.<draw>(*args, **kw)`` in a scrolling box, or a short note why there is none."""
     try:
         from amreval import draw as drawing
     except MissingDependencyError as exc:
@@ -182,7 +182,7 @@ def scored_mappings(state: dict) -> list:
     inputs and options, finds the same alignments (the search is deterministic for a seed).
     """
     if "mappings" not in state:
-        from amreval.docsmatch import docsmatch
+        from amreval.scores.docsmatch import docsmatch
 
         result = docsmatch(state["predictions"], state["references"], coref=state["coref"], progress=False,
                            **state["options"])

@@ -1,11 +1,11 @@
 """DocSmatch: Smatch for document-level AMR (DocAMR), with the coreference sub-score.
 
-A thin door into ``amreval.docsmatch``: every number is computed there.
+A thin door into ``amreval.scores.docsmatch``: every number is computed there.
 """
 
 import datasets
 import evaluate
-from amreval.docsmatch import docsmatch as score_documents
+from amreval.scores.docsmatch import docsmatch as score_documents
 
 _CITATION = """\
 @inproceedings{naseem-etal-2022-docamr,

@@ -17,7 +17,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr
 
-from amreval import read_graphs
+from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
 
 HERE = Path(__file__).resolve().parent
@@ -116,7 +116,7 @@ def _sentences(text: str, what: str) -> list[str]:
 def _amrs(text: str, what: str, n: int) -> list[str]:
     """PENMAN strings of the graphs of pasted or loaded text (never read as a file name)."""
     try:
-        graphs = read_graphs(text.splitlines(keepends=True), name=what)
+        graphs = loads_graphs(text, name=what)
     except AmrevalError as exc:
         raise gr.Error(str(exc)) from None
     if len(graphs) != n:
@@ -163,7 +163,7 @@ def picture(state: dict | None, choice: str | None) -> str:
     choices = _choices(len(state["prediction_amrs"]))
     k = choices.index(choice) if choice in choices else 0
     try:
-        from amreval.draw import alignment_svg
+        from amreval.report.draw import alignment_svg
     except MissingDependencyError as exc:
         return _note(f"No picture: {exc}")
     except ImportError:

@@ -1,12 +1,12 @@
 """MFβ: Meaning and Form of text generated from AMR (Opitz & Frank 2021).
 
-A thin door into ``amreval.mfbeta``: every number is computed there.
+A thin door into ``amreval.mfbeta.score``: every number is computed there.
 """
 
 import datasets
 import evaluate
-from amreval.form import get_scorer
-from amreval.mfbeta import mfbeta as score_generation
+from amreval.mfbeta.form import get_scorer
+from amreval.mfbeta.score import mfbeta as score_generation
 
 _CITATION = """\
 @inproceedings{opitz-frank-2021-towards,

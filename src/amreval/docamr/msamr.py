@@ -7,7 +7,7 @@ layout does not matter; absent or empty ``<singletons>`` and ``<bridging>``
 count as empty.
 
 Example:
-    >>> doc = read_msamr_xml('''<document><sentences docid="D"><amr id="D.1"/></sentences>
+    >>> doc = loads_msamr_xml('''<document><sentences docid="D"><amr id="D.1"/></sentences>
     ... <relations><identity><identchain relationid="rel-0">
     ... <mention id="D.1" variable="b" concept="boy"/><mention id="D.1" variable="h" concept="he"/>
     ... </identchain></identity></relations></document>''')
@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
-from ..errors import DecodeError, InputError
-from ..graph import Graph, iter_graphs
+from amreval.errors import DecodeError, InputError
+from amreval.amr.graph import Graph
+from amreval.amr.read import FileSource, iter_graphs, read_text
 
 __all__ = [
     "Mention",
@@ -33,6 +34,8 @@ __all__ = [
     "Bridge",
     "MsAmrDocument",
     "read_msamr_xml",
+    "loads_msamr_xml",
+    "sentence_amrs",
     "read_sentence_amrs",
     "Amr3Layout",
     "SPLITS",
@@ -143,22 +146,25 @@ def _chain(el: ET.Element, singleton: bool, source: str) -> Chain:
 _BRIDGES = {"setmember": ("set-member", "superset", "member"), "partwhole": ("part-whole", "whole", "part")}
 
 
-def read_msamr_xml(source: PathLike | str) -> MsAmrDocument:
-    """Read one MS-AMR XML document from a path or an XML string.
+def read_msamr_xml(source: FileSource) -> MsAmrDocument:
+    """Read one MS-AMR XML document from a file (a path or an open text file).
 
     Raises:
+        InputError: no such file.
         DecodeError: the XML is malformed or lacks the document structure;
             the message names the file.
     """
-    text: str
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("<")):
-        label = os.fspath(source)
-        try:
-            text = Path(label).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{label}: cannot read MS-AMR file: {exc.strerror}") from None
-    else:
-        label, text = "<string>", source
+    text, label = read_text(source, what="MS-AMR XML file")
+    return loads_msamr_xml(text, name=label)
+
+
+def loads_msamr_xml(text: str, *, name: str = "<string>") -> MsAmrDocument:
+    """Read one MS-AMR XML document from a string (``name`` labels it in messages).
+
+    Raises:
+        DecodeError: the XML is malformed or lacks the document structure.
+    """
+    label = name
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -190,20 +196,32 @@ def read_msamr_xml(source: PathLike | str) -> MsAmrDocument:
     return doc
 
 
-def read_sentence_amrs(sources: Iterable[PathLike | str] | PathLike | str) -> dict[str, Graph]:
-    """Read sentence AMRs from PENMAN files (or strings) into a dict keyed by ``::id``.
+def read_sentence_amrs(sources: Iterable[FileSource] | FileSource) -> dict[str, Graph]:
+    """Read sentence AMRs from one or more PENMAN files into a dict keyed by ``::id``.
+
+    Raises:
+        InputError: no such file.
+        DecodeError: a graph has no ``::id``, or is malformed.
+    """
+    if isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read"):
+        sources = [sources]  # type: ignore[list-item]
+    amrs: dict[str, Graph] = {}
+    for src in sources:  # type: ignore[union-attr]
+        amrs.update(sentence_amrs(iter_graphs(src)))
+    return amrs
+
+
+def sentence_amrs(graphs: Iterable[Graph]) -> dict[str, Graph]:
+    """Sentence graphs keyed by their ``::id``.
 
     Raises:
         DecodeError: a graph has no ``::id``.
     """
-    if isinstance(sources, (str, os.PathLike)):
-        sources = [sources]
     amrs: dict[str, Graph] = {}
-    for src in sources:
-        for g in iter_graphs(src):
-            if not g.id:
-                raise DecodeError("a sentence AMR without '# ::id'", source=g.origin)
-            amrs[g.id] = g
+    for g in graphs:
+        if not g.id:
+            raise DecodeError("a sentence AMR without '# ::id'", source=g.origin)
+        amrs[g.id] = g
     return amrs
 
 

@@ -1,0 +1,173 @@
+"""The document model: sentence numbering, the sentence join and sentence groups.
+
+One rule numbers the sentences of a document, in the converter and in the
+scorer alike: **the sentence at position k of the document (from 1) is
+``:sntk``, and its variables are renamed ``s<k>.<var>``. A sentence that is
+empty or missing keeps its number and adds nothing**, so sentence k of a
+prediction is always compared with sentence k of the gold document, whatever
+is missing on either side.
+
+A document graph has ``:snt1 ... :sntN`` edges from its top node to the
+sentence roots. A node belongs to sentence k when it is reachable from the
+root of sentence k, following each edge, stored as (role, source, target):
+
+* source -> target, for every edge except ``coref`` edges and ``domain``
+  edges written as ``:mod``;
+* target -> source, for every edge written inverted (``:X-of``, ``:mod``)
+  and for every ``coref``, ``part`` and ``subset`` edge however written.
+
+A node can belong to several sentences; the top node alone forms group 0.
+
+Example:
+    >>> from amreval.amr.read import loads_graph
+    >>> g = join_sentences([loads_graph("(b / boy)"), Graph.empty(), loads_graph("(g / go-02 :ARG0 (x / y))")])
+    >>> print(g.to_string(indent=None))
+    (d / document :snt1 (s1.b / boy) :snt3 (s3.g / go-02 :ARG0 (s3.x / y)))
+    >>> sentence_groups(g).astype(int).tolist()
+    [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from amreval.amr.graph import Attribute, Edge, Graph
+from amreval.amr.read import as_graph
+from amreval.errors import AmrevalWarning, InputError
+
+__all__ = ["numbered_sentences", "join_sentences", "document_graph", "sentence_groups", "DOCUMENT_TOP"]
+
+#: The variable and concept of the document node.
+DOCUMENT_TOP = ("d", "document")
+
+_SNT = re.compile(r"^snt(\d+)$", re.IGNORECASE)
+_REVERSE_ALWAYS = frozenset({"coref", "part", "subset"})
+
+
+def numbered_sentences(sentences: Sequence[Graph | None]) -> Iterator[tuple[int, Graph, dict[str, str]]]:
+    """The numbering rule: ``(k, graph, renames)`` for each non-empty sentence at position k (from 1).
+
+    An empty or missing (``None``) sentence yields nothing but keeps its
+    number, so the sentences after it keep theirs.
+
+    Example:
+        >>> from amreval.amr.read import loads_graph
+        >>> [(k, r) for k, _, r in numbered_sentences([None, loads_graph("(x / y)")])]
+        [(2, {'x': 's2.x'})]
+    """
+    for k, g in enumerate(sentences, start=1):
+        if g is None or g.is_empty():
+            continue
+        yield k, g, {v: f"s{k}.{v}" for v in g.instances}
+
+
+def join_sentences(sentences: Sequence[Graph | None], doc_id: str | None = None) -> Graph:
+    """Join sentence graphs under a ``document`` node, without coreference.
+
+    Sentences are numbered by :func:`numbered_sentences`; edges keep the
+    direction in which they were written.
+    """
+    top, concept = DOCUMENT_TOP
+    doc = Graph(top=top, instances={top: concept}, origin="<joined sentences>")
+    if doc_id is not None:
+        doc.metadata["id"] = doc_id
+    for k, g, name in numbered_sentences(sentences):
+        doc.instances.update((name[v], c) for v, c in g.instances.items())
+        doc.edges.append(Edge(top, f"snt{k}", name[g.top], f"snt{k}"))  # type: ignore[index]
+        doc.edges.extend(Edge(name[e.source], e.role, name[e.target], e.written) for e in g.edges)
+        doc.attributes.extend(Attribute(name[a.source], a.role, a.value) for a in g.attributes)
+    return doc
+
+
+def document_graph(doc: object, what: str = "document", index: int = 0) -> Graph:
+    """A document graph from a DocAMR PENMAN string, a :class:`Graph`, or a list of
+    sentence graphs or PENMAN strings (joined by :func:`join_sentences`).
+
+    An empty string in a list is an empty sentence (it keeps its number), with a warning.
+
+    Raises:
+        InputError: an empty list or string, or an entry of the wrong type
+            (the message names ``what`` and ``index``).
+        DecodeError: a PENMAN string is malformed (the message names the
+            document and the sentence).
+    """
+    if isinstance(doc, (Graph, str)):
+        return as_graph(doc, what, index)
+    if isinstance(doc, (list, tuple)):
+        if not doc:
+            raise InputError(f"{what} #{index}: empty list; expected a DocAMR string or a non-empty list "
+                             "of sentence graphs")
+        sentences = []
+        for k, s in enumerate(doc, start=1):
+            if isinstance(s, str) and not s.strip():
+                warnings.warn(f"{what} #{index}, sentence {k}: empty string; scored as an empty graph",
+                              AmrevalWarning, stacklevel=3)
+                sentences.append(Graph.empty())
+            else:
+                sentences.append(as_graph(s, f"{what} #{index}, sentence", k))
+        return join_sentences(sentences)
+    raise InputError(f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence graphs, "
+                     f"got {type(doc).__name__}")
+
+
+def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.ndarray | None:
+    """The sentences each node belongs to, as a boolean matrix.
+
+    Args:
+        graph: a document graph.
+        variables: the node order of the rows (default: ``graph.instances`` order).
+
+    Raises:
+        InputError: an ``:snt0`` edge, or two ``:sntK`` edges with the same K.
+
+    Returns:
+        ``None`` when the graph has no ``:sntK`` edge from its top; otherwise a
+        matrix with one row per node and one column per group: column 0 is the
+        top node alone, column k is sentence k. A node reached from no
+        sentence has an all-False row.
+    """
+    top = graph.top
+    roots: dict[int, str] = {}
+    for e in graph.edges:
+        if e.source == top and not e.inverted:
+            m = _SNT.match(e.role)
+            if m:
+                k = int(m.group(1))
+                if k == 0 or k in roots:
+                    problem = "sentences are numbered from :snt1" if k == 0 else f"two :snt{k} edges"
+                    raise InputError(f"{graph.origin}: {problem}; expected :snt1 ... :sntN, each once")
+                roots[k] = e.target
+    if not roots:
+        return None
+    order = list(variables) if variables is not None else list(graph.instances)
+    index = {v: k for k, v in enumerate(order)}
+    adj: dict[str, list[str]] = {}
+    for e in graph.edges:
+        role = e.role.lower()
+        if e.source == top and _SNT.match(role):
+            continue
+        forward = role != "coref" and not (e.inverted and e.written == "mod")
+        backward = e.inverted or role in _REVERSE_ALWAYS
+        if forward:
+            adj.setdefault(e.source, []).append(e.target)
+        if backward:
+            adj.setdefault(e.target, []).append(e.source)
+    groups = np.zeros((len(order), max(roots) + 1), dtype=bool)
+    if top in index:
+        groups[index[top], 0] = True
+    for k, root in roots.items():
+        seen = {root}
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node in index:
+                groups[index[node], k] = True
+            for nxt in adj.get(node, ()):
+                if nxt not in seen and nxt != top:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return groups

@@ -1,0 +1,199 @@
+"""The MS-AMR → DocAMR `datasets` builder (needs the ``hub`` extra).
+
+MS-AMR is licensed (LDC2020T02), so the builder reads the user's own copy of
+the AMR 3.0 release; nothing is downloaded. datasets ≥ 4 runs no loading
+scripts, so the builder is used directly:
+
+    >>> from amreval.hub.ms_amr import MsAmr, load_ms_amr          # doctest: +SKIP
+    >>> builder = MsAmr(config_name="docamr", data_dir="/data/amr_annotation_3.0")  # doctest: +SKIP
+    >>> builder.download_and_prepare(); ds = builder.as_dataset()    # doctest: +SKIP
+    >>> ds = load_ms_amr("/data/amr_annotation_3.0", "merge-names")  # doctest: +SKIP
+
+Configs: one per DocAMR representation (``docamr`` default, ``no-merge``,
+``merge-names``, ``merge-all``). Splits: ``train`` (242 documents),
+``validation`` (the 42 double-annotated ones), ``test`` (9) and
+``validation_alternative`` (the second annotation of the 42).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Union
+
+import datasets
+
+from amreval.docamr import REPRESENTATIONS, Amr3Layout
+from amreval.errors import InputError
+from amreval.hub.ms_amr_examples import SPLIT_NAMES, iter_ms_amr
+
+__all__ = ["MsAmr", "MsAmrConfig", "ms_amr_features", "load_ms_amr", "export_ms_amr"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+_CITATION = """\
+@inproceedings{ogorman-etal-2018-amr,
+    title = "{AMR} Beyond the Sentence: the Multi-sentence {AMR} corpus",
+    author = "O'Gorman, Tim and Regan, Michael and Griffitt, Kira and Hermjakob, Ulf and Knight, Kevin and
+      Palmer, Martha",
+    booktitle = "Proceedings of the 27th International Conference on Computational Linguistics",
+    year = "2018",
+    pages = "3693--3702",
+}
+@inproceedings{naseem-etal-2022-docamr,
+    title = "{D}oc{AMR}: Multi-Sentence {AMR} Representation and Evaluation",
+    author = "Naseem, Tahira and others",
+    booktitle = "Proceedings of NAACL-HLT 2022",
+    year = "2022",
+    pages = "3496--3505",
+}
+"""
+
+_DESCRIPTION = (
+    "MS-AMR coreference documents (AMR 3.0, LDC2020T02) as document-level AMR graphs (DocAMR), with their "
+    "sentences, sentence AMRs, coreference chains and bridging relations."
+)
+
+
+def ms_amr_features() -> datasets.Features:
+    """The explicit features of an example (see :data:`amreval.hub.ms_amr_examples.FIELDS`)."""
+    string = datasets.Value("string")
+    int32 = datasets.Value("int32")
+    mention = {"sentence_index": int32, "sentence_id": string, "variable": string, "concept": string,
+               "text": string}
+    implicit = {"sentence_index": int32, "sentence_id": string, "parent_variable": string,
+                "parent_concept": string, "argument": string}
+    return datasets.Features({
+        "id": string,
+        "source_file": string,
+        "sentence_ids": datasets.List(string),
+        "sentences": datasets.List(string),
+        "sentence_amrs": datasets.List(string),
+        "chains": datasets.List({
+            "relation_id": string,
+            "singleton": datasets.Value("bool"),
+            "mentions": datasets.List(mention),
+            "implicit_roles": datasets.List(implicit),
+        }),
+        "bridging": datasets.List({"relation_id": string, "kind": string, "head": string,
+                                   "members": datasets.List(string)}),
+        "docamr": string,
+        "num_sentences": int32,
+        "num_nodes": int32,
+        "num_chains": int32,
+    })
+
+
+class MsAmrConfig(datasets.BuilderConfig):
+    """A DocAMR representation; ``strict`` fails on malformed documents instead of skipping them."""
+
+    def __init__(self, *args: Any, strict: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.strict = strict
+
+
+class MsAmr(datasets.GeneratorBasedBuilder):
+    """MS-AMR documents as DocAMR examples, read from a local AMR 3.0 release root (``data_dir``)."""
+
+    VERSION = datasets.Version("1.0.0")
+    BUILDER_CONFIG_CLASS = MsAmrConfig
+    BUILDER_CONFIGS = [
+        MsAmrConfig(name=rep, version=datasets.Version("1.0.0"), description=f"DocAMR graphs, {rep} representation")
+        for rep in REPRESENTATIONS
+    ]
+    DEFAULT_CONFIG_NAME = "docamr"
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description=_DESCRIPTION,
+            features=ms_amr_features(),
+            homepage="https://catalog.ldc.upenn.edu/LDC2020T02",
+            license="LDC User Agreement for Non-Members",
+            citation=_CITATION,
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
+        data_dir = self.config.data_dir
+        if not data_dir:
+            raise InputError(
+                "MS-AMR is licensed by the LDC and is not downloaded: pass data_dir=<your AMR 3.0 release root>; "
+                + Amr3Layout.LAYOUT
+            )
+        Amr3Layout(data_dir)  # fails early, naming LDC2020T02 and the layout
+        return [
+            datasets.SplitGenerator(name=name, gen_kwargs={"data_dir": data_dir, "split": name})
+            for name in SPLIT_NAMES
+        ]
+
+    def _generate_examples(self, data_dir: str, split: str):  # type: ignore[override]
+        for k, example in enumerate(iter_ms_amr(data_dir, split, self.config.name, strict=self.config.strict)):
+            yield k, example
+
+
+def load_ms_amr(
+    data_dir: PathLike,
+    config: str = "docamr",
+    split: str | None = None,
+    *,
+    strict: bool = False,
+    streaming: bool = False,
+    cache_dir: PathLike | None = None,
+) -> Any:
+    """Build and load MS-AMR in one call (a ``DatasetDict``, a ``Dataset`` for one
+    split, or their iterable forms with ``streaming=True``)."""
+    builder = MsAmr(config_name=config, data_dir=os.fspath(data_dir), strict=strict,
+                    cache_dir=None if cache_dir is None else os.fspath(cache_dir))
+    if streaming:
+        return builder.as_streaming_dataset(split=split)
+    builder.download_and_prepare()
+    return builder.as_dataset(split=split)
+
+
+_CARD_HEADER = """---
+pretty_name: MS-AMR as DocAMR (local export)
+license: other
+license_name: ldc-user-agreement-for-non-members
+license_link: https://catalog.ldc.upenn.edu/LDC2020T02
+configs:
+{configs}---
+
+Exported by `amreval export-ms-amr` from a licensed copy of AMR 3.0 (LDC2020T02). Do not publish it:
+push it only to a private repository, under the LDC license.
+"""
+
+
+def export_ms_amr(
+    data_dir: PathLike,
+    out_dir: PathLike,
+    configs: tuple[str, ...] = REPRESENTATIONS,
+    *,
+    strict: bool = False,
+    progress: bool | None = None,
+) -> dict[str, dict[str, int]]:
+    """Write Parquet per config and split plus a README with ``configs:``, so that
+    ``datasets.load_dataset(out_dir, config)`` loads it anywhere.
+
+    Returns:
+        ``config -> split -> number of documents``.
+    """
+    from pathlib import Path
+
+    out = Path(out_dir)
+    features = ms_amr_features()
+    written: dict[str, dict[str, int]] = {}
+    yaml = ""
+    for config in configs:
+        written[config] = {}
+        files = []
+        for split in SPLIT_NAMES:
+            rows = list(iter_ms_amr(data_dir, split, config, strict=strict, progress=progress))
+            if not rows:
+                continue
+            path = out / config / f"{split}-00000-of-00001.parquet"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            datasets.Dataset.from_list(rows, features=features).to_parquet(str(path))
+            written[config][split] = len(rows)
+            files.append(f"  - split: {split}\n    path: {config}/{split}-*.parquet\n")
+        default = "  default: true\n" if config == "docamr" else ""
+        yaml += f"- config_name: {config}\n{default}  data_files:\n" + "".join(files)
+    (out / "README.md").write_text(_CARD_HEADER.format(configs=yaml), encoding="utf-8")
+    return written

@@ -1,0 +1,297 @@
+"""MFβ (Opitz & Frank 2021): Meaning and Form of text generated from AMR.
+
+* **Meaning** M: corpus S²match (:mod:`amreval.scores.s2match`) between the parse
+  of each generated sentence and its gold AMR, or, without gold AMRs, the
+  parse of the reference sentence. A parse that fails is an empty graph and
+  is counted (``parse_failures``).
+* **Form** F: the share of generated sentences a language model finds
+  acceptable next to their reference (:mod:`amreval.mfbeta.form`).
+* **MFβ** = (1 + β²)·M·F / (β²·M + F), 0 when M = F = 0: β > 1 weights Form
+  more, β < 1 Meaning more.
+
+With ``explain=True`` each example carries what the generation lost and
+added relative to the gold graph, read off the S²match alignment: gold
+triples that earned nothing (*lost*), generated triples that earned nothing
+(*added*), and concept pairs credited partly (*approximate*).
+
+Example:
+    >>> round(mf_beta(0.8, 0.5, 1.0), 4), round(mf_beta(0.8, 0.5, 2.0), 4), mf_beta(0.0, 0.0, 1.0)
+    (0.6154, 0.5405, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from amreval.amr.graph import Graph
+from amreval.amr.read import as_graph, loads_graph
+from amreval.errors import InputError
+from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.diff import triple_diff
+from amreval.scores.s2match import (
+    DEFAULT_CUTOFF,
+    DEFAULT_DIFFSENSE,
+    S2Alignment,
+    WordVectors,
+    align_s2match,
+    check_settings,
+    resolve_vectors,
+    s2match_config,
+)
+from amreval.scores.harness import Config, pair_search, prf
+
+__all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "BETAS"]
+
+#: The β values always reported.
+BETAS = (1.0, 0.5, 2.0)
+
+
+def mf_beta(meaning: float, form: float, beta: float) -> float:
+    """The weighted harmonic mean of Meaning and Form (0 when both are 0).
+
+    Raises:
+        InputError: ``beta`` is not positive.
+    """
+    if not (0 < beta < float("inf")):
+        raise InputError(f"beta must be a positive finite number, got {beta}")
+    b2 = beta * beta
+    denominator = b2 * meaning + form
+    return 0.0 if denominator == 0 else (1 + b2) * meaning * form / denominator
+
+
+def explain_alignment(al: S2Alignment) -> dict[str, list]:
+    """What a generated graph lost and added relative to the gold graph.
+
+    Returns:
+        ``lost``: gold triples that earned nothing; ``added``: generated
+        triples that earned nothing; ``approximate``: ``[gold concept,
+        generated concept, credit]`` for concept pairs credited partly.
+        Triples are written with concepts in place of variables
+        (``want-01 :ARG0 boy``; a concept alone for an instance triple).
+    """
+    a, b = al.a, al.b
+    diff = triple_diff(a, b, al.mapping, concept_credit=al.similarity)
+    lost: list[str] = [b.concepts[j] for j in diff.missing("instance")]
+    added: list[str] = [a.concepts[i] for i in diff.extra("instance")]
+    approximate: list[list[Any]] = [
+        [b.concepts[j], a.concepts[i], round(float(al.similarity[i, j]), 4)]
+        for i, j in diff.matched("instance") if al.similarity[i, j] < 1
+    ]
+    lost += [f"{b.concepts[j]} :{r} {v}" for r, j, v in (b.attributes[q] for q in diff.missing("attribute"))]
+    added += [f"{a.concepts[i]} :{r} {v}" for r, i, v in (a.attributes[p] for p in diff.extra("attribute"))]
+    lost += [f"{b.concepts[j]} :{r} {b.concepts[k]}" for r, j, k in (b.relations[q] for q in diff.missing("relation"))]
+    added += [f"{a.concepts[i]} :{r} {a.concepts[k]}" for r, i, k in (a.relations[p] for p in diff.extra("relation"))]
+    return {"lost": lost, "added": added, "approximate": approximate}
+
+
+@dataclass
+class MFResult:
+    """MFβ of a corpus.
+
+    Attributes:
+        meaning, form: M and F; ``beta`` and ``mf_beta`` the requested β and
+        its score; ``scores`` MFβ for β in :data:`BETAS` (keys ``mf_1``,
+        ``mf_0.5``, ``mf_2``).
+        meaning_counts: graded match, test and gold triple counts of M.
+        parse_failures: generated sentences whose parse failed (indices in
+            ``failed``); ``reference_parse_failures`` likewise when the
+            references were parsed.
+        pref_scores, acceptable: per example (Form); ``s2match_f1`` per example (Meaning).
+        explanations: per example, when asked (see :func:`explain_alignment`).
+        config: the settings (:class:`~amreval.scores.harness.Config`).
+    """
+
+    meaning: float
+    form: float
+    beta: float
+    mf_beta: float
+    scores: dict[str, float]
+    meaning_counts: tuple[float, int, int]
+    parse_failures: int
+    failed: list[int]
+    reference_parse_failures: int
+    pref_scores: list[float]
+    acceptable: list[bool]
+    s2match_f1: list[float]
+    explanations: list[dict[str, list]] | None = None
+    config: Config = field(default_factory=lambda: Config("mfbeta"))
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self, per_example: bool = False) -> dict[str, Any]:
+        """Flat numbers and the config; per-example lists when asked (and the explanations when computed)."""
+        out: dict[str, Any] = {"mf_beta": self.mf_beta, **self.scores, "meaning": self.meaning, "form": self.form,
+                               "beta": self.beta, "parse_failures": self.parse_failures,
+                               "reference_parse_failures": self.reference_parse_failures}
+        if per_example:
+            out["pref_scores"] = list(self.pref_scores)
+            out["acceptable"] = list(self.acceptable)
+            out["s2match_f1"] = list(self.s2match_f1)
+        if self.explanations is not None:
+            out["explanations"] = self.explanations
+        out["score"] = self.config.score
+        out["config"] = self.config.as_string()
+        return out
+
+
+def _gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
+    if len(amrs) != n:
+        raise InputError(f"{n} generated sentences but {len(amrs)} reference AMRs; they are paired by position")
+    graphs = []
+    for k, g in enumerate(amrs):
+        if isinstance(g, Graph):
+            graphs.append(as_graph(g, "reference AMR", k))
+        elif isinstance(g, str) and g.strip():
+            graphs.append(loads_graph(g, name=f"reference AMR #{k}"))
+        else:
+            raise InputError(f"reference AMR #{k}: expected a PENMAN graph, got {g!r:.40}")
+    return graphs
+
+
+def _given_parses(amrs: Sequence[Any], n: int) -> tuple[list[Graph], list[int]]:
+    """Graphs parsed beforehand: None, an empty string or an unreadable graph is a failure."""
+    import warnings
+
+    from amreval.errors import AmrevalWarning, DecodeError
+
+    if len(amrs) != n:
+        raise InputError(f"{n} generated sentences but {len(amrs)} prediction AMRs; they are paired by position")
+    graphs: list[Graph] = []
+    failed: list[int] = []
+    for k, g in enumerate(amrs):
+        graph = None
+        if isinstance(g, Graph):
+            graph = as_graph(g, "prediction AMR", k)
+        elif isinstance(g, str) and g.strip():
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", AmrevalWarning)
+                    graph = loads_graph(g, name=f"prediction AMR #{k}")
+            except DecodeError:
+                graph = None
+        if graph is None or graph.is_empty():
+            failed.append(k)
+            graph = Graph.empty()
+        graphs.append(graph)
+    return graphs, failed
+
+
+def _parse(parser: Any, sentences: list[str], batch_size: int, device: str | None,
+           progress: bool | None) -> tuple[list[Graph], list[int]]:
+    from amreval.mfbeta.parsers import get_parser, parse_sentences
+
+    result = parse_sentences(get_parser(parser, batch_size=batch_size, device=device), sentences,
+                             batch_size=batch_size, device=device, progress=progress)
+    return list(result.graphs), list(result.failures)
+
+
+def mfbeta(
+    generated: Sequence[str],
+    references: Sequence[str],
+    *,
+    reference_amrs: Sequence[str | Graph] | None = None,
+    prediction_amrs: Sequence[str | Graph | None] | None = None,
+    parser: str | Callable[[list[str]], list[str | None]] | Any | None = None,
+    lm: str = "gpt2",
+    lm_kind: str = "causal",
+    scorer: Any | None = None,
+    beta: float = 1.0,
+    tolerance: float = 0.05,
+    vectors: WordVectors | str | None = None,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
+    solver: str = DEFAULT_SOLVER,
+    restarts: int = DEFAULT_RESTARTS,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    batch_size: int = 16,
+    device: str | None = None,
+    explain: bool = False,
+    progress: bool | None = None,
+) -> MFResult:
+    """MFβ of generated sentences against references (see the module docs).
+
+    Args:
+        generated: the generated sentences.
+        references: the reference sentences (Form compares with them).
+        reference_amrs: gold AMRs (PENMAN); without them Meaning compares
+            with the parses of ``references``.
+        prediction_amrs: parses of ``generated`` made beforehand (None or an
+            unreadable string marks a failed parse); otherwise ``parser`` parses.
+        parser: an amrlib model folder, a callable ``list[str] -> list[str | None]``
+            or an object with ``parse`` (:mod:`amreval.mfbeta.parsers`).
+        lm, lm_kind: the language model for Form (name or local path;
+            ``causal`` or ``masked``); or ``scorer``, a loaded
+            :class:`amreval.mfbeta.form.LanguageModelScorer`.
+        beta: the β of ``mf_beta`` (β = 1, 0.5 and 2 are always reported).
+        tolerance: a generated sentence is acceptable when its prefScore is
+            at least 0.5 - tolerance.
+        vectors, cutoff, diffsense, solver, restarts, seed, time_limit: S²match settings.
+        batch_size, device: for the parser and the language model.
+        explain: add per-example explanations (lost, added, approximate triples).
+        progress: progress bars (default: on a terminal only).
+
+    Raises:
+        InputError: lengths differ, an empty sentence, an unreadable gold AMR
+            (the message names the index), or neither a parser nor parses given.
+    """
+    from amreval.mfbeta.form import KINDS, check_sentences, check_tolerance, form_score, get_scorer
+
+    gen = check_sentences(generated, "generated")
+    refs = check_sentences(references, "reference")
+    n = len(gen)
+    if len(refs) != n:
+        raise InputError(f"{n} generated sentences but {len(refs)} references; they are paired by position")
+    if n == 0:
+        raise InputError("nothing to score: no generated sentences")
+    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    mf_beta(1.0, 1.0, beta)  # validates beta
+    check_settings(cutoff, diffsense)
+    check_tolerance(tolerance)
+    if scorer is None and lm_kind not in KINDS:
+        raise InputError(f"unknown lm_kind {lm_kind!r}; expected one of {', '.join(KINDS)}")
+    if prediction_amrs is None and parser is None:
+        raise InputError("Meaning needs the generated sentences' AMRs: pass parser= (an amrlib model folder or a "
+                         "callable) or prediction_amrs=")
+    if reference_amrs is None and parser is None:
+        raise InputError("without reference_amrs, Meaning compares with parsed references: pass parser=")
+    gold = _gold_graphs(reference_amrs, n) if reference_amrs is not None else None
+    if prediction_amrs is not None:
+        pred, failed = _given_parses(prediction_amrs, n)
+    else:
+        pred, failed = _parse(parser, gen, batch_size, device, progress)
+    ref_failed: list[int] = []
+    if gold is None:
+        gold, ref_failed = _parse(parser, refs, batch_size, device, progress)
+    vecs = resolve_vectors(vectors)
+    cache: dict = {}
+    match = 0.0
+    test = total = 0
+    s2_f1: list[float] = []
+    explanations: list[dict[str, list]] | None = [] if explain else None
+    for k in range(n):
+        al = align_s2match(pred[k], gold[k], vecs, pair_search(search, k), cutoff=cutoff, diffsense=diffsense,
+                           cache=cache)
+        match += al.score.match
+        test += al.score.test
+        total += al.score.gold
+        s2_f1.append(al.score.f1)
+        if explanations is not None:
+            explanations.append(explain_alignment(al))
+    meaning = prf(match, test, total)[2]
+    if scorer is None:
+        scorer = get_scorer(lm, lm_kind, device, batch_size)
+    form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
+    scores = {f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS}
+    s2 = s2match_config(search, cutoff, diffsense, vecs)
+    config = Config("mfbeta", search, (("beta", beta), ("tolerance", tolerance),
+                                       ("lm", getattr(scorer, "name_or_path", lm)),
+                                       ("lm_kind", getattr(scorer, "kind", lm_kind)), *s2.options))
+    return MFResult(
+        meaning=meaning, form=form.form, beta=beta, mf_beta=mf_beta(meaning, form.form, beta), scores=scores,
+        meaning_counts=(match, test, total), parse_failures=len(failed), failed=failed,
+        reference_parse_failures=len(ref_failed), pref_scores=list(form.pref_scores),
+        acceptable=list(form.acceptable), s2match_f1=s2_f1, explanations=explanations, config=config,
+    )

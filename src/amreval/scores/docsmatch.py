@@ -1,0 +1,250 @@
+"""DocSmatch (Naseem et al. 2022): Smatch of document graphs under the sentence constraint.
+
+The sentences each node belongs to come from the document model
+(:func:`~amreval.docamr.document.sentence_groups`). Predicted sentence k is aligned with gold sentence k, and ``i -> j`` is a
+candidate only when some sentence of ``i`` is some sentence of ``j``. The
+rest is Smatch, on the shared engine. Graphs without ``:snt`` edges are
+scored with plain Smatch.
+
+With ``coref=True`` the coreference sub-score (:mod:`amreval.scores.coref`) is
+counted under the overall mapping. Several mappings can share the best
+overall count and differ in coref matches; the search then prefers the one
+with the most coref matches: each gold coref item matched by a predicted
+coref item earns ``1 + eps`` instead of 1, with ``eps = 1 / (2 (n + 1))``
+for ``n`` gold coref items, so the bonus never outweighs one overall match.
+(A relation from a node to itself is folded into the node pair's own weight,
+so its bonus does not check that the predicted one is a coref edge.) The
+overall score is recounted with unit weights. ``fine_grained=True`` adds the Damonte et al. (2017) scores
+(:mod:`amreval.scores.finegrained`).
+
+Example:
+    >>> doc = "(d / document :snt1 (a / boy) :snt2 (b / boy))"
+    >>> r = docsmatch([doc], [doc])
+    >>> r.f1, r.match
+    (1.0, 6)
+    >>> doc = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
+    >>> r = docsmatch([doc], [doc], coref=True)
+    >>> r.coref_f1, r.coref.total
+    (1.0, (3, 3, 3))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import partial
+from typing import Iterable
+
+import numpy as np
+
+from amreval.amr.graph import Graph
+from amreval.docamr.document import document_graph, sentence_groups
+from amreval.match.alignment import (
+    DEFAULT_RESTARTS,
+    DEFAULT_SOLVER,
+    DEFAULT_TIME_LIMIT,
+    SearchOptions,
+    align,
+    align_triples,
+    build_problem,
+)
+from amreval.match.diff import triple_diff
+from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.scores.coref import CorefCounts, coref_items, count_coref
+from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
+from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, prf, score_corpus
+
+__all__ = [
+    "sentence_constraint",
+    "docsmatch",
+    "docsmatch_pair",
+    "score_docsmatch_pair",
+    "DocPairScore",
+    "DocsmatchResult",
+]
+
+
+def sentence_constraint(
+    pred: Graph, gold: Graph, a: Triples, b: Triples,
+    groups: tuple[np.ndarray | None, np.ndarray | None] | None = None,
+) -> np.ndarray | None:
+    """The allowed-candidate matrix for two document graphs (None: no constraint).
+
+    ``groups`` may pass both graphs' :func:`sentence_groups` when known.
+    """
+    ga, gb = groups if groups is not None else (sentence_groups(pred, a.variables), sentence_groups(gold, b.variables))
+    if ga is None or gb is None:
+        # a graph without :snt edges is one group: plain Smatch
+        return None
+    k = max(ga.shape[1], gb.shape[1])
+    ga = np.pad(ga, ((0, 0), (0, k - ga.shape[1])))
+    gb = np.pad(gb, ((0, 0), (0, k - gb.shape[1])))
+    allowed = (ga.astype(np.float32) @ gb.T.astype(np.float32)) > 0
+    # nodes in no sentence may align with each other
+    allowed |= np.outer(~ga.any(axis=1), ~gb.any(axis=1))
+    return allowed
+
+
+@dataclass
+class DocPairScore(PairScore):
+    """DocSmatch of one document pair.
+
+    Attributes:
+        coref: coref counts (when asked).
+        fine_grained: ``measure -> [match, test, gold]`` (when asked).
+    """
+
+    coref: CorefCounts | None = None
+    fine_grained: dict[str, list[int]] | None = None
+
+
+@dataclass
+class DocsmatchResult(SmatchResult):
+    """Corpus DocSmatch: the overall score plus, when asked, the coref sub-score
+    (micro-summed :class:`~amreval.scores.coref.CorefCounts`) and fine-grained counts."""
+
+    coref: CorefCounts | None = None
+    fine_grained: dict[str, list[int]] | None = None
+
+    @property
+    def coref_precision(self) -> float:
+        return prf(*self._coref_total())[0]
+
+    @property
+    def coref_recall(self) -> float:
+        return prf(*self._coref_total())[1]
+
+    @property
+    def coref_f1(self) -> float:
+        return prf(*self._coref_total())[2]
+
+    def _coref_total(self) -> tuple[int, int, int]:
+        if self.coref is None:
+            raise AttributeError("the coref sub-score was not computed; pass coref=True")
+        return self.coref.total
+
+    def _add_numbers(self, out: dict[str, float | int | str]) -> None:
+        """``coref_*``, ``coref_<category>_*``, ``noncoref_*`` and ``<measure>_*`` when computed."""
+        if self.coref is not None:
+            rows = [("coref", self.coref.total)]
+            rows += [(f"coref_{c}", tuple(getattr(self.coref, c))) for c in ("named_entity", "bridging", "other")]
+            rows.append(("noncoref", self.coref.noncoref(self.match, self.test, self.gold)))
+            for name, counts in rows:
+                p, r, f = prf(*counts)
+                out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
+        if self.fine_grained is not None:
+            for name in MEASURES:
+                p, r, f = prf(*self.fine_grained[name])
+                out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
+
+
+def docsmatch_pair(
+    prediction: object,
+    gold: object,
+    *,
+    solver: str = DEFAULT_SOLVER,
+    restarts: int = DEFAULT_RESTARTS,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    coref: bool = False,
+    fine_grained: bool = False,
+) -> DocPairScore:
+    """DocSmatch of one predicted document graph against one gold document graph
+    (the first pair of :func:`docsmatch`)."""
+    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    return score_docsmatch_pair(document_graph(prediction, "prediction", 0), document_graph(gold, "reference", 0),
+                                pair_search(search, 0), coref=coref, fine_grained=fine_grained)
+
+
+def score_docsmatch_pair(
+    pred: Graph, gold: Graph, search: SearchOptions, *, coref: bool = False, fine_grained: bool = False,
+) -> DocPairScore:
+    """DocSmatch of one pair of document graphs, with the mapping it found."""
+    a, b = graph_triples(pred), graph_triples(gold)
+    ga, gb = sentence_groups(pred, a.variables), sentence_groups(gold, b.variables)
+    allowed = sentence_constraint(pred, gold, a, b, groups=(ga, gb))
+    if coref:
+        items_a, items_b = coref_items(pred, a, ga), coref_items(gold, b, gb)
+        eps = 1.0 / (2 * (items_b.count + 1))
+        problem = build_problem(
+            encode_pair(a, b), allowed=allowed,
+            b_weights=(1.0 + eps * items_b.nodes, None, 1.0 + eps * items_b.edges),
+        )
+        if problem.n_terms:
+            # the bonus only where the predicted triple is a coref edge too
+            problem.term_w[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
+        result = align(problem, search)
+        diff = triple_diff(a, b, result.mapping)
+        match = diff.match
+        bound = float(np.floor(result.bound + 1e-6))
+        score = DocPairScore(match, a.count, b.count, bool(result.optimal or match >= bound), bound,
+                             mapping=result.mapping, coref=count_coref(a, b, items_a, items_b, diff))
+    else:
+        result = align_triples(a, b, search, allowed=allowed)
+        score = DocPairScore(int(round(result.score)), a.count, b.count, result.optimal, float(result.bound),
+                             mapping=result.mapping)
+    if fine_grained:
+        fine = SearchOptions(search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit)
+
+        def aligner(x: Triples, y: Triples, sub: np.ndarray | None, init: np.ndarray | None) -> int:
+            return int(round(align(build_problem(encode_pair(x, y), allowed=sub), fine, init=init).score))
+
+        score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
+    return score
+
+
+def docsmatch(
+    predictions: Iterable[object],
+    references: Iterable[object],
+    *,
+    solver: str = DEFAULT_SOLVER,
+    restarts: int = DEFAULT_RESTARTS,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    coref: bool = False,
+    fine_grained: bool = False,
+    num_workers: int = 1,
+    bootstrap: int = 0,
+    confidence: float = 0.95,
+    progress: bool | None = None,
+) -> DocsmatchResult:
+    """Corpus DocSmatch: documents paired by position, counts micro-averaged.
+
+    Takes the arguments of :func:`amreval.scores.smatch.smatch`, and:
+
+    Args:
+        predictions, references: documents as DocAMR PENMAN strings, graphs,
+            or lists of sentence graphs (see :func:`~amreval.docamr.document.document_graph`).
+        coref: also compute the coreference sub-score (``coref_precision``,
+            ``coref_recall``, ``coref_f1`` and the counts in ``coref``), with
+            the tie-break described in the module docs.
+        fine_grained: also compute the Damonte et al. (2017) scores.
+        num_workers: score documents in this many processes (the result does
+            not depend on it).
+
+    Raises:
+        InputError: lengths differ, no documents, an entry is not a graph, or
+            a search setting is invalid.
+        DecodeError: a PENMAN string is malformed (the message names it).
+    """
+    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    preds = [document_graph(p, "prediction", k) for k, p in enumerate(predictions)]
+    refs = [document_graph(r, "reference", k) for k, r in enumerate(references)]
+    options: list[tuple[str, object]] = []
+    if coref:
+        options.append(("coref", "tiebreak"))
+    if fine_grained:
+        options.append(("fine_grained", True))
+    base = score_corpus(
+        preds, refs, partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained),
+        Config("docsmatch", search, tuple(options)), bootstrap=bootstrap, confidence=confidence,
+        progress=progress, desc="docsmatch", unit="doc", num_workers=num_workers,
+    )
+    result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
+    pairs: list[DocPairScore] = base.pairs  # type: ignore[assignment]
+    if coref:
+        result.coref = sum((p.coref for p in pairs if p.coref is not None), CorefCounts())
+    if fine_grained:
+        result.fine_grained = {
+            m: [sum(p.fine_grained[m][k] for p in pairs if p.fine_grained) for k in range(3)] for m in MEASURES
+        }
+    return result

@@ -1,0 +1,89 @@
+"""The `docsmatch` evaluate metric, loaded the way users load it (offline)."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
+evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+
+from amreval import read_graphs  # noqa: E402
+from amreval.scores.docsmatch import docsmatch  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "metrics" / "docsmatch"
+GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
+PRED = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (b2 / boy)))"
+
+
+@pytest.fixture(scope="module")
+def metric():
+    return evaluate.load(str(SCRIPT))
+
+
+def test_loads_as_the_docsmatch_metric(metric):
+    assert type(metric).__name__ == "Docsmatch" and metric.name == "docsmatch"
+
+
+def test_compute_equals_the_core(metric):
+    out = metric.compute(predictions=[PRED], references=[GOLD])
+    core = docsmatch([PRED], [GOLD], coref=True).as_dict()
+    assert out == core
+    # pred: 5 concepts, TOP, 2 snt, 2 ARG0 = 10; gold 9; matched: 4 concepts, TOP, snt1, snt2, ARG0 w b
+    assert (out["match"], out["test"], out["gold"]) == (8, 10, 9)
+    # gold b is merged: (w ARG0 b), (g ARG0 b) are its coref edges; the prediction has none
+    assert (out["coref_precision"], out["coref_recall"], out["coref_f1"]) == (0.0, 0.0, 0.0)
+    assert out["config"].startswith("solver=hillclimb,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak")
+    assert all(v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
+
+
+def test_lists_of_sentences_and_keywords(metric):
+    out = metric.compute(
+        predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]], references=[GOLD],
+        coref=False, fine_grained=True, per_document=True, restarts=3, seed=7, solver="exact",
+    )
+    assert (out["match"], out["test"], out["gold"]) == (8, 8, 9)
+    assert "coref_f1" not in out and out["per_document_f1"] == [pytest.approx(16 / 17)]
+    assert out["srl_recall"] == pytest.approx(3 / 5)
+    assert out["config"] == "solver=exact,restarts=3,seed=7,time_limit=30,score=docsmatch,fine_grained=True,amreval=0.1.0"
+
+
+def test_add_batch_then_compute_equals_one_compute(metric, reference_dir):
+    base = reference_dir / "docamr"
+    pred = [g.to_string() for g in read_graphs(base / "synth.docAMR.pred.amr")]
+    gold = [g.to_string() for g in read_graphs(base / "expected" / "synth.docAMR.amr")]
+    once = metric.compute(predictions=pred, references=gold)
+    for p, g in zip(pred, gold):
+        metric.add_batch(predictions=[p], references=[g])
+    assert metric.compute() == once
+    assert (round(once["f1"], 4), round(once["coref_f1"], 4)) == (0.8966, 0.8235)
+    two = metric.compute(predictions=pred, references=gold, num_workers=2)
+    assert two == once
+
+
+def test_bad_input_raises_value_errors_naming_the_index(metric):
+    with pytest.raises(ValueError, match=r"Mismatch in the number of predictions \(2\) and references \(1\)"):
+        metric.compute(predictions=[PRED, PRED], references=[GOLD])
+    with pytest.raises(ValueError, match="nothing to score"):
+        metric.compute(predictions=[], references=[])
+    with pytest.raises(ValueError, match=r"prediction #1, graph #1, line 1: malformed PENMAN"):
+        metric.compute(predictions=[PRED, "(a / b"], references=[GOLD, GOLD])
+    with pytest.raises(ValueError, match=r"reference #0: empty string"):
+        metric.compute(predictions=[PRED], references=[""])
+    with pytest.raises(ValueError, match=r"prediction #0: empty list"):
+        metric.compute(predictions=[[]], references=[[GOLD]])
+
+
+def test_docstring_examples_run(metric, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    module = __import__(type(metric).__module__, fromlist=["_KWARGS_DESCRIPTION"])
+    test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {"evaluate": evaluate}, "docsmatch", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=7)

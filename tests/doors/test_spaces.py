@@ -1,0 +1,373 @@
+"""The Space apps in a real browser: load a bundled example, score it, compare with the metric's compute.
+
+Each app runs on localhost; headless Chromium (Debian's ``/usr/bin/chromium``, driven by Python
+Playwright) clicks through the page, and the numbers shown must equal those of the metric
+called directly on the same inputs. Requests leaving localhost are refused, so the page must work
+offline. A screenshot of each page is kept under ``$AMREVAL_TEST_ARTIFACTS`` (default: the test's
+``tmp_path``). Install what this needs with ``.ci/install-browser`` and ``pip install gradio playwright``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 60_000
+
+pytest.importorskip("gradio", reason="gradio is not installed (pip install 'gradio>=5')")
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (.ci/install-browser)", allow_module_level=True)
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+METRICS = ROOT / "metrics"
+DOCSMATCH_EXAMPLES = METRICS / "docsmatch" / "examples"
+MFBETA_EXAMPLES = METRICS / "mfbeta" / "examples"
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def graph_blocks(path: Path) -> list[str]:
+    """The PENMAN graphs of a file, as written: blocks separated by blank lines that hold a graph."""
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    return [b.strip() for b in blocks if any(line.startswith("(") for line in b.splitlines())]
+
+
+def sentences(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def can_draw() -> bool:
+    """Whether amreval can render pictures here (its drawing module, graphviz and dot)."""
+    try:
+        import graphviz  # noqa: F401
+
+        import amreval.report.draw  # noqa: F401
+    except ImportError:
+        return False
+    return shutil.which("dot") is not None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(name: str) -> Iterator[str]:
+    """Run ``metrics/<name>/app.py`` on localhost and yield its URL; close the server afterwards."""
+    path = METRICS / name / "app.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_space_app", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    demo = module.build_demo()
+    try:
+        _, url, _ = demo.launch(server_name="127.0.0.1", server_port=free_port(), prevent_thread_lock=True,
+                                quiet=True)
+        yield url
+    finally:
+        demo.close()
+
+
+def shown(page: Page, selector: str) -> dict[str, tuple[str, str | None]]:
+    """``data-key -> (text shown, data-value)`` of the value cells under ``selector``."""
+    rows = page.locator(f"{selector} [data-key]").evaluate_all(
+        "els => els.map(e => [e.dataset.key, e.innerText.trim(), e.dataset.value ?? null])"
+    )
+    return {key: (text, value) for key, text, value in rows}
+
+
+def assert_number(cells: dict, key: str, expected: float) -> None:
+    text, value = cells[key]
+    assert text == f"{expected:.4f}", f"{key}: the page shows {text}, compute gives {expected}"
+    assert float(value) == expected, f"{key}: the page holds {value}, compute gives {expected}"
+
+
+def assert_picture(page: Page, f1: float | None = None) -> None:
+    """The alignment picture is an SVG when amreval can draw here, else a note saying why not.
+
+    With ``f1``, the picture's legend must give that score (to 3 places): it shows the scored alignment.
+    """
+    if can_draw():
+        expect(page.locator("#picture .svg-box svg").first).to_be_visible()
+        if f1 is not None:
+            expect(page.locator("#picture .svg-box")).to_contain_text(f"F1 {f1:.3f}")
+    else:
+        expect(page.locator("#picture .picture-note")).to_contain_text("No picture")
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=TIMEOUT_MS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that refuses every request leaving localhost (and records it)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    outside: list[str] = []
+
+    def route(r):
+        if urlparse(r.request.url).hostname in ("127.0.0.1", "localhost"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    yield page
+    context.close()
+    assert not outside, f"the page tried to reach the network: {outside}"
+
+
+@pytest.fixture
+def artifacts(tmp_path) -> Path:
+    folder = Path(os.environ.get("AMREVAL_TEST_ARTIFACTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def docsmatch_metric():
+    import evaluate
+
+    return evaluate.load(str(METRICS / "docsmatch"))
+
+
+@pytest.fixture(scope="module")
+def docsmatch_url():
+    with serve("docsmatch") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory):
+    """A tiny random GPT-2 and a byte-level BPE tokenizer trained on the example sentences."""
+    pytest.importorskip("torch", reason="the lm extra (torch, transformers) is not installed")
+    transformers = pytest.importorskip("transformers", reason="the lm extra is not installed")
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    text = sentences(MFBETA_EXAMPLES / "generated.txt") + sentences(MFBETA_EXAMPLES / "references.txt")
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(text, trainers.BpeTrainer(vocab_size=300, special_tokens=["<|endoftext|>"],
+                                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>",
+                                                     eos_token="<|endoftext|>")
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(n_layer=1, n_embd=32, n_head=2, n_positions=64, vocab_size=len(tokenizer),
+                                     bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    path = tmp_path_factory.mktemp("tiny-gpt2")
+    tokenizer.save_pretrained(path)
+    transformers.GPT2LMHeadModel(config).save_pretrained(path)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def mfbeta_metric():
+    import evaluate
+
+    return evaluate.load(str(METRICS / "mfbeta"))
+
+
+@pytest.fixture(scope="module")
+def mfbeta_url(tiny_gpt2):
+    """The MFβ app with its language model set to the tiny GPT-2 through ``MFBETA_LM``."""
+    old = os.environ.get("MFBETA_LM")
+    os.environ["MFBETA_LM"] = tiny_gpt2
+    try:
+        with serve("mfbeta") as url:
+            yield url
+    finally:
+        if old is None:
+            os.environ.pop("MFBETA_LM", None)
+        else:
+            os.environ["MFBETA_LM"] = old
+
+
+# --------------------------------------------------------------------------- DocSmatch
+
+
+def check_docsmatch(page: Page, expected: dict, labels: list[str]) -> None:
+    cells = shown(page, "#overall-scores")
+    for key in ("precision", "recall", "f1"):
+        assert_number(cells, key, expected[key])
+    for key in ("match", "test", "gold", "n_pairs", "n_optimal"):
+        assert cells[key][0] == str(expected[key]), key
+    assert cells["config"][0] == expected["config"]
+    coref = shown(page, "#coref-scores")
+    if "coref_f1" in expected:
+        for prefix in ("coref", "coref_named_entity", "coref_bridging", "coref_other", "noncoref"):
+            for part in ("precision", "recall", "f1"):
+                assert_number(coref, f"{prefix}_{part}", expected[f"{prefix}_{part}"])
+    else:
+        assert not coref
+        expect(page.locator("#coref-scores")).to_contain_text("not computed")
+    fine = shown(page, "#fine-grained-scores")
+    measures = [k for k in expected if k.endswith("_f1") and not k.startswith(("coref", "noncoref", "per_document"))]
+    assert sorted(k for k in fine if k.endswith("_f1")) == sorted(measures)
+    for key in measures:
+        assert_number(fine, key, expected[key])
+    per_doc = shown(page, "#per-document-scores")
+    assert len(per_doc) == len(expected["per_document_f1"]) == len(labels)
+    for k, f1 in enumerate(expected["per_document_f1"], start=1):
+        assert_number(per_doc, f"doc_{k}_f1", f1)
+    expect(page.locator("#per-document-scores tbody tr")).to_have_count(len(labels))
+    for k, label in enumerate(labels):
+        expect(page.locator("#per-document-scores tbody tr").nth(k)).to_contain_text(label)
+
+
+def test_docsmatch_example_then_options(page, docsmatch_url, docsmatch_metric, artifacts):
+    pred = graph_blocks(DOCSMATCH_EXAMPLES / "pred.docamr.amr")
+    gold = graph_blocks(DOCSMATCH_EXAMPLES / "gold.docamr.amr")
+    page.goto(docsmatch_url)
+    page.get_by_text("Two DocAMR documents with coreference").click()
+    expect(page.locator("#pred-text textarea")).to_have_value((DOCSMATCH_EXAMPLES / "pred.docamr.amr").read_text())
+    expect(page.locator("#overall [data-key=f1]")).to_be_visible()
+    expected = docsmatch_metric.compute(predictions=pred, references=gold, per_document=True)
+    check_docsmatch(page, expected, ["demo", "trip"])
+    expect(page.locator("#document input")).to_have_value("1. demo")
+    assert_picture(page, expected["per_document_f1"][0])
+    page.screenshot(path=artifacts / "docsmatch-example.png", full_page=True)
+    # the picture of the second document
+    page.locator("#document input").click()
+    page.get_by_role("option", name="2. trip").click()
+    assert_picture(page, expected["per_document_f1"][1])
+
+    # other options, then the Score button
+    page.locator("#seed input").fill("3")
+    page.locator("#coref input[type=checkbox]").uncheck()
+    page.locator("#fine-grained input[type=checkbox]").check()
+    page.locator("#score").click()
+    expected = docsmatch_metric.compute(predictions=pred, references=gold, seed=3, coref=False, fine_grained=True,
+                                        per_document=True)
+    expect(page.locator("#overall-scores [data-key=config]")).to_have_text(expected["config"])
+    check_docsmatch(page, expected, ["demo", "trip"])
+    expect(page.locator("#document input")).to_have_value("1. demo")
+    assert_picture(page, expected["per_document_f1"][0])
+    page.screenshot(path=artifacts / "docsmatch-options.png", full_page=True)
+
+
+def test_docsmatch_uploaded_sentences(page, docsmatch_url, docsmatch_metric, artifacts):
+    page.goto(docsmatch_url)
+    for side, name in (("pred", "pred.sentences.amr"), ("gold", "gold.sentences.amr")):
+        with page.expect_file_chooser() as chooser:
+            page.locator(f"#{side}-file").click()
+        chooser.value.set_files(DOCSMATCH_EXAMPLES / name)
+        expect(page.locator(f"#{side}-text textarea")).to_have_value((DOCSMATCH_EXAMPLES / name).read_text())
+    page.get_by_label("the graphs are the sentences of one document").check()
+    page.locator("#score").click()
+    expect(page.locator("#overall [data-key=f1]")).to_be_visible()
+    expected = docsmatch_metric.compute(predictions=[graph_blocks(DOCSMATCH_EXAMPLES / "pred.sentences.amr")],
+                                        references=[graph_blocks(DOCSMATCH_EXAMPLES / "gold.sentences.amr")],
+                                        per_document=True)
+    check_docsmatch(page, expected, ["document"])
+    assert_picture(page, expected["per_document_f1"][0])
+    page.screenshot(path=artifacts / "docsmatch-upload.png", full_page=True)
+
+
+def test_docsmatch_reports_bad_input(page, docsmatch_url):
+    page.goto(docsmatch_url)
+    page.locator("#pred-text textarea").fill("(d / document :snt1 (b / boy)")
+    page.locator("#gold-text textarea").fill("(d / document :snt1 (b / boy))")
+    page.locator("#score").click()
+    expect(page.get_by_text("predicted, graph #1").first).to_be_visible()
+    expect(page.locator("#overall [data-key]")).to_have_count(0)
+
+
+# --------------------------------------------------------------------------- MFβ
+
+
+def check_mfbeta(page: Page, expected: dict) -> None:
+    cells = shown(page, "#mf-scores")
+    for key in ("mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"):
+        assert_number(cells, key, expected[key])
+    assert cells["parse_failures"][0] == str(expected["parse_failures"])
+    assert cells["config"][0] == expected["config"]
+    rows = shown(page, "#per-example-scores")
+    for k, (pref, ok, s2) in enumerate(zip(expected["pref_scores"], expected["acceptable"], expected["s2match_f1"]),
+                                       start=1):
+        assert_number(rows, f"pref_{k}", pref)
+        assert_number(rows, f"s2match_{k}", s2)
+        assert rows[f"acceptable_{k}"] == ("yes" if ok else "no", str(ok))
+    for k, e in enumerate(expected["explanations"], start=1):
+        for part in ("lost", "added"):
+            items = page.locator(f"#explanation [data-key={part}_{k}] li").all_inner_texts()
+            assert items == (e[part] or ["none"]), (k, part)
+        items = page.locator(f"#explanation [data-key=approximate_{k}] li").all_inner_texts()
+        assert items == ([f"{g} → {p} ({c:g})" for g, p, c in e["approximate"]] or ["none"]), k
+
+
+def test_mfbeta_example_then_options(page, mfbeta_url, mfbeta_metric, tiny_gpt2, artifacts):
+    kw = {
+        "predictions": sentences(MFBETA_EXAMPLES / "generated.txt"),
+        "references": sentences(MFBETA_EXAMPLES / "references.txt"),
+        "reference_amrs": graph_blocks(MFBETA_EXAMPLES / "gold.amr"),
+        "prediction_amrs": graph_blocks(MFBETA_EXAMPLES / "parsed.amr"),
+        "lm": tiny_gpt2,
+        "per_example": True,
+        "explain": True,
+    }
+    page.goto(mfbeta_url)
+    expect(page.locator("#lm textarea, #lm input").first).to_have_value(tiny_gpt2)
+    page.get_by_text("Four generations with gold AMRs and their parses").click()
+    expect(page.locator("#prediction textarea")).to_have_value((MFBETA_EXAMPLES / "parsed.amr").read_text())
+    expect(page.locator("#mf-scores [data-key=mf_beta]")).to_be_visible()
+    expected = mfbeta_metric.compute(**kw)
+    check_mfbeta(page, expected)
+    # the example shows each kind of explanation
+    assert any(e["lost"] for e in expected["explanations"]) and any(e["added"] for e in expected["explanations"])
+    assert any(e["approximate"] for e in expected["explanations"])
+    assert_picture(page)
+    page.screenshot(path=artifacts / "mfbeta-example.png", full_page=True)
+
+    page.locator("#beta input").fill("2")
+    page.locator("#tolerance input[type=number]").fill("0")
+    page.locator("#tolerance input[type=number]").press("Enter")
+    page.locator("#score").click()
+    expected = mfbeta_metric.compute(**kw, beta=2.0, tolerance=0.0)
+    expect(page.locator("#mf-scores [data-key=config]")).to_have_text(expected["config"])
+    check_mfbeta(page, expected)
+    page.screenshot(path=artifacts / "mfbeta-options.png", full_page=True)

@@ -1,0 +1,191 @@
+"""MFβ: Meaning, Form and their combination by hand; parsers; explanations; the evaluate metric."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from amreval import InputError
+from amreval.mfbeta.score import mf_beta, mfbeta
+from amreval.scores.s2match import WordVectors
+
+ROOT = Path(__file__).resolve().parents[2]
+V = WordVectors.from_dict({"cat": [1.0, 0.0], "kitten": [0.8, 0.6]})
+GOLD = ["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))", "(s / sleep-01 :ARG0 (g / girl))"]
+PARSES = ["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))", None]
+GEN = ["the boy wants to go .", "girl sleep the"]
+REF = ["the boy wants to go .", "the girl sleeps ."]
+
+
+class FixedScores:
+    """A stand-in language model: a fixed score per sentence."""
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def sentence_scores(self, sentences, *, progress=None):
+        import numpy as np
+
+        return np.array([self.scores[s] for s in sentences])
+
+
+LM = FixedScores({"the boy wants to go .": 0.3, "girl sleep the": 0.1, "the girl sleeps .": 0.3})
+
+
+def test_mf_beta_formula():
+    assert mf_beta(0.5, 0.5, 1.0) == 0.5
+    assert mf_beta(1.0, 0.0, 1.0) == 0.0 and mf_beta(0.0, 0.0, 2.0) == 0.0
+    assert mf_beta(0.6, 0.9, 1e-9) == pytest.approx(0.6) and mf_beta(0.6, 0.9, 1e9) == pytest.approx(0.9)
+    with pytest.raises(InputError, match="beta must be a positive finite number"):
+        mf_beta(0.5, 0.5, 0)
+
+
+def test_meaning_form_and_mf_by_hand():
+    r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES, scorer=LM, vectors=V, beta=2.0,
+               explain=True)
+    # Meaning: pair 1 earns 6 exact triples + go-01/go-02 0.5 of 7 and 7; pair 2's parse failed
+    # (an empty graph) against 4 gold triples: F = 2 * 6.5 / (7 + 11)
+    assert r.meaning_counts == (6.5, 7, 11)
+    assert r.meaning == pytest.approx(13 / 18)
+    assert (r.parse_failures, r.failed, r.reference_parse_failures) == (1, [1], 0)
+    # Form: identical sentences prefer 0.5 (acceptable); 0.1 / (0.1 + 0.3) = 0.25 is not
+    assert r.pref_scores == [0.5, 0.25] and r.acceptable == [True, False] and r.form == 0.5
+    m, f = 13 / 18, 0.5
+    assert r.scores["mf_1"] == pytest.approx(2 * m * f / (m + f))
+    assert r.scores["mf_0.5"] == pytest.approx(1.25 * m * f / (0.25 * m + f))
+    assert r.mf_beta == r.scores["mf_2"] == pytest.approx(5 * m * f / (4 * m + f))
+    assert r.s2match_f1 == [pytest.approx(6.5 / 7), 0.0]
+    assert r.explanations[0] == {"lost": [], "added": [], "approximate": [["go-02", "go-01", 0.5]]}
+    assert r.explanations[1] == {"lost": ["sleep-01", "girl", "sleep-01 :TOP top", "sleep-01 :arg0 girl"],
+                                 "added": [], "approximate": []}
+    d = r.as_dict(per_example=True)
+    assert list(d)[:6] == ["mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"]
+    assert d["config"].startswith("solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=2.0,tolerance=0.05")
+
+
+def test_tolerance_decides_acceptability():
+    lm = FixedScores({"a b": 0.9, "b a": 1.1})
+    # prefScore 0.9 / 2.0 = 0.45: acceptable at the default tolerance 0.05, not at 0.04
+    kw = dict(reference_amrs=["(a / b)"], prediction_amrs=["(a / b)"], scorer=lm, vectors=V)
+    assert mfbeta(["a b"], ["b a"], **kw).form == 1.0
+    assert mfbeta(["a b"], ["b a"], tolerance=0.04, **kw).form == 0.0
+
+
+def test_parser_callable_parses_generations_and_references():
+    table = {"the boy wants to go .": GOLD[0], "girl sleep the": "(x / ???", "the girl sleeps .": GOLD[1]}
+    calls = []
+
+    def parse(sentences):
+        calls.append(list(sentences))
+        return [table[s] for s in sentences]
+
+    r = mfbeta(GEN, REF, parser=parse, scorer=LM, vectors=V)
+    # without gold AMRs both sides are parsed; the malformed parse of "girl sleep the" failed
+    assert calls == [GEN, REF]
+    assert (r.parse_failures, r.reference_parse_failures) == (1, 0)
+    assert r.meaning_counts == (7.0, 7, 11)
+
+
+def test_bad_inputs_name_the_index():
+    kw = dict(scorer=LM, vectors=V)
+    with pytest.raises(InputError, match=r"2 generated sentences but 1 references"):
+        mfbeta(GEN, REF[:1], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
+    with pytest.raises(InputError, match=r"generated #1: empty sentence"):
+        mfbeta([GEN[0], "  "], REF, reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
+    with pytest.raises(InputError, match=r"reference AMR #1, graph #1, line 1: malformed PENMAN"):
+        mfbeta(GEN, REF, reference_amrs=[GOLD[0], "(s / sleep-01"], prediction_amrs=PARSES, **kw)
+    with pytest.raises(InputError, match=r"2 generated sentences but 1 prediction AMRs"):
+        mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES[:1], **kw)
+    with pytest.raises(InputError, match="pass parser="):
+        mfbeta(GEN, REF, reference_amrs=GOLD, **kw)
+    with pytest.raises(InputError, match="nothing to score"):
+        mfbeta([], [], reference_amrs=[], prediction_amrs=[], **kw)
+
+
+# ---------------------------------------------------------------- the evaluate metric, with a real tiny LM
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory):
+    torch = pytest.importorskip("torch", reason="the lm extra (torch, transformers) is not installed")
+    transformers = pytest.importorskip("transformers", reason="the lm extra is not installed")
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(GEN + REF, trainers.BpeTrainer(vocab_size=280, special_tokens=["<|endoftext|>"],
+                                                           initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>",
+                                                     eos_token="<|endoftext|>")
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(n_layer=1, n_embd=32, n_head=2, n_positions=32, vocab_size=len(tokenizer))
+    path = tmp_path_factory.mktemp("tiny-gpt2")
+    tokenizer.save_pretrained(path)
+    transformers.GPT2LMHeadModel(config).save_pretrained(path)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def metric():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
+    return evaluate.load(str(ROOT / "metrics" / "mfbeta"))
+
+
+def test_metric_equals_the_core(metric, tiny_gpt2):
+    from amreval.mfbeta.form import get_scorer
+
+    kw = dict(reference_amrs=GOLD, prediction_amrs=PARSES, vectors=None)
+    out = metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, per_example=True, explain=True, **kw)
+    core = mfbeta(GEN, REF, scorer=get_scorer(tiny_gpt2), explain=True, **kw).as_dict(per_example=True)
+    assert out == core
+    assert out["parse_failures"] == 1 and out["pref_scores"][0] == 0.5
+    # the model is loaded once and kept on the instance
+    assert len(metric._scorers) == 1
+    metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, **kw)
+    assert len(metric._scorers) == 1
+
+
+def test_metric_bad_input_raises_value_error(metric, tiny_gpt2):
+    with pytest.raises(ValueError, match=r"reference AMR #0: expected a PENMAN graph"):
+        metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=["", GOLD[1]],
+                       prediction_amrs=PARSES)
+    with pytest.raises(ValueError, match=r"generated #0: empty sentence"):
+        metric.compute(predictions=["", GEN[1]], references=REF, lm=tiny_gpt2, reference_amrs=GOLD,
+                       prediction_amrs=PARSES)
+
+
+def test_metric_docstring_examples_run(metric, tiny_gpt2, monkeypatch):
+    import evaluate
+
+    monkeypatch.chdir(ROOT)
+    module = __import__(type(metric).__module__, fromlist=["_KWARGS_DESCRIPTION"])
+    # the example names "gpt2", which cannot be downloaded here: run it with the tiny local model
+    text = module._KWARGS_DESCRIPTION.replace('lm_path = "gpt2"', f"lm_path = {tiny_gpt2!r}")
+    assert text != module._KWARGS_DESCRIPTION
+    test = doctest.DocTestParser().get_doctest(text, {"evaluate": evaluate}, "mfbeta", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=4)
+
+
+def test_settings_are_checked_before_any_work():
+    from amreval.amr.graph import Graph
+
+    kw = dict(reference_amrs=GOLD, prediction_amrs=PARSES, scorer=LM, vectors=V)
+    with pytest.raises(InputError, match=r"diffsense must be in \[0, 1\], got 3.0"):
+        mfbeta(GEN, REF, diffsense=3.0, **kw)
+    with pytest.raises(InputError, match="tolerance"):
+        mfbeta(GEN, REF, tolerance=0.7, **kw)
+    with pytest.raises(InputError, match="unknown lm_kind 'casual'"):
+        mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES, lm_kind="casual", vectors=V)
+    with pytest.raises(InputError, match="beta must be a positive finite number"):
+        mfbeta(GEN, REF, beta=float("inf"), **kw)
+    # an empty Graph given as a parse is a failed parse, like None
+    r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=[PARSES[0], Graph.empty()], scorer=LM, vectors=V)
+    assert (r.parse_failures, r.failed) == (1, [1])
