@@ -17,6 +17,7 @@ import gradio as gr
 
 from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
+from amreval.match import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
 from amreval.scores.finegrained import MEASURES
 
 HERE = Path(__file__).resolve().parent
@@ -24,7 +25,6 @@ EXAMPLES = HERE / "examples"
 
 DOCUMENTS = "each graph is a document (DocAMR)"
 SENTENCES = "the graphs are the sentences of one document"
-SOLVERS = ["hillclimb", "exact", "auto"]
 MAX_RESTARTS = 100
 
 COREF_ROWS = [
@@ -162,7 +162,7 @@ def _note(message: str) -> str:
 def _svg(draw, *args, **kw) -> str:
     """The SVG of ``amreval.report.draw.<draw>(*args, **kw)`` in a scrolling box, or a short note why there is none."""
     try:
-        from amreval import draw as drawing
+        from amreval.report import draw as drawing
     except MissingDependencyError as exc:
         return _note(f"No picture: {exc}")
     except ImportError:
@@ -278,9 +278,9 @@ def build_demo(metric=None) -> gr.Blocks:
                 gold_file = gr.UploadButton("Upload a gold file…", size="sm", elem_id="gold-file")
         mode = gr.Radio([DOCUMENTS, SENTENCES], value=DOCUMENTS, label="Input", elem_id="mode")
         with gr.Row():
-            restarts = gr.Slider(0, MAX_RESTARTS, value=19, step=1, label="Restarts", elem_id="restarts")
+            restarts = gr.Slider(0, MAX_RESTARTS, value=DEFAULT_RESTARTS, step=1, label="Restarts", elem_id="restarts")
             seed = gr.Number(value=0, precision=0, label="Seed", elem_id="seed")
-            solver = gr.Radio(SOLVERS, value="hillclimb", label="Solver", elem_id="solver")
+            solver = gr.Radio(list(SOLVERS), value=DEFAULT_SOLVER, label="Solver", elem_id="solver")
         with gr.Row():
             coref = gr.Checkbox(value=True, label="Coreference sub-score", elem_id="coref")
             fine_grained = gr.Checkbox(value=False, label="Fine-grained scores", elem_id="fine-grained")

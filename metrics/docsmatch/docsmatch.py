@@ -102,28 +102,9 @@ class Docsmatch(evaluate.Metric):
             reference_urls=["https://aclanthology.org/2022.naacl-main.256/"],
         )
 
-    def _compute(
-        self,
-        predictions,
-        references,
-        restarts=19,
-        seed=0,
-        solver="hillclimb",
-        coref=True,
-        fine_grained=False,
-        num_workers=1,
-        per_document=False,
-    ):
-        result = score_documents(
-            predictions,
-            references,
-            restarts=restarts,
-            seed=seed,
-            solver=solver,
-            coref=coref,
-            fine_grained=fine_grained,
-            num_workers=num_workers,
-        )
+    def _compute(self, predictions, references, coref=True, per_document=False, **options):
+        # restarts, seed, solver, time_limit, fine_grained, num_workers, ... go to the core with its defaults
+        result = score_documents(predictions, references, coref=coref, **options)
         out = result.as_dict()
         if per_document:
             out["per_document_f1"] = [pair.f1 for pair in result.pairs]

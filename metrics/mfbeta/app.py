@@ -19,13 +19,13 @@ import gradio as gr
 
 from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
+from amreval.mfbeta.form import DEFAULT_MODEL, DEFAULT_TOLERANCE
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE / "examples"
 
 #: The environment variable that overrides the default language model.
 LM_VARIABLE = "MFBETA_LM"
-DEFAULT_LM = "gpt2"
 
 GIVEN = "prediction AMRs given below"
 PARSE = "parse with an amrlib model"
@@ -195,7 +195,7 @@ def make_scorer(metric):
         kw = read_inputs(generated_text, references_text, gold_text, source, prediction_text, parser_path)
         if beta is None or beta <= 0:
             raise gr.Error("β must be > 0.")
-        lm = (lm or "").strip() or os.environ.get(LM_VARIABLE) or DEFAULT_LM
+        lm = (lm or "").strip() or os.environ.get(LM_VARIABLE) or DEFAULT_MODEL
         try:
             out = metric.compute(**kw, lm=lm, lm_kind=lm_kind, beta=float(beta), tolerance=float(tolerance),
                                  per_example=True, explain=True)
@@ -251,8 +251,8 @@ def build_demo(metric=None) -> gr.Blocks:
                 parser = gr.Textbox(label="amrlib model folder (when parsing)", elem_id="parser")
         with gr.Row():
             beta = gr.Number(value=1.0, minimum=0.01, label="β", elem_id="beta")
-            tolerance = gr.Slider(0.0, 0.5, value=0.05, step=0.01, label="Tolerance", elem_id="tolerance")
-            lm = gr.Textbox(value=os.environ.get(LM_VARIABLE) or DEFAULT_LM, label="Language model (name or path)",
+            tolerance = gr.Slider(0.0, 0.5, value=DEFAULT_TOLERANCE, step=0.01, label="Tolerance", elem_id="tolerance")
+            lm = gr.Textbox(value=os.environ.get(LM_VARIABLE) or DEFAULT_MODEL, label="Language model (name or path)",
                             elem_id="lm")
             lm_kind = gr.Radio(["causal", "masked"], value="causal", label="Language model kind", elem_id="lm-kind")
         button = gr.Button("Score", variant="primary", elem_id="score")

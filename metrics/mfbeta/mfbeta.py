@@ -5,7 +5,7 @@ A thin door into ``amreval.mfbeta.score``: every number is computed there.
 
 import datasets
 import evaluate
-from amreval.mfbeta.form import get_scorer
+from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
 
 _CITATION = """\
@@ -99,42 +99,18 @@ class Mfbeta(evaluate.Metric):
         self,
         predictions,
         references,
-        reference_amrs=None,
-        prediction_amrs=None,
-        parser=None,
         lm=None,
-        lm_kind="causal",
-        beta=1.0,
-        tolerance=0.05,
-        vectors=None,
-        cutoff=0.5,
-        diffsense=0.5,
-        restarts=19,
-        seed=0,
-        solver="hillclimb",
-        batch_size=16,
+        lm_kind=DEFAULT_KIND,
+        batch_size=None,
         device=None,
         per_example=False,
-        explain=False,
+        **options,
     ):
-        lm = lm or (self.config_name if self.config_name != "default" else "gpt2")
-        result = score_generation(
-            predictions,
-            references,
-            reference_amrs=reference_amrs,
-            prediction_amrs=prediction_amrs,
-            parser=parser,
-            scorer=self._scorer(lm, lm_kind, device, batch_size),
-            beta=beta,
-            tolerance=tolerance,
-            vectors=vectors,
-            cutoff=cutoff,
-            diffsense=diffsense,
-            restarts=restarts,
-            seed=seed,
-            solver=solver,
-            batch_size=batch_size,
-            device=device,
-            explain=explain,
-        )
+        # every other keyword (reference_amrs, parser, beta, tolerance, vectors, cutoff, diffsense,
+        # restarts, seed, solver, time_limit, explain, ...) goes to the core with the core's defaults
+        lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
+        if batch_size is not None:
+            options["batch_size"] = batch_size
+        scorer = self._scorer(lm, lm_kind, device, options.get("batch_size", DEFAULT_BATCH_SIZE))
+        result = score_generation(predictions, references, scorer=scorer, device=device, **options)
         return result.as_dict(per_example=per_example)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from .convert import (
+from amreval.amr.token_alignments import (
+    AlignedSentence,
+    loads_aligned_amrs,
+    node_spans,
+    read_aligned_amrs,
+    read_alignments,
+)
+from amreval.docamr.convert import (
     NAMED_ENTITY_TYPES,
     PRONOUNS,
     REPRESENTATIONS,
@@ -14,7 +21,7 @@ from .convert import (
     convert_documents,
     normalize_graph,
 )
-from .msamr import (
+from amreval.docamr.msamr import (
     SPLITS,
     Amr3Layout,
     Bridge,
@@ -23,23 +30,25 @@ from .msamr import (
     Mention,
     MsAmrDocument,
     iter_documents,
+    loads_msamr_xml,
     read_msamr_xml,
+    sentence_amrs,
     read_sentence_amrs,
 )
-from .textcoref import (
+from amreval.docamr.corefiles import (
     COREF_FORMATS,
-    AlignedSentence,
     CorefDocument,
+    check_coref_format,
+    loads_coref,
+    read_coref,
+    read_coref_conll,
+    read_coref_jsonlines,
+)
+from amreval.docamr.textcoref import (
     MappingReport,
     MentionMapping,
     chains_from_coref,
     map_text_coref,
-    node_spans,
-    read_aligned_amrs,
-    read_alignments,
-    read_coref,
-    read_coref_conll,
-    read_coref_jsonlines,
     text_coref_to_docamr,
 )
 
@@ -63,10 +72,13 @@ __all__ = [
     "build_document",
     "chains_from_coref",
     "chains_from_pairs",
+    "check_coref_format",
     "check_representation",
     "convert_document",
     "convert_documents",
     "iter_documents",
+    "loads_aligned_amrs",
+    "loads_coref",
     "map_text_coref",
     "node_spans",
     "normalize_graph",
@@ -75,7 +87,9 @@ __all__ = [
     "read_coref",
     "read_coref_conll",
     "read_coref_jsonlines",
+    "loads_msamr_xml",
     "read_msamr_xml",
+    "sentence_amrs",
     "read_sentence_amrs",
     "text_coref_to_docamr",
 ]

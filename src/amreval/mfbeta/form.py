@@ -65,6 +65,10 @@ __all__ = [
 
 #: The language model of the paper.
 DEFAULT_MODEL = "gpt2"
+#: The default kind of language model.
+DEFAULT_KIND = "causal"
+#: Sentences per batch, for the language model and the parser.
+DEFAULT_BATCH_SIZE = 16
 #: How far below 0.5 a preference score may fall and still be acceptable.
 DEFAULT_TOLERANCE = 0.05
 #: The kinds of language model: ``"causal"`` (mtp) or ``"masked"`` (pseudo-likelihood).
@@ -206,7 +210,7 @@ class LanguageModelScorer:
     Example:
         A sketch (loads GPT-2 from the Hub or its local cache)::
 
-            scorer = LanguageModelScorer("gpt2")
+            scorer = LanguageModelScorer(DEFAULT_MODEL)
             scorer.sentence_scores(["The boy wants to go.", "Go to wants boy the."])
     """
 
@@ -214,9 +218,9 @@ class LanguageModelScorer:
         self,
         model: str | os.PathLike[str] = DEFAULT_MODEL,
         *,
-        kind: str = "causal",
+        kind: str = DEFAULT_KIND,
         device: str | None = None,
-        batch_size: int = 16,
+        batch_size: int = DEFAULT_BATCH_SIZE,
     ) -> None:
         _check_kind(kind)
         _check_batch_size(batch_size)
@@ -340,9 +344,9 @@ def _batch_probabilities(model: Any, rows: list[_Row], pad: int, device: str) ->
 
 def get_scorer(
     model: str | os.PathLike[str] = DEFAULT_MODEL,
-    kind: str = "causal",
+    kind: str = DEFAULT_KIND,
     device: str | None = None,
-    batch_size: int = 16,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> LanguageModelScorer:
     """A cached :class:`LanguageModelScorer`; the model itself is loaded on first use.
 
@@ -498,9 +502,9 @@ def form_score(
     *,
     scorer: LanguageModelScorer | SentenceScorer | None = None,
     model: str | os.PathLike[str] = DEFAULT_MODEL,
-    kind: str = "causal",
+    kind: str = DEFAULT_KIND,
     tolerance: float = DEFAULT_TOLERANCE,
-    batch_size: int = 16,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
     progress: bool | None = None,
 ) -> FormResult:

@@ -61,6 +61,7 @@ from amreval.errors import (
 )
 from amreval.amr.graph import Graph
 from amreval.amr.read import loads_graph
+from amreval.mfbeta.form import DEFAULT_BATCH_SIZE
 
 __all__ = [
     "AMRLIB_META",
@@ -218,7 +219,7 @@ class AmrlibParser:
         self,
         model_dir: str | os.PathLike[str],
         *,
-        batch_size: int = 16,
+        batch_size: int = DEFAULT_BATCH_SIZE,
         device: str | None = None,
         **options: Any,
     ) -> None:
@@ -305,7 +306,7 @@ def clear_parser_cache() -> None:
 def get_parser(
     parser: ParserLike,
     *,
-    batch_size: int = 16,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
 ) -> Parser:
     """Turn a path, a function or a parser object into a :class:`Parser`.
@@ -400,7 +401,7 @@ def parse_sentences(
     parser: ParserLike,
     sentences: Sequence[str],
     *,
-    batch_size: int = 16,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
     progress: bool | None = None,
 ) -> ParseResult:

@@ -31,6 +31,7 @@ from amreval.amr.read import as_graph, loads_graph
 from amreval.errors import InputError
 from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.match.diff import triple_diff
+from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.scores.s2match import (
     DEFAULT_CUTOFF,
     DEFAULT_DIFFSENSE,
@@ -194,11 +195,11 @@ def mfbeta(
     reference_amrs: Sequence[str | Graph] | None = None,
     prediction_amrs: Sequence[str | Graph | None] | None = None,
     parser: str | Callable[[list[str]], list[str | None]] | Any | None = None,
-    lm: str = "gpt2",
-    lm_kind: str = "causal",
+    lm: str = DEFAULT_MODEL,
+    lm_kind: str = DEFAULT_KIND,
     scorer: Any | None = None,
     beta: float = 1.0,
-    tolerance: float = 0.05,
+    tolerance: float = DEFAULT_TOLERANCE,
     vectors: WordVectors | str | None = None,
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
@@ -206,7 +207,7 @@ def mfbeta(
     restarts: int = DEFAULT_RESTARTS,
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
-    batch_size: int = 16,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
     explain: bool = False,
     progress: bool | None = None,
