@@ -17,7 +17,7 @@ import time
 
 
 def make_corpus(n_docs: int, n_sents: int, seed: int = 0):
-    from amreval.amr import loads_graphs, read_graphs
+    from amreval.amr import loads_graphs
 
     rng = random.Random(seed)
     names = ["Ann", "Bob", "Cleo", "Dan", "Eva", "Finn"]
@@ -36,7 +36,7 @@ def make_corpus(n_docs: int, n_sents: int, seed: int = 0):
             texts.append(
                 f"# ::id {sid}\n# ::snt {who} said they would go to {where}.\n"
                 f'(s / say-01 :ARG0 (p / person :wiki - :name (n / name :op1 "{who}"))\n'
-                f"   :ARG1 (g / go-02 :ARG0 (t / they) :ARG4 (c / city :name (n2 / name :op1 \"{where}\"))\n"
+                f'   :ARG1 (g / go-02 :ARG0 (t / they) :ARG4 (c / city :name (n2 / name :op1 "{where}"))\n'
                 f"      :time (a / after :op1 (e / eat-01 :ARG0 t :ARG1 (f / food :mod (h / hot)))))\n"
                 f"   :polarity - :time (d / date-entity :weekday (w / monday)))"
             )
@@ -53,13 +53,17 @@ def make_corpus(n_docs: int, n_sents: int, seed: int = 0):
                 rid += 1
         they = "".join(f'<mention id="{s}" variable="{v}"/>' for s, v in pronouns[:5])
         ir = implicit[1]
-        chains.append(f'<identchain relationid="rel-{rid}">{they}'
-                      f'<implicitrole id="{ir[0]}" parentvariable="{ir[1]}" argument="ARG2"/></identchain>')
+        chains.append(
+            f'<identchain relationid="rel-{rid}">{they}'
+            f'<implicitrole id="{ir[0]}" parentvariable="{ir[1]}" argument="ARG2"/></identchain>'
+        )
         they_rel = rid
         rid += 1
         single = f'<identchain relationid="rel-{rid}"><mention id="{doc_id}.3" variable="f"/></identchain>'
-        bridge = (f'<setmember relationid="rel-{rid + 1}"><superset id="rel-{they_rel}"/>'
-                  f'<member id="rel-0"/><member id="rel-{rid}"/></setmember>')
+        bridge = (
+            f'<setmember relationid="rel-{rid + 1}"><superset id="rel-{they_rel}"/>'
+            f'<member id="rel-0"/><member id="rel-{rid}"/></setmember>'
+        )
         amrs = "".join(f'<amr id="{doc_id}.{k}" order="{k - 1}"/>' for k in range(1, n_sents + 1))
         xml_docs.append(
             f'<?xml version="1.0"?>\n<document><sentences docid="{doc_id}">{amrs}</sentences><relations>'

@@ -68,27 +68,62 @@ RESULTS = ROOT / "benchmarks" / "results"
 
 #: Concepts that make a node a mention (besides named entities): pronouns and
 #: the recurring characters and things of the Little Prince.
-TRACKED_CONCEPTS = frozenset({
-    "i", "you", "he", "she", "it", "we", "they",
-    "prince", "flower", "rose", "sheep", "fox", "king", "planet", "star", "snake", "boa", "baobab",
-    "volcano", "drawing", "airplane",
-})
+TRACKED_CONCEPTS = frozenset(
+    {
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "we",
+        "they",
+        "prince",
+        "flower",
+        "rose",
+        "sheep",
+        "fox",
+        "king",
+        "planet",
+        "star",
+        "snake",
+        "boa",
+        "baobab",
+        "volcano",
+        "drawing",
+        "airplane",
+    }
+)
 
 #: The three sentences of the repetitive documents, with the concept that the
 #: prediction may change in each.
 REPEATED_SENTENCES = (
     # Marie Curie moved to Warsaw.
-    (('(m / move-01 :ARG1 (p / person :wiki "Marie_Curie" :name (n / name :op1 "Marie" :op2 "Curie"))'
-      ' :ARG2 (c / city :wiki "Warsaw" :name (n2 / name :op1 "Warsaw")))'), ("move-01", "go-02")),
+    (
+        (
+            '(m / move-01 :ARG1 (p / person :wiki "Marie_Curie" :name (n / name :op1 "Marie" :op2 "Curie"))'
+            ' :ARG2 (c / city :wiki "Warsaw" :name (n2 / name :op1 "Warsaw")))'
+        ),
+        ("move-01", "go-02"),
+    ),
     # Curie joined the Polish chemist and they planned the journey.
-    (('(a / and :op1 (j / join-01 :ARG0 (p / person :wiki "Marie_Curie" :name (n / name :op1 "Curie"))'
-      ' :ARG1 (p2 / person :ARG0-of (h / have-org-role-91 :ARG1 (c / country :wiki "Poland"'
-      ' :name (n2 / name :op1 "Poland")) :ARG2 (c2 / chemist))))'
-      ' :op2 (p3 / plan-01 :ARG0 (t / they) :ARG1 (j2 / journey)))'), ("chemist", "scientist")),
+    (
+        (
+            '(a / and :op1 (j / join-01 :ARG0 (p / person :wiki "Marie_Curie" :name (n / name :op1 "Curie"))'
+            ' :ARG1 (p2 / person :ARG0-of (h / have-org-role-91 :ARG1 (c / country :wiki "Poland"'
+            ' :name (n2 / name :op1 "Poland")) :ARG2 (c2 / chemist))))'
+            " :op2 (p3 / plan-01 :ARG0 (t / they) :ARG1 (j2 / journey)))"
+        ),
+        ("chemist", "scientist"),
+    ),
     # She said the city was cold and that they would work together; she hoped to stay.
-    (("(a / and :op1 (s / say-01 :ARG0 (s2 / she) :ARG1 (a2 / and :op1 (c / cold-01 :ARG1 (c2 / city))"
-      " :op2 (w / work-01 :ARG0 (t / they) :manner (t2 / together))))"
-      " :op2 (h / hope-01 :ARG0 s2 :ARG1 (s3 / stay-01 :ARG1 s2)))"), ("cold-01", "cold-02")),
+    (
+        (
+            "(a / and :op1 (s / say-01 :ARG0 (s2 / she) :ARG1 (a2 / and :op1 (c / cold-01 :ARG1 (c2 / city))"
+            " :op2 (w / work-01 :ARG0 (t / they) :manner (t2 / together))))"
+            " :op2 (h / hope-01 :ARG0 s2 :ARG1 (s3 / stay-01 :ARG1 s2)))"
+        ),
+        ("cold-01", "cold-02"),
+    ),
 )
 #: The chains of the repetitive documents, each over the whole document: the
 #: mentions (variables) in the first, second and third sentence.
@@ -105,6 +140,7 @@ _PEER_TIME = re.compile(r"Time\(s\): ([\d.]+)")
 
 # -- documents -----------------------------------------------------------------
 
+
 def derive_chains(sentences):
     """Chains of one document by the rule in the module docs (sentence graphs with ``::id``)."""
     from amreval.docamr import Chain, Mention
@@ -114,8 +150,11 @@ def derive_chains(sentences):
         names = {}
         for e in g.edges:
             if e.role == "name":
-                ops = sorted((int(a.role[2:]), a.value.strip('"')) for a in g.attributes
-                             if a.source == e.target and a.role[2:].isdigit() and a.role.startswith("op"))
+                ops = sorted(
+                    (int(a.role[2:]), a.value.strip('"'))
+                    for a in g.attributes
+                    if a.source == e.target and a.role[2:].isdigit() and a.role.startswith("op")
+                )
                 names[e.source] = " ".join(v for _, v in ops)
         for var, concept in g.instances.items():
             if var in names:
@@ -133,7 +172,7 @@ def lpp_document(graphs, start: int, size: int):
     """A DocAMR document of ``size`` consecutive sentence graphs with derived chains."""
     from amreval.docamr import MsAmrDocument, convert_document
 
-    sentences = graphs[start:start + size]
+    sentences = graphs[start : start + size]
     doc = MsAmrDocument(f"lpp_{start + 1}-{start + size}", [g.id for g in sentences], derive_chains(sentences))
     return convert_document(doc, {g.id: g for g in sentences}, "docamr", strict=True)
 
@@ -173,6 +212,7 @@ def write_documents(path: Path, graphs) -> None:
 
 # -- measured runs -------------------------------------------------------------
 
+
 @dataclass
 class Run:
     """One tool run in a child process."""
@@ -186,7 +226,9 @@ class Run:
 
 _GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
 # killed (directly, or under GNU time, which exits with 128 + the signal)
-_KILLED = {sign * k + off for sign, off in ((-1, 0), (1, 128)) for k in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT)}
+_KILLED = {
+    sign * k + off for sign, off in ((-1, 0), (1, 128)) for k in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT)
+}
 
 
 def run_measured(cmd: list[str], mem_limit_gb: float | None = None, time_limit: float | None = None) -> Run:
@@ -202,17 +244,17 @@ def run_measured(cmd: list[str], mem_limit_gb: float | None = None, time_limit: 
     if rss_file is not None:
         rss_file.close()
         cmd = [_GNU_TIME, "-f", "%M", "-o", rss_file.name, *cmd]
+
     def cap_memory() -> None:
         if mem_limit_gb:
-            limit = int(mem_limit_gb * 1024 ** 3)
+            limit = int(mem_limit_gb * 1024**3)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     timed_out = threading.Event()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         # no other thread runs at this point (the timer starts after the spawn)
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=cap_memory,  # noqa: PLW1509
-                                start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=cap_memory, start_new_session=True)
 
         def kill() -> None:
             timed_out.set()
@@ -262,8 +304,18 @@ def find_peer() -> str | None:
 
 
 def run_peer(exe: str, pred: Path, gold: Path, args) -> dict:
-    cmd = [exe, "-r", str(args.peer_restarts), "--coref-subscore", "--pr", "--significant", "6",
-           "-f", str(pred), str(gold)]
+    cmd = [
+        exe,
+        "-r",
+        str(args.peer_restarts),
+        "--coref-subscore",
+        "--pr",
+        "--significant",
+        "6",
+        "-f",
+        str(pred),
+        str(gold),
+    ]
     run = run_measured(cmd, args.peer_mem_gb, args.peer_timeout)
     row = {"status": run.status, "wall_s": run.wall_s, "peak_mb": run.peak_mb}
     if run.status == "ok":
@@ -279,8 +331,17 @@ def run_peer(exe: str, pred: Path, gold: Path, args) -> dict:
 
 
 def run_amreval(pred: Path, gold: Path, args, workers: int = 1) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--run-amreval", str(pred), str(gold),
-           "--restarts", str(args.restarts), "--workers", str(workers)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--run-amreval",
+        str(pred),
+        str(gold),
+        "--restarts",
+        str(args.restarts),
+        "--workers",
+        str(workers),
+    ]
     run = run_measured(cmd)
     row = {"status": run.status, "wall_s": run.wall_s, "peak_mb": run.peak_mb}
     if run.status != "ok":
@@ -305,16 +366,30 @@ def amreval_child(pred: str, gold: str, restarts: int, workers: int) -> int:
         preds, golds = read_graphs(pred), read_graphs(gold)
     r = docsmatch(preds, golds, coref=True, restarts=restarts, seed=0, num_workers=workers, progress=False)
     score_s = time.perf_counter() - t0
-    print(json.dumps({
-        "precision": r.precision, "recall": r.recall, "f1": r.f1,
-        "coref_precision": r.coref_precision, "coref_recall": r.coref_recall, "coref_f1": r.coref_f1,
-        "match": r.match, "test": r.test, "gold": r.gold, "docs": len(golds),
-        "gold_nodes": sum(len(g.instances) for g in golds), "load_s": load_s, "score_s": score_s,
-    }))
+    print(
+        json.dumps(
+            {
+                "precision": r.precision,
+                "recall": r.recall,
+                "f1": r.f1,
+                "coref_precision": r.coref_precision,
+                "coref_recall": r.coref_recall,
+                "coref_f1": r.coref_f1,
+                "match": r.match,
+                "test": r.test,
+                "gold": r.gold,
+                "docs": len(golds),
+                "gold_nodes": sum(len(g.instances) for g in golds),
+                "load_s": load_s,
+                "score_s": score_s,
+            }
+        )
+    )
     return 0
 
 
 # -- report --------------------------------------------------------------------
+
 
 def _ratio(x: float | None) -> str:
     return "–" if x is None else f"{x:.0f}x" if x >= 10 else f"{x:.1f}x"
@@ -335,9 +410,11 @@ def compare(doc: dict) -> dict:
 
 
 def markdown_table(docs: list[dict]) -> str:
-    head = ("| set | document | sentences | gold nodes / triples | F1 amreval | F1 peer | coref F1 amreval "
-            "| coref F1 peer | time amreval s | time peer s | peak MB amreval | peak MB peer "
-            "| speed peer/amreval | memory peer/amreval | F1 ≥ peer |")
+    head = (
+        "| set | document | sentences | gold nodes / triples | F1 amreval | F1 peer | coref F1 amreval "
+        "| coref F1 peer | time amreval s | time peer s | peak MB amreval | peak MB peer "
+        "| speed peer/amreval | memory peer/amreval | F1 ≥ peer |"
+    )
     lines = [head, "|" + "---|" * (head.count(" | ") + 1)]
     for d in docs:
         am, peer = d["amreval"], d.get("peer")
@@ -362,6 +439,7 @@ def markdown_table(docs: list[dict]) -> str:
 
 def targets(docs: list[dict], corpus: dict | None) -> list[str]:
     """One line per target: whether this run meets it."""
+
     def met(ok: bool) -> str:
         return "met" if ok else "NOT met"
 
@@ -369,32 +447,43 @@ def targets(docs: list[dict], corpus: dict | None) -> list[str]:
     checked = [d for d in docs if d["f1_ge_peer"] is not None]
     below = [f"{d['set']} {d['document']}" for d in checked if not d["f1_ge_peer"]]
     if checked:
-        out.append(f"- overall F1 ≥ the peer's on every document the peer finished ({len(checked)}): "
-                   + ("met" if not below else f"NOT met on {', '.join(below)}"))
+        out.append(
+            f"- overall F1 ≥ the peer's on every document the peer finished ({len(checked)}): "
+            + ("met" if not below else f"NOT met on {', '.join(below)}")
+        )
     for d in docs:
         label = f"- {d['set']}, {d['document']} ({d['sentences']} sentences)"
         if d["sentences"] == 100 and d["f1_ge_peer"] is not None:
-            out.append(f"{label}: {d['speedup']:.0f}x faster in wall time, {d['speedup_in_process']:.0f}x in "
-                       f"process (target ≥ 50x: {met(d['speedup'] >= 50)} in wall time, "
-                       f"{met(d['speedup_in_process'] >= 50)} in process); {d['memory_ratio']:.0f}x less "
-                       f"peak memory (target ≥ 20x: {met(d['memory_ratio'] >= 20)})")
+            out.append(
+                f"{label}: {d['speedup']:.0f}x faster in wall time, {d['speedup_in_process']:.0f}x in "
+                f"process (target ≥ 50x: {met(d['speedup'] >= 50)} in wall time, "
+                f"{met(d['speedup_in_process'] >= 50)} in process); {d['memory_ratio']:.0f}x less "
+                f"peak memory (target ≥ 20x: {met(d['memory_ratio'] >= 20)})"
+            )
         elif d["sentences"] == 100 and d.get("peer"):
-            out.append(f"{label}: the peer stopped ({d['peer']['status']} after {d['peer']['wall_s']:.0f} s, "
-                       f"{d['peer']['peak_mb']:.0f} MB); amreval {d['amreval']['wall_s']:.2f} s, "
-                       f"{d['amreval']['peak_mb']:.0f} MB")
+            out.append(
+                f"{label}: the peer stopped ({d['peer']['status']} after {d['peer']['wall_s']:.0f} s, "
+                f"{d['peer']['peak_mb']:.0f} MB); amreval {d['amreval']['wall_s']:.2f} s, "
+                f"{d['amreval']['peak_mb']:.0f} MB"
+            )
         elif d["sentences"] >= 200:
             t = d["amreval"]["wall_s"]
-            out.append(f"{label}: amreval {t:.2f} s wall, {d['amreval']['score_s']:.2f} s in process "
-                       f"(target: seconds, < 10 s wall: {met(t < 10)})")
+            out.append(
+                f"{label}: amreval {t:.2f} s wall, {d['amreval']['score_s']:.2f} s in process "
+                f"(target: seconds, < 10 s wall: {met(t < 10)})"
+            )
     if corpus:
         c = corpus["amreval"]
-        out.append(f"- corpus of {corpus['docs']} documents of {corpus['sentences']} sentences, "
-                   f"{corpus['workers']} workers: {c['wall_s']:.1f} s wall, {c['score_s']:.1f} s in process "
-                   f"(target < 60 s: {met(c['wall_s'] < 60)})")
+        out.append(
+            f"- corpus of {corpus['docs']} documents of {corpus['sentences']} sentences, "
+            f"{corpus['workers']} workers: {c['wall_s']:.1f} s wall, {c['score_s']:.1f} s in process "
+            f"(target < 60 s: {met(c['wall_s'] < 60)})"
+        )
     return out or ["- none applies to the documents run"]
 
 
 # -- main ----------------------------------------------------------------------
+
 
 def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x.strip()]
@@ -404,12 +493,24 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--no-peer", action="store_true", help="run amreval only")
     ap.add_argument("--no-corpus", action="store_true", help="skip the 300-document corpus section")
-    ap.add_argument("--lpp-sizes", type=_ints, default=[10, 25, 50, 100],
-                    help="Little Prince document sizes in sentences (default 10,25,50,100)")
-    ap.add_argument("--lpp-starts", type=_ints, default=[0, 700],
-                    help="first sentence (0-based) of the Little Prince documents (default 0,700)")
-    ap.add_argument("--rep-sizes", type=_ints, default=[20, 50, 100, 200],
-                    help="repetitive document sizes in sentences (default 20,50,100,200)")
+    ap.add_argument(
+        "--lpp-sizes",
+        type=_ints,
+        default=[10, 25, 50, 100],
+        help="Little Prince document sizes in sentences (default 10,25,50,100)",
+    )
+    ap.add_argument(
+        "--lpp-starts",
+        type=_ints,
+        default=[0, 700],
+        help="first sentence (0-based) of the Little Prince documents (default 0,700)",
+    )
+    ap.add_argument(
+        "--rep-sizes",
+        type=_ints,
+        default=[20, 50, 100, 200],
+        help="repetitive document sizes in sentences (default 20,50,100,200)",
+    )
     ap.add_argument("--restarts", type=int, default=19, help="amreval random restarts (default 19: 20 climbs)")
     ap.add_argument("--peer-restarts", type=int, default=4, help="doc-smatch -r (default 4: 5 climbs)")
     ap.add_argument("--peer-mem-gb", type=float, default=16.0, help="address-space cap of the peer (default 16)")
@@ -464,8 +565,10 @@ def main() -> int:
             row = {"set": set_name, "document": name, "sentences": size, "pred": pred.name, "gold": gold.name}
             row["amreval"] = run_amreval(pred, gold, args)
             am = row["amreval"]
-            line = (f"{set_name:24} {name:22} amreval F1 {am['f1']:.4f} coref {am['coref_f1']:.4f} "
-                    f"{am['wall_s']:7.2f} s {am['peak_mb']:6.0f} MB")
+            line = (
+                f"{set_name:24} {name:22} amreval F1 {am['f1']:.4f} coref {am['coref_f1']:.4f} "
+                f"{am['wall_s']:7.2f} s {am['peak_mb']:6.0f} MB"
+            )
             if peer:
                 row["peer"] = run_peer(peer, pred, gold, args)
                 p = row["peer"]
@@ -487,38 +590,66 @@ def main() -> int:
             write_documents(pred, [lpp_document(lpp_pred, s, size) for s in starts])
             write_documents(gold, [lpp_document(lpp_gold, s, size) for s in starts])
             build_s = time.perf_counter() - t0
-            corpus = {"docs": n, "sentences": size, "stride": stride, "workers": args.workers, "build_s": build_s,
-                      "amreval": run_amreval(pred, gold, args, workers=args.workers)}
+            corpus = {
+                "docs": n,
+                "sentences": size,
+                "stride": stride,
+                "workers": args.workers,
+                "build_s": build_s,
+                "amreval": run_amreval(pred, gold, args, workers=args.workers),
+            }
             c = corpus["amreval"]
-            print(f"corpus: {n} documents x {size} sentences (windows every {stride} sentences), "
-                  f"built in {build_s:.1f} s; amreval, {args.workers} workers: F1 {c['f1']:.4f} "
-                  f"coref F1 {c['coref_f1']:.4f}, {c['score_s']:.1f} s in process, {c['wall_s']:.1f} s wall")
+            print(
+                f"corpus: {n} documents x {size} sentences (windows every {stride} sentences), "
+                f"built in {build_s:.1f} s; amreval, {args.workers} workers: F1 {c['f1']:.4f} "
+                f"coref F1 {c['coref_f1']:.4f}, {c['score_s']:.1f} s in process, {c['wall_s']:.1f} s wall"
+            )
 
     table = markdown_table(docs)
     goals = targets(docs, corpus)
-    settings = (f"amreval: docsmatch(coref=True, restarts={args.restarts}, seed=0); peer: "
-                + (f"doc-smatch -r {args.peer_restarts} --coref-subscore (cap {args.peer_mem_gb:g} GB, "
-                   f"{args.peer_timeout:g} s)" if peer else "not run"))
-    report = ["## DocSmatch: amreval vs doc-smatch (docAMR 0.1.1)", "", settings,
-              ("Times are wall times of a fresh process (start, imports, reading, scoring); in parentheses the "
-               "in-process reading and scoring (the peer's own `Time(s)`). Peak memory is the process's "
-               "maximum RSS."), "",
-              table, "", "### Targets", "", *goals]
+    settings = f"amreval: docsmatch(coref=True, restarts={args.restarts}, seed=0); peer: " + (
+        f"doc-smatch -r {args.peer_restarts} --coref-subscore (cap {args.peer_mem_gb:g} GB, {args.peer_timeout:g} s)"
+        if peer
+        else "not run"
+    )
+    report = [
+        "## DocSmatch: amreval vs doc-smatch (docAMR 0.1.1)",
+        "",
+        settings,
+        (
+            "Times are wall times of a fresh process (start, imports, reading, scoring); in parentheses the "
+            "in-process reading and scoring (the peer's own `Time(s)`). Peak memory is the process's "
+            "maximum RSS."
+        ),
+        "",
+        table,
+        "",
+        "### Targets",
+        "",
+        *goals,
+    ]
     if corpus:
         c = corpus["amreval"]
-        report += ["", "### Corpus (amreval only)", "",
-                   (f"{corpus['docs']} Little Prince documents of {corpus['sentences']} sentences (windows every "
-                    f"{corpus['stride']} sentences), {c['gold_nodes']} gold nodes, {c['gold']} gold triples; "
-                    f"{corpus['workers']} workers: F1 {c['f1']:.4f}, coref F1 {c['coref_f1']:.4f}; "
-                    f"{c['score_s']:.1f} s reading and scoring, {c['wall_s']:.1f} s wall, "
-                    f"documents built in {corpus['build_s']:.1f} s.")]
+        report += [
+            "",
+            "### Corpus (amreval only)",
+            "",
+            (
+                f"{corpus['docs']} Little Prince documents of {corpus['sentences']} sentences (windows every "
+                f"{corpus['stride']} sentences), {c['gold_nodes']} gold nodes, {c['gold']} gold triples; "
+                f"{corpus['workers']} workers: F1 {c['f1']:.4f}, coref F1 {c['coref_f1']:.4f}; "
+                f"{c['score_s']:.1f} s reading and scoring, {c['wall_s']:.1f} s wall, "
+                f"documents built in {corpus['build_s']:.1f} s."
+            ),
+        ]
     text = "\n".join(report)
     print("\n" + text)
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "docsmatch.md").write_text(text + "\n", encoding="utf-8")
     (args.results / "docsmatch.json").write_text(
         json.dumps({"settings": settings, "documents": docs, "corpus": corpus, "targets": goals}, indent=2),
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     print(f"\nsaved {args.results / 'docsmatch.md'} and docsmatch.json")
     return 0
 

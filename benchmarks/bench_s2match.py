@@ -49,19 +49,24 @@ def main() -> int:
     runs = []
     for _ in range(args.runs):
         t = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", _CHILD, str(pred), str(gold)], capture_output=True, text=True,
-                             check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(pred), str(gold)], capture_output=True, text=True, check=True
+        )
         wall = time.perf_counter() - t
         rec = json.loads(out.stdout)
         rec["process_s"] = wall
         runs.append(rec)
     best = min(runs, key=lambda r: r["total_s"])
-    print("| pairs | S²match P / R / F (GloVe 6B 50-d) | Smatch F | import + vectors + scoring | whole process | "
-          "second call (cached) |")
+    print(
+        "| pairs | S²match P / R / F (GloVe 6B 50-d) | Smatch F | import + vectors + scoring | whole process | "
+        "second call (cached) |"
+    )
     print("|---|---|---|---|---|---|")
-    print(f"| 200 BART parses vs gold | {best['p']:.4f} / {best['r']:.4f} / {best['f1']:.4f} "
-          f"(match {best['match']:.3f} of T {best['test']}, G {best['gold']}) | {best['smatch_f1']:.4f} | "
-          f"{best['total_s']:.2f} s (best of {len(runs)}) | {best['process_s']:.2f} s | {best['cached_s']:.3f} s |")
+    print(
+        f"| 200 BART parses vs gold | {best['p']:.4f} / {best['r']:.4f} / {best['f1']:.4f} "
+        f"(match {best['match']:.3f} of T {best['test']}, G {best['gold']}) | {best['smatch_f1']:.4f} | "
+        f"{best['total_s']:.2f} s (best of {len(runs)}) | {best['process_s']:.2f} s | {best['cached_s']:.3f} s |"
+    )
     out_dir = ROOT / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "s2match.json").write_text(json.dumps(runs, indent=2))

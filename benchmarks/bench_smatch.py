@@ -63,12 +63,12 @@ def run_amreval(pred: Path, gold: Path, **kw):
 def pure_python_time(pred: Path, gold: Path) -> float:
     """Hill climbing with Numba disabled (the same code run as plain Python)."""
     code = (
-        "import sys, time, warnings; sys.path.insert(0, %r)\n"
+        f"import sys, time, warnings; sys.path.insert(0, {str(ROOT / 'src')!r})\n"
         "warnings.simplefilter('ignore')\n"
         "from amreval import read_graphs, smatch\n"
-        "a = read_graphs(%r); b = read_graphs(%r)\n"
+        f"a = read_graphs({str(pred)!r}); b = read_graphs({str(gold)!r})\n"
         "t = time.perf_counter(); smatch(a, b, progress=False); print(time.perf_counter() - t)\n"
-    ) % (str(ROOT / "src"), str(pred), str(gold))
+    )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -88,7 +88,8 @@ def main() -> int:
         print("smatch 1.0.4 is the peer of this benchmark: pip install smatch==1.0.4")
         return 1
 
-    from amreval import read_graphs, smatch as am_smatch
+    from amreval import read_graphs
+    from amreval import smatch as am_smatch
 
     t0 = time.perf_counter()
     am_smatch(["(a / b :ARG0 (c / d))"], ["(a / b :ARG0 (c / e))"], progress=False)
@@ -117,25 +118,37 @@ def main() -> int:
                 res, t = run_amreval(pred, gold, **kw)
                 times.append(t)
             rows[label] = (res, statistics.median(times))
-            print(f"{name:24} {label:28} {res.match:7d} {res.test:7d} {res.gold:7d} {res.f1:8.5f} "
-                  f"{statistics.median(times):8.3f} {res.n_optimal:7d}")
+            print(
+                f"{name:24} {label:28} {res.match:7d} {res.test:7d} {res.gold:7d} {res.f1:8.5f} "
+                f"{statistics.median(times):8.3f} {res.n_optimal:7d}"
+            )
         default, t_default = rows["amreval default"]
         exact, t_exact = rows["amreval exact"]
         below = [k for k, (s, best) in enumerate(zip(default.pairs, sm_best)) if s.match < best]
         t_smatch = statistics.median(sm_times)
-        print(f"{'':24} smatch / amreval time: {t_smatch / t_default:.1f}x; "
-              f"pairs below smatch's best of {args.runs}: {len(below)}; "
-              f"default = exact optimum: {default.match == exact.match}")
-        report.append({
-            "corpus": name,
-            "smatch_matches": [sum(x[0] for x in run) for run, _ in sm_runs],
-            "smatch_time_median_s": t_smatch,
-            "amreval_match": default.match, "amreval_test": default.test, "amreval_gold": default.gold,
-            "amreval_f1": default.f1, "amreval_time_median_s": t_default,
-            "exact_match": exact.match, "exact_proven": exact.n_optimal, "exact_time_median_s": t_exact,
-            "pairs": len(default.pairs), "pairs_below_smatch_best": below,
-            "speedup": t_smatch / t_default,
-        })
+        print(
+            f"{'':24} smatch / amreval time: {t_smatch / t_default:.1f}x; "
+            f"pairs below smatch's best of {args.runs}: {len(below)}; "
+            f"default = exact optimum: {default.match == exact.match}"
+        )
+        report.append(
+            {
+                "corpus": name,
+                "smatch_matches": [sum(x[0] for x in run) for run, _ in sm_runs],
+                "smatch_time_median_s": t_smatch,
+                "amreval_match": default.match,
+                "amreval_test": default.test,
+                "amreval_gold": default.gold,
+                "amreval_f1": default.f1,
+                "amreval_time_median_s": t_default,
+                "exact_match": exact.match,
+                "exact_proven": exact.n_optimal,
+                "exact_time_median_s": t_exact,
+                "pairs": len(default.pairs),
+                "pairs_below_smatch_best": below,
+                "speedup": t_smatch / t_default,
+            }
+        )
         print()
     # what compiling the hot loop buys
     bart, gold = DATA / "parses/bart_sys.amr", DATA / "parses/gold.amr"
@@ -146,8 +159,10 @@ def main() -> int:
     t0 = time.perf_counter()
     am_smatch(a, b, progress=False)
     t_jit = time.perf_counter() - t0
-    print(f"hot loop, BART 200 pairs, default settings (scoring only): Numba {t_jit:.3f} s, "
-          f"same code as plain Python {t_py:.3f} s ({t_py / t_jit:.0f}x)")
+    print(
+        f"hot loop, BART 200 pairs, default settings (scoring only): Numba {t_jit:.3f} s, "
+        f"same code as plain Python {t_py:.3f} s ({t_py / t_jit:.0f}x)"
+    )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"corpora": report, "jit_s": t_jit, "python_s": t_py}, indent=2))

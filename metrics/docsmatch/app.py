@@ -171,7 +171,7 @@ def _svg(draw, *args, **kw) -> str:
         svg = getattr(drawing, draw)(*args, **kw)
     except AmrevalError as exc:  # MissingDependencyError included: Graphviz is not installed
         return _note(f"No picture: {exc}")
-    svg = svg[svg.find("<svg"):]  # without the XML declaration and doctype
+    svg = svg[svg.find("<svg") :]  # without the XML declaration and doctype
     return f"<div class='svg-box' style='overflow:auto;max-height:80vh'>{svg}</div>"
 
 
@@ -184,8 +184,9 @@ def scored_mappings(state: dict) -> list:
     if "mappings" not in state:
         from amreval.scores.docsmatch import docsmatch
 
-        result = docsmatch(state["predictions"], state["references"], coref=state["coref"], progress=False,
-                           **state["options"])
+        result = docsmatch(
+            state["predictions"], state["references"], coref=state["coref"], progress=False, **state["options"]
+        )
         state["mappings"] = [getattr(pair, "mapping", None) for pair in result.pairs]
     return state["mappings"]
 

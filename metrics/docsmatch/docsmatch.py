@@ -3,8 +3,9 @@
 A thin door into ``amreval.scores.docsmatch``: every number is computed there.
 """
 
-import datasets
 import evaluate
+
+import datasets
 from amreval.scores.docsmatch import docsmatch as score_documents
 
 _CITATION = """\
@@ -82,9 +83,7 @@ class Docsmatch(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=[
-                datasets.Features(
-                    {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
-                ),
+                datasets.Features({"predictions": datasets.Value("string"), "references": datasets.Value("string")}),
                 datasets.Features(
                     {
                         "predictions": datasets.Sequence(datasets.Value("string")),

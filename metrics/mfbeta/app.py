@@ -169,11 +169,12 @@ def picture(state: dict | None, choice: str | None) -> str:
     except ImportError:
         return _note("No picture: this version of amreval cannot draw alignments.")
     try:
-        svg = alignment_svg(state["prediction_amrs"][k], state["reference_amrs"][k], doc=False,
-                            title=f"example {k + 1}")
+        svg = alignment_svg(
+            state["prediction_amrs"][k], state["reference_amrs"][k], doc=False, title=f"example {k + 1}"
+        )
     except AmrevalError as exc:  # MissingDependencyError included: Graphviz is not installed
         return _note(f"No picture: {exc}")
-    svg = svg[svg.find("<svg"):]  # without the XML declaration and doctype
+    svg = svg[svg.find("<svg") :]  # without the XML declaration and doctype
     return f"<div class='svg-box' style='overflow:auto;max-height:80vh'>{svg}</div>"
 
 
@@ -190,15 +191,23 @@ def load_file(path: str | None) -> str:
 def make_scorer(metric):
     """The event handler that scores the inputs with ``metric`` and lays the result out."""
 
-    def score(generated_text, references_text, gold_text, source, prediction_text, parser_path,
-              beta, tolerance, lm, lm_kind):
+    def score(
+        generated_text, references_text, gold_text, source, prediction_text, parser_path, beta, tolerance, lm, lm_kind
+    ):
         kw = read_inputs(generated_text, references_text, gold_text, source, prediction_text, parser_path)
         if beta is None or beta <= 0:
             raise gr.Error("β must be > 0.")
         lm = (lm or "").strip() or os.environ.get(LM_VARIABLE) or DEFAULT_MODEL
         try:
-            out = metric.compute(**kw, lm=lm, lm_kind=lm_kind, beta=float(beta), tolerance=float(tolerance),
-                                 per_example=True, explain=True)
+            out = metric.compute(
+                **kw,
+                lm=lm,
+                lm_kind=lm_kind,
+                beta=float(beta),
+                tolerance=float(tolerance),
+                per_example=True,
+                explain=True,
+            )
         except (AmrevalError, ValueError, OSError) as exc:
             raise gr.Error(str(exc)) from None
         n = len(kw["predictions"])
@@ -246,19 +255,28 @@ def build_demo(metric=None) -> gr.Blocks:
                 gold, _ = _text_with_upload("Gold AMRs of the references (PENMAN; optional with a parser)", "gold", 10)
             with gr.Column():
                 source = gr.Radio([GIVEN, PARSE], value=GIVEN, label="Meaning from", elem_id="source")
-                prediction, _ = _text_with_upload("Prediction AMRs: parses of the generated sentences (PENMAN)",
-                                                  "prediction", 10)
+                prediction, _ = _text_with_upload(
+                    "Prediction AMRs: parses of the generated sentences (PENMAN)", "prediction", 10
+                )
                 parser = gr.Textbox(label="amrlib model folder (when parsing)", elem_id="parser")
         with gr.Row():
             beta = gr.Number(value=1.0, minimum=0.01, label="β", elem_id="beta")
             tolerance = gr.Slider(0.0, 0.5, value=DEFAULT_TOLERANCE, step=0.01, label="Tolerance", elem_id="tolerance")
-            lm = gr.Textbox(value=os.environ.get(LM_VARIABLE) or DEFAULT_MODEL, label="Language model (name or path)",
-                            elem_id="lm")
+            lm = gr.Textbox(
+                value=os.environ.get(LM_VARIABLE) or DEFAULT_MODEL, label="Language model (name or path)", elem_id="lm"
+            )
             lm_kind = gr.Radio(["causal", "masked"], value="causal", label="Language model kind", elem_id="lm-kind")
         button = gr.Button("Score", variant="primary", elem_id="score")
         examples = gr.Examples(
-            examples=[[_example("generated.txt"), _example("references.txt"), _example("gold.amr"), GIVEN,
-                       _example("parsed.amr")]],
+            examples=[
+                [
+                    _example("generated.txt"),
+                    _example("references.txt"),
+                    _example("gold.amr"),
+                    GIVEN,
+                    _example("parsed.amr"),
+                ]
+            ],
             example_labels=["Four generations with gold AMRs and their parses"],
             inputs=[generated, references, gold, source, prediction],
             label="Example (click to load and score)",
@@ -277,8 +295,9 @@ def build_demo(metric=None) -> gr.Blocks:
             "lost (gold only) in red, added (parse only) in blue; graded S²match credit is in the table above."
         )
         example = gr.Dropdown(choices=[], label="Example", interactive=True, elem_id="example")
-        drawn = gr.HTML(_note("Score some sentences to see the alignment of a parse with its gold AMR."),
-                        elem_id="picture")
+        drawn = gr.HTML(
+            _note("Score some sentences to see the alignment of a parse with its gold AMR."), elem_id="picture"
+        )
         state = gr.State()
 
         inputs = [generated, references, gold, source, prediction, parser, beta, tolerance, lm, lm_kind]

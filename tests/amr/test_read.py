@@ -114,9 +114,7 @@ def test_fast_reader_agrees_with_penman_on_real_data(data_dir):
             fast = G._fast_parse(block.text)
             slow = [G._flatten_tree(t) for t in penman.iterparse(block.text)]
             assert fast is not None, (path, block.line)
-            fast_stripped = [
-                (m, t, i, [(s, r, G._strip_alignment(x), n) for s, r, x, n in br]) for m, t, i, br in fast
-            ]
+            fast_stripped = [(m, t, i, [(s, r, G._strip_alignment(x), n) for s, r, x, n in br]) for m, t, i, br in fast]
             assert fast_stripped == slow, (path, block.line)
 
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 
 from amreval import AmrevalWarning, Graph, InputError, docsmatch, loads_graph, loads_graphs, read_graphs, smatch
-from amreval.docamr.document import join_sentences
-from amreval.match import graph_triples
 from amreval.docamr import (
     REPRESENTATIONS,
     chains_from_pairs,
     convert_document,
-    normalize_graph,
     loads_msamr_xml,
+    normalize_graph,
     read_msamr_xml,
     read_sentence_amrs,
 )
+from amreval.docamr.document import join_sentences
 from amreval.errors import DecodeError
+from amreval.match import graph_triples
 
 
 def xml(chains: str = "", singletons: str | None = "", bridging: str | None = "", sentences=("D.1", "D.2")) -> str:
@@ -26,8 +26,10 @@ def xml(chains: str = "", singletons: str | None = "", bridging: str | None = ""
         parts.append(f"<singletons>{singletons}</singletons>")
     if bridging is not None:
         parts.append(f"<bridging>{bridging}</bridging>")
-    return (f'<?xml version="1.0"?>\n<!DOCTYPE msamr SYSTEM "msamr.dtd">\n<document><sentences docid="D">{amrs}'
-            f"</sentences><relations>{''.join(parts)}</relations></document>")
+    return (
+        f'<?xml version="1.0"?>\n<!DOCTYPE msamr SYSTEM "msamr.dtd">\n<document><sentences docid="D">{amrs}'
+        f"</sentences><relations>{''.join(parts)}</relations></document>"
+    )
 
 
 def chain(rid: str, *mentions: tuple[str, str], roles=()) -> str:
@@ -64,8 +66,12 @@ def _reference_inputs(reference_dir):
 
 
 # the extra edge the reference loses (its defect 1): set-member rel-6 lists rel-0 and rel-4
-_EXTRA = {"no-merge": ("rel-2", "subset", "rel-0"), "merge-names": ("rel-2", "subset", "rel-0"),
-          "docamr": ("pro", "subset", "s1.p"), "merge-all": ("s2.t", "subset", "s1.p")}
+_EXTRA = {
+    "no-merge": ("rel-2", "subset", "rel-0"),
+    "merge-names": ("rel-2", "subset", "rel-0"),
+    "docamr": ("pro", "subset", "s1.p"),
+    "merge-all": ("s2.t", "subset", "s1.p"),
+}
 
 
 @pytest.mark.parametrize("rep", REPRESENTATIONS)
@@ -94,7 +100,7 @@ def test_every_bridging_member_is_kept_unlike_the_reference(reference_dir, rep):
 
 def test_constants_keep_their_amr_form_unlike_the_reference():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "b"), ("D.2", "b"))))
-    amrs = sentences('(s / sleep-01 :polarity - :ARG0 (b / boy :quant 2))', '(e / eat-01 :ARG0 (b / boy))')
+    amrs = sentences("(s / sleep-01 :polarity - :ARG0 (b / boy :quant 2))", "(e / eat-01 :ARG0 (b / boy))")
     out = convert_document(doc, amrs, "no-merge").to_string()
     assert ":polarity -" in out and ":quant 2" in out
     assert '"-"' not in out and '"2"' not in out
@@ -109,69 +115,94 @@ def test_no_merge_input_normalises_to_the_reference_docamr(reference_dir):
 
 # ------------------------------------------------------------------ hand-checked rules
 
+
 def test_one_sentence_document_with_coreference():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "b"), ("D.1", "h")), sentences=("D.1",)))
     amrs = sentences("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 (h / he)))")
     out = convert_document(doc, amrs)
     assert out.metadata["id"] == "D" and out.metadata["sentence_ids"] == "D.1"
     assert_graph(out, "(d / document :snt1 (s1.w / want-01 :ARG0 (s1.b / boy) :ARG1 (s1.g / go-01 :ARG0 s1.b)))")
-    assert_graph(convert_document(doc, amrs, "no-merge"), """(d / document :snt1 (s1.w / want-01
+    assert_graph(
+        convert_document(doc, amrs, "no-merge"),
+        """(d / document :snt1 (s1.w / want-01
         :ARG0 (s1.b / boy :coref-of (rel-0 / coref-entity :coref (s1.h / he)))
-        :ARG1 (s1.g / go-01 :ARG0 s1.h)))""")
+        :ARG1 (s1.g / go-01 :ARG0 s1.h)))""",
+    )
 
 
-PRONOUN_AMRS = ('(s / say-01 :ARG0 (x / {0}))', '(l / leave-11 :ARG0 (y / {0}))')
+PRONOUN_AMRS = ("(s / say-01 :ARG0 (x / {0}))", "(l / leave-11 :ARG0 (y / {0}))")
 
 
-@pytest.mark.parametrize("forms,head", [
-    (("they", "they"), "they"),
-    (("i", "we"), "interlocutor-entity"),
-    (("you", "it"), "interlocutor-entity"),
-    (("it", "this"), "this"),  # first in list order: ... that this these those it ...
-])
+@pytest.mark.parametrize(
+    "forms,head",
+    [
+        (("they", "they"), "they"),
+        (("i", "we"), "interlocutor-entity"),
+        (("you", "it"), "interlocutor-entity"),
+        (("it", "this"), "this"),  # first in list order: ... that this these those it ...
+    ],
+)
 def test_chain_of_only_pronouns(forms, head):
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "x"), ("D.2", "y"))))
     amrs = sentences(PRONOUN_AMRS[0].format(forms[0]), PRONOUN_AMRS[1].format(forms[1]))
     out = convert_document(doc, amrs)
-    assert_graph(out, f"""(d / document :snt1 (s1.s / say-01 :ARG0 (pro / {head}))
-        :snt2 (s2.l / leave-11 :ARG0 pro))""")
+    assert_graph(
+        out,
+        f"""(d / document :snt1 (s1.s / say-01 :ARG0 (pro / {head}))
+        :snt2 (s2.l / leave-11 :ARG0 pro))""",
+    )
 
 
 def test_pronouns_of_a_chain_with_content_are_dropped():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "x"), ("D.2", "y"), ("D.2", "z"))))
     amrs = sentences("(s / say-01 :ARG0 (x / teacher))", "(l / leave-11 :ARG0 (y / she) :ARG1 (z / it))")
     # both pronouns go into the chain; the chain is left with one member and disappears
-    assert_graph(convert_document(doc, amrs), """(d / document :snt1 (s1.s / say-01 :ARG0 (s1.x / teacher))
-        :snt2 (s2.l / leave-11 :ARG0 s1.x :ARG1 s1.x))""")
+    assert_graph(
+        convert_document(doc, amrs),
+        """(d / document :snt1 (s1.s / say-01 :ARG0 (s1.x / teacher))
+        :snt2 (s2.l / leave-11 :ARG0 s1.x :ARG1 s1.x))""",
+    )
 
 
 def test_new_pronoun_heads_are_numbered_in_chain_order():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "x"), ("D.2", "y")) + chain("rel-1", ("D.1", "o"), ("D.2", "p"))))
     amrs = sentences("(s / see-01 :ARG0 (x / they) :ARG1 (o / it))", "(l / like-01 :ARG0 (y / they) :ARG1 (p / it))")
-    assert_graph(convert_document(doc, amrs), """(d / document :snt1 (s1.s / see-01 :ARG0 (pro / they) :ARG1 (pro1 / it))
-        :snt2 (s2.l / like-01 :ARG0 pro :ARG1 pro1))""")
+    assert_graph(
+        convert_document(doc, amrs),
+        """(d / document :snt1 (s1.s / see-01 :ARG0 (pro / they) :ARG1 (pro1 / it))
+        :snt2 (s2.l / like-01 :ARG0 pro :ARG1 pro1))""",
+    )
 
 
 def test_chain_with_only_implicit_roles_keeps_its_node():
     doc = loads_msamr_xml(xml(chain("rel-0", roles=[("D.1", "s", "ARG1"), ("D.2", "l", "ARG2")])))
     amrs = sentences("(s / sell-01 :ARG0 (b / boy))", "(l / lend-01 :ARG0 (g / girl))")
-    assert_graph(convert_document(doc, amrs), """(d / document
+    assert_graph(
+        convert_document(doc, amrs),
+        """(d / document
         :snt1 (s1.s / sell-01 :ARG0 (s1.b / boy) :ARG1 (rel-0 / coref-entity))
-        :snt2 (s2.l / lend-01 :ARG0 (s2.g / girl) :ARG2 rel-0))""")
+        :snt2 (s2.l / lend-01 :ARG0 (s2.g / girl) :ARG2 rel-0))""",
+    )
 
 
 def test_singleton_implicit_role_becomes_a_node():
     doc = loads_msamr_xml(xml("", singletons=chain("rel-5", roles=[("D.2", "l", "ARG0")])))
     amrs = sentences("(s / sell-01)", "(l / leave-11)")
-    assert_graph(convert_document(doc, amrs), """(d / document :snt1 (s1.s / sell-01)
-        :snt2 (s2.l / leave-11 :ARG0 (s2.li / implicit-role)))""")
+    assert_graph(
+        convert_document(doc, amrs),
+        """(d / document :snt1 (s1.s / sell-01)
+        :snt2 (s2.l / leave-11 :ARG0 (s2.li / implicit-role)))""",
+    )
 
 
 def test_implicit_role_of_a_one_member_chain_points_to_the_member():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "b"), roles=[("D.2", "l", "ARG0")])))
     amrs = sentences("(s / sleep-01 :ARG0 (b / boy))", "(l / leave-11)")
-    assert_graph(convert_document(doc, amrs, "no-merge"), """(d / document :snt1 (s1.s / sleep-01 :ARG0 (s1.b / boy))
-        :snt2 (s2.l / leave-11 :ARG0 s1.b))""")
+    assert_graph(
+        convert_document(doc, amrs, "no-merge"),
+        """(d / document :snt1 (s1.s / sleep-01 :ARG0 (s1.b / boy))
+        :snt2 (s2.l / leave-11 :ARG0 s1.b))""",
+    )
 
 
 NAMED = '({v} / {t} :name (n / name :op1 "{name}"){extra})'
@@ -179,88 +210,127 @@ NAMED = '({v} / {t} :name (n / name :op1 "{name}"){extra})'
 
 def test_names_with_different_entity_types_take_the_most_specific_head():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "o"), ("D.2", "o"))))
-    amrs = sentences("(w / work-01 :ARG0 (p / person) :ARG2 " + NAMED.format(v="o", t="organization", name="Acme", extra="") + ")",
-                     "(g / grow-01 :ARG1 " + NAMED.format(v="o", t="company", name="Acme Inc", extra="") + ")")
-    assert_graph(convert_document(doc, amrs, "merge-names"), """(d / document
+    amrs = sentences(
+        "(w / work-01 :ARG0 (p / person) :ARG2 " + NAMED.format(v="o", t="organization", name="Acme", extra="") + ")",
+        "(g / grow-01 :ARG1 " + NAMED.format(v="o", t="company", name="Acme Inc", extra="") + ")",
+    )
+    assert_graph(
+        convert_document(doc, amrs, "merge-names"),
+        """(d / document
         :snt1 (s1.w / work-01 :ARG0 (s1.p / person) :ARG2 s2.o)
         :snt2 (s2.g / grow-01 :ARG1 (s2.o / company :name (s2.n / name :op1 "Acme Inc")
                                                   :name (s1.n / name :op1 "Acme")
-                                                  :additional-type (s1.o / organization))))""")
+                                                  :additional-type (s1.o / organization))))""",
+    )
 
 
 def test_names_with_a_type_not_on_the_list_fall_back_to_the_most_frequent():
-    doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "a"), ("D.2", "b"), ("D.3", "c")), sentences=("D.1", "D.2", "D.3")))
-    amrs = sentences(NAMED.format(v="a", t="person", name="Kent", extra=""),
-                     NAMED.format(v="b", t="superhero", name="Superman", extra=""),
-                     NAMED.format(v="c", t="superhero", name="Superman", extra=""))
+    doc = loads_msamr_xml(
+        xml(chain("rel-0", ("D.1", "a"), ("D.2", "b"), ("D.3", "c")), sentences=("D.1", "D.2", "D.3"))
+    )
+    amrs = sentences(
+        NAMED.format(v="a", t="person", name="Kent", extra=""),
+        NAMED.format(v="b", t="superhero", name="Superman", extra=""),
+        NAMED.format(v="c", t="superhero", name="Superman", extra=""),
+    )
     out = convert_document(doc, amrs, "docamr")
-    assert_graph(out, """(d / document :snt1 s2.b
+    assert_graph(
+        out,
+        """(d / document :snt1 s2.b
         :snt2 (s2.b / superhero :name (s2.n / name :op1 "Superman") :name (s1.n / name :op1 "Kent")
                                 :additional-type (s1.a / person))
-        :snt3 s2.b)""")
+        :snt3 s2.b)""",
+    )
 
 
 def test_conflicting_wiki_values_are_both_kept_with_a_warning():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "c"), ("D.2", "c"))))
-    amrs = sentences('(c / city :wiki "Paris" :name (n / name :op1 "Paris"))',
-                     '(c / city :wiki "Paris,_Texas" :name (n / name :op1 "Paris"))')
+    amrs = sentences(
+        '(c / city :wiki "Paris" :name (n / name :op1 "Paris"))',
+        '(c / city :wiki "Paris,_Texas" :name (n / name :op1 "Paris"))',
+    )
     with pytest.warns(AmrevalWarning, match="two different :wiki values"):
         out = convert_document(doc, amrs)
-    assert_graph(out, """(d / document :snt1 (s1.c / city :wiki "Paris" :wiki "Paris,_Texas"
-        :name (s1.n / name :op1 "Paris")) :snt2 s1.c)""")
+    assert_graph(
+        out,
+        """(d / document :snt1 (s1.c / city :wiki "Paris" :wiki "Paris,_Texas"
+        :name (s1.n / name :op1 "Paris")) :snt2 s1.c)""",
+    )
 
 
 def test_a_real_wiki_replaces_a_dash():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "c"), ("D.2", "c"))))
-    amrs = sentences('(c / city :wiki - :name (n / name :op1 "Paris"))', '(c / city :wiki "Paris" :name (n / name :op1 "Paris"))')
-    assert_graph(convert_document(doc, amrs), """(d / document :snt1 (s1.c / city :wiki "Paris"
-        :name (s1.n / name :op1 "Paris")) :snt2 s1.c)""")
+    amrs = sentences(
+        '(c / city :wiki - :name (n / name :op1 "Paris"))', '(c / city :wiki "Paris" :name (n / name :op1 "Paris"))'
+    )
+    assert_graph(
+        convert_document(doc, amrs),
+        """(d / document :snt1 (s1.c / city :wiki "Paris"
+        :name (s1.n / name :op1 "Paris")) :snt2 s1.c)""",
+    )
 
 
 def test_recursive_child_merge():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "p"), ("D.2", "p"))))
     person = '(p / person :name (n / name :op1 "Ann") :mod (c / country :name (m / name :op1 "Peru")))'
     amrs = sentences(f"(s / sing-01 :ARG0 {person})", f"(d2 / dance-01 :ARG0 {person})")
-    assert_graph(convert_document(doc, amrs), """(d / document
+    assert_graph(
+        convert_document(doc, amrs),
+        """(d / document
         :snt1 (s1.s / sing-01 :ARG0 (s1.p / person :name (s1.n / name :op1 "Ann")
                                     :mod (s1.c / country :name (s1.m / name :op1 "Peru"))))
-        :snt2 (s2.d2 / dance-01 :ARG0 s1.p))""")
+        :snt2 (s2.d2 / dance-01 :ARG0 s1.p))""",
+    )
 
 
 def test_bridging_part_whole_and_set_member_keep_every_member():
     chains = chain("rel-0", ("D.1", "a"), ("D.2", "x"))
     singles = chain("rel-1", ("D.1", "b")) + chain("rel-2", ("D.2", "y"))
-    bridges = ('<setmember relationid="rel-3"><superset id="rel-0"/><member id="rel-1"/><member id="rel-2"/></setmember>'
-               '<partwhole relationid="rel-4"><whole id="rel-1"/><part id="rel-2"/></partwhole>')
+    bridges = (
+        '<setmember relationid="rel-3"><superset id="rel-0"/><member id="rel-1"/><member id="rel-2"/></setmember>'
+        '<partwhole relationid="rel-4"><whole id="rel-1"/><part id="rel-2"/></partwhole>'
+    )
     doc = loads_msamr_xml(xml(chains, singles, bridges))
-    amrs = sentences("(m / meet-03 :ARG0 (a / team) :ARG1 (b / person))", "(w / win-01 :ARG0 (x / team) :ARG1 (y / person))")
-    assert_graph(convert_document(doc, amrs, "no-merge"), """(d / document
+    amrs = sentences(
+        "(m / meet-03 :ARG0 (a / team) :ARG1 (b / person))", "(w / win-01 :ARG0 (x / team) :ARG1 (y / person))"
+    )
+    assert_graph(
+        convert_document(doc, amrs, "no-merge"),
+        """(d / document
         :snt1 (s1.m / meet-03 :ARG0 (s1.a / team :coref-of (rel-0 / coref-entity :coref (s2.x / team)
                                                           :subset (s1.b / person :part (s2.y / person))
                                                           :subset s2.y))
                               :ARG1 s1.b)
-        :snt2 (s2.w / win-01 :ARG0 s2.x :ARG1 s2.y))""")
+        :snt2 (s2.w / win-01 :ARG0 s2.x :ARG1 s2.y))""",
+    )
 
 
 def test_merge_all_keeps_other_concepts_as_additional_types():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "v"), ("D.2", "t"))))
     amrs = sentences("(v / visit-01 :ARG0 (b / boy))", "(l / like-01 :ARG1 (t / trip))")
-    assert_graph(convert_document(doc, amrs, "merge-all"), """(d / document
+    assert_graph(
+        convert_document(doc, amrs, "merge-all"),
+        """(d / document
         :snt1 (s1.v / visit-01 :ARG0 (s1.b / boy) :additional-type (s2.t / trip))
-        :snt2 (s2.l / like-01 :ARG1 s1.v))""")
+        :snt2 (s2.l / like-01 :ARG1 s1.v))""",
+    )
 
 
 def test_pairwise_same_as_edges_become_chains():
     g = loads_graph("""(d / document :snt1 (s1.s / see-01 :ARG0 (s1.b / boy) :ARG1 (s1.x / dog))
         :snt2 (s2.l / like-01 :ARG0 (s2.h / he :same-as s1.b) :ARG1 (s2.i / it :same-as s1.x))
         :snt3 (s3.r / run-02 :ARG0 (s3.h / he :same-as s2.h)))""")
-    assert_graph(chains_from_pairs(g), """(d / document :snt1 (s1.s / see-01 :ARG0 (s1.b / boy) :ARG1 (s1.x / dog))
-        :snt2 (s2.l / like-01 :ARG0 s1.b :ARG1 s1.x) :snt3 (s3.r / run-02 :ARG0 s1.b))""")
+    assert_graph(
+        chains_from_pairs(g),
+        """(d / document :snt1 (s1.s / see-01 :ARG0 (s1.b / boy) :ARG1 (s1.x / dog))
+        :snt2 (s2.l / like-01 :ARG0 s1.b :ARG1 s1.x) :snt3 (s3.r / run-02 :ARG0 s1.b))""",
+    )
     no_merge = chains_from_pairs(g, rep="no-merge")
     assert sum(1 for c in no_merge.instances.values() if c == "coref-entity") == 2
 
 
 # ------------------------------------------------------------------ bad input
+
 
 def test_missing_sentence_id_strict_and_lenient():
     doc = loads_msamr_xml(xml(chain("rel-0", ("D.1", "b"), ("D.3", "h")), sentences=("D.1", "D.2", "D.3")))
@@ -329,6 +399,7 @@ def test_malformed_xml_names_the_file(tmp_path):
 
 # ------------------------------------------------------------------ AMR 3.0 release layout
 
+
 def _fake_amr3(root):
     from amreval.docamr.msamr import DEV_DOCUMENTS
 
@@ -341,9 +412,12 @@ def _fake_amr3(root):
     )
     ms = root / "data" / "multisentence"
     doc = xml(chain("rel-0", ("A.1", "b"), ("A.2", "h")), sentences=("A.1", "A.2")).replace('docid="D"', 'docid="A"')
-    for folder, name in (("ms-amr-split/train", DEV_DOCUMENTS[0]), ("ms-amr-split/train", "msamr_dfa_900"),
-                         ("ms-amr-split/test", "msamr_dfa_007"),
-                         ("ms-amr-double-annotations", DEV_DOCUMENTS[0] + ".alternative")):
+    for folder, name in (
+        ("ms-amr-split/train", DEV_DOCUMENTS[0]),
+        ("ms-amr-split/train", "msamr_dfa_900"),
+        ("ms-amr-split/test", "msamr_dfa_007"),
+        ("ms-amr-double-annotations", DEV_DOCUMENTS[0] + ".alternative"),
+    ):
         (ms / folder).mkdir(parents=True, exist_ok=True)
         (ms / folder / f"{name}.xml").write_text(doc)
     return root

@@ -8,7 +8,6 @@ import json
 import pytest
 
 from amreval import AmrevalWarning, InputError, loads_graph, loads_graphs, read_graphs
-from amreval.match import graph_triples
 from amreval.cli import main
 from amreval.docamr import (
     AlignedSentence,
@@ -25,13 +24,17 @@ from amreval.docamr import (
     read_coref_jsonlines,
     text_coref_to_docamr,
 )
+from amreval.match import graph_triples
 
 # ------------------------------------------------------------------ the document, in every notation
 
 # Sentence tokens (document offsets): 0 Barack 1 Obama 2 visited 3 Paris 4 . | 5 He 6 liked 7 the 8 city 9 . |
 # 10 Obama 11 returned 12 .
-SENTENCES = [["Barack", "Obama", "visited", "Paris", "."], ["He", "liked", "the", "city", "."],
-             ["Obama", "returned", "."]]
+SENTENCES = [
+    ["Barack", "Obama", "visited", "Paris", "."],
+    ["He", "liked", "the", "city", "."],
+    ["Obama", "returned", "."],
+]
 # cluster 0: Barack Obama / He / Obama; cluster 1: Paris / the city
 CLUSTERS = [[[0, 1], [5, 5], [10, 10]], [[3, 3], [7, 8]]]
 
@@ -48,18 +51,32 @@ GRAPHS = [
    :ARG1 (p / person :wiki "Barack_Obama"
             :name (n / name :op1 "Obama"{obama})))""",
 ]
-ISI = [dict(v="~e.2", barack="~e.0", obama="~e.1", paris="~e.3"), dict(l="~e.1", h="~e.0", c="~e.3"),
-       dict(r="~e.1", obama="~e.0")]
+ISI = [
+    dict(v="~e.2", barack="~e.0", obama="~e.1", paris="~e.3"),
+    dict(l="~e.1", h="~e.0", c="~e.3"),
+    dict(r="~e.1", obama="~e.0"),
+]
 NO_MARKERS = [{k: "" for k in d} for d in ISI]
 # JAMR paths count constants as children: in sentence 1, :wiki "Barack_Obama" is 0.0.0 and the name 0.0.1
 JAMR_NODES = [
-    ["0\tvisit-01\t2-3", "0.0\tperson\t", "0.0.0\t\"Barack_Obama\"\t", "0.0.1\tname\t",
-     "0.0.1.0\t\"Barack\"\t0-1", "0.0.1.1\t\"Obama\"\t1-2", "0.1\tcity", "0.1.1\tname\t3-4"],
+    [
+        "0\tvisit-01\t2-3",
+        "0.0\tperson\t",
+        '0.0.0\t"Barack_Obama"\t',
+        "0.0.1\tname\t",
+        '0.0.1.0\t"Barack"\t0-1',
+        '0.0.1.1\t"Obama"\t1-2',
+        "0.1\tcity",
+        "0.1.1\tname\t3-4",
+    ],
     ["0\tlike-01\t1-2", "0.0\the\t0-1", "0.1\tcity\t3-4"],
     ["0\treturn-01\t1-2", "0.0\tperson", "0.0.1\tname\t0-1"],
 ]
-JAMR_ALIGNMENTS = ["0-2|0.0.1+0.0.1.0+0.0.1.1 2-3|0 3-4|0.1.1.0 ::annotator JAMR ::date 2014-10-29",
-                   "1-2|0 0-1|0.0 3-4|0.1", "0-1|0.0.1.0 1-2|0"]
+JAMR_ALIGNMENTS = [
+    "0-2|0.0.1+0.0.1.0+0.0.1.1 2-3|0 3-4|0.1.1.0 ::annotator JAMR ::date 2014-10-29",
+    "1-2|0 0-1|0.0 3-4|0.1",
+    "0-1|0.0.1.0 1-2|0",
+]
 
 
 def amr_file(notation: str = "isi", ids: bool = True, tok: bool = True) -> str:
@@ -146,23 +163,29 @@ def files(tmp_path):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         return path
+
     return write
 
 
 @pytest.mark.parametrize("rep", ["docamr", "no-merge", "merge-all"])
 def test_isi_document_gives_the_expected_docamr(files, rep):
     reports: list = []
-    [doc] = text_coref_to_docamr(files("doc.amr", amr_file()), files("doc.jsonlines", jsonlines()), rep=rep,
-                                 reports=reports)
+    [doc] = text_coref_to_docamr(
+        files("doc.amr", amr_file()), files("doc.jsonlines", jsonlines()), rep=rep, reports=reports
+    )
     assert triples(doc) == triples(loads_graph(EXPECTED[rep]))
     assert doc.metadata["id"] == "news"
     assert doc.metadata["sentence_ids"] == "news.1 news.2 news.3"
-    assert doc.metadata["tok"] == ("Barack Obama visited Paris . <next_sent> He liked the city . <next_sent> "
-                                   "Obama returned .")
+    assert doc.metadata["tok"] == (
+        "Barack Obama visited Paris . <next_sent> He liked the city . <next_sent> Obama returned ."
+    )
     [report] = reports
     assert [(m.span, m.sentence, m.variable, m.status) for m in report.mentions] == [
-        ((0, 1), 0, "p", "chain"), ((5, 5), 1, "h", "chain"), ((10, 10), 2, "p", "chain"),
-        ((3, 3), 0, "c", "chain"), ((7, 8), 1, "c", "chain"),
+        ((0, 1), 0, "p", "chain"),
+        ((5, 5), 1, "h", "chain"),
+        ((10, 10), 2, "p", "chain"),
+        ((3, 3), 0, "c", "chain"),
+        ((7, 8), 1, "c", "chain"),
     ]
     assert report.chains == {0: "rel-0", 1: "rel-1"} and not report.unmapped
 
@@ -189,8 +212,11 @@ def test_jsonlines_with_tokens_and_sentence_map_equals_sentences():
     smap = [k for k, s in enumerate(SENTENCES) for _ in s]
     line = json.dumps({"document_id": "news", "tokens": flat, "sentence_map": smap, "clusters": CLUSTERS})
     [a], [b] = loads_coref(line), read_coref_jsonlines(io.StringIO(jsonlines()))
-    assert (a.doc_key, a.sentences, a.clusters) == (b.doc_key, b.sentences, b.clusters) == (
-        "news", SENTENCES, [[(0, 1), (5, 5), (10, 10)], [(3, 3), (7, 8)]])
+    assert (
+        (a.doc_key, a.sentences, a.clusters)
+        == (b.doc_key, b.sentences, b.clusters)
+        == ("news", SENTENCES, [[(0, 1), (5, 5), (10, 10)], [(3, 3), (7, 8)]])
+    )
     # sentence_map wins over the grouping of "sentences" (segment-based files)
     seg = json.dumps({"doc_key": "s", "sentences": [flat[:7], flat[7:]], "sentence_map": smap, "clusters": []})
     assert read_coref_jsonlines([seg])[0].sentences == SENTENCES
@@ -202,8 +228,10 @@ def test_jsonlines_with_tokens_and_sentence_map_equals_sentences():
 
 
 def test_isi_markers_on_concepts_constants_roles_and_reentrancies():
-    text = ('# ::tok a b c d e f g h\n(w / want-01~e.1 :ARG0~e.0 (b / boy~e.2) :ARG1 (g / go-01~e.3 :ARG0 b~e.7 '
-            ':polarity -~e.4 :mod (n / name :op1 "x~1"~e.5)))')
+    text = (
+        "# ::tok a b c d e f g h\n(w / want-01~e.1 :ARG0~e.0 (b / boy~e.2) :ARG1 (g / go-01~e.3 :ARG0 b~e.7 "
+        ':polarity -~e.4 :mod (n / name :op1 "x~1"~e.5)))'
+    )
     # the role marker ~e.0 and the re-entrant reference's ~e.7 are ignored; constants align their holder
     assert read_alignments(text) == {"w": {1}, "b": {2}, "g": {3, 4}, "n": {5}}
     # no loop through the re-entrancy: b is below w only
@@ -217,11 +245,20 @@ def test_jamr_paths_count_constants_and_skip_reentrancies():
 (d / deny-01 :ARG0 (c / country :name (n / name :op1 "North" :op2 "Korea"))
   :ARG1 (a / access-01 :ARG0 o :ARG1 (f / facility :poss c) :mod (f2 / full))
   :ARG2 (o / organization :name (n2 / name :op1 "IAEA")))"""
-    assert read_alignments(text) == {"c": {0, 1}, "n": {0, 1}, "o": {5}, "n2": {5}, "d": {3}, "a": {7},
-                                     "f2": {6}, "f": {10}}
+    assert read_alignments(text) == {
+        "c": {0, 1},
+        "n": {0, 1},
+        "o": {5},
+        "n2": {5},
+        "d": {3},
+        "a": {7},
+        "f2": {6},
+        "f": {10},
+    }
     # a constant is a child: :month 11 is 0.1.0, and its alignment goes to the date-entity
-    assert read_alignments("# ::node\t0.1.0\t11\t4-5\n(s / speak-01 :ARG0 (p / president) "
-                           ":time (d / date-entity :month 11))") == {"d": {4}}
+    assert read_alignments(
+        "# ::node\t0.1.0\t11\t4-5\n(s / speak-01 :ARG0 (p / president) :time (d / date-entity :month 11))"
+    ) == {"d": {4}}
 
 
 def test_jamr_errors_name_the_graph():
@@ -235,8 +272,11 @@ def test_jamr_errors_name_the_graph():
 
 def test_alignment_beyond_the_sentence_names_graph_and_index(files):
     bad = amr_file().replace('"Paris"~e.3', '"Paris"~e.9')
-    with pytest.raises(InputError, match=r"graph #1 \(id news\.1\), line 3: node n2 is aligned to token 9, "
-                                         r"but the sentence has 5 tokens"):
+    with pytest.raises(
+        InputError,
+        match=r"graph #1 \(id news\.1\), line 3: node n2 is aligned to token 9, "
+        r"but the sentence has 5 tokens",
+    ):
         read_aligned_amrs(files("bad.amr", bad))
     # without ::tok the coreference document's sentence is the reference
     no_tok = amr_file(tok=False).replace('"Paris"~e.3', '"Paris"~e.9')
@@ -270,8 +310,9 @@ def test_unmapped_mentions_are_reported_and_warned(files):
     clusters = CLUSTERS + [[[4, 4], [9, 9]]]  # the two full stops: aligned to nothing
     reports: list = []
     with pytest.warns(AmrevalWarning) as record:
-        [graph] = text_coref_to_docamr(loads_aligned_amrs(amr_file()), loads_coref(jsonlines(clusters)),
-                                       reports=reports)
+        [graph] = text_coref_to_docamr(
+            loads_aligned_amrs(amr_file()), loads_coref(jsonlines(clusters)), reports=reports
+        )
     messages = [str(w.message) for w in record]
     assert messages == [
         "<string>, line 1: document news, cluster 2: mention [4, 4] '.' maps to no node of sentence 1 (news.1); "
@@ -280,11 +321,12 @@ def test_unmapped_mentions_are_reported_and_warned(files):
         "left out",
     ]
     [report] = reports
-    assert [(m.cluster, m.span, m.status) for m in report.unmapped] == [(2, (4, 4), "no-node"),
-                                                                        (2, (9, 9), "no-node")]
+    assert [(m.cluster, m.span, m.status) for m in report.unmapped] == [(2, (4, 4), "no-node"), (2, (9, 9), "no-node")]
     assert len(report.mapped) == 5 and 2 not in report.chains
-    assert report.summary() == ("document news: 7 mentions in 3 clusters, 5 mapped to nodes, 2 unmapped; "
-                                "2 chains, 0 clusters within one sentence")
+    assert report.summary() == (
+        "document news: 7 mentions in 3 clusters, 5 mapped to nodes, 2 unmapped; "
+        "2 chains, 0 clusters within one sentence"
+    )
     assert triples(graph) == triples(loads_graph(EXPECTED["docamr"]))
     with pytest.raises(InputError, match=r"cluster 2: mention \[4, 4\] '\.' maps to no node of sentence 1"):
         text_coref_to_docamr(loads_aligned_amrs(amr_file()), loads_coref(jsonlines(clusters)), strict=True)
@@ -292,20 +334,29 @@ def test_unmapped_mentions_are_reported_and_warned(files):
 
 def test_mention_across_a_sentence_boundary_is_reported():
     reports: list = []
-    with pytest.warns(AmrevalWarning, match=r"cluster 2: mention \[3, 5\] 'Paris \. He' crosses the boundary "
-                                            r"after sentence 1 \(news\.1\); left out"):
-        text_coref_to_docamr(loads_aligned_amrs(amr_file()), loads_coref(jsonlines(CLUSTERS + [[[3, 5], [10, 10]]])),
-                             reports=reports)
+    with pytest.warns(
+        AmrevalWarning,
+        match=r"cluster 2: mention \[3, 5\] 'Paris \. He' crosses the boundary "
+        r"after sentence 1 \(news\.1\); left out",
+    ):
+        text_coref_to_docamr(
+            loads_aligned_amrs(amr_file()), loads_coref(jsonlines(CLUSTERS + [[[3, 5], [10, 10]]])), reports=reports
+        )
     assert [(m.span, m.sentence, m.variable, m.status) for m in reports[0].mentions if m.cluster == 2] == [
-        ((3, 5), None, None, "crosses-sentences"), ((10, 10), 2, "p", "within-sentence")]
+        ((3, 5), None, None, "crosses-sentences"),
+        ((10, 10), 2, "p", "within-sentence"),
+    ]
 
 
 def test_within_sentence_clusters_give_no_chain():
     # "He" and "the city" (one sentence) only; and "Barack Obama" / "Paris" (one sentence) only
     reports: list = []
-    [graph] = text_coref_to_docamr(loads_aligned_amrs(amr_file()),
-                                   loads_coref(jsonlines([[[5, 5], [7, 8]], [[0, 1], [3, 3]]])), rep="no-merge",
-                                   reports=reports)
+    [graph] = text_coref_to_docamr(
+        loads_aligned_amrs(amr_file()),
+        loads_coref(jsonlines([[[5, 5], [7, 8]], [[0, 1], [3, 3]]])),
+        rep="no-merge",
+        reports=reports,
+    )
     assert not any(c == "coref-entity" for c in graph.instances.values())
     plain = loads_graph("""(d / document
         :snt1 (s1.v / visit-01 :ARG0 (s1.p / person :wiki "Barack_Obama" :name (s1.n / name :op1 "Barack"
@@ -322,22 +373,30 @@ def test_several_mentions_in_one_sentence_keep_the_first():
     doc = CorefDocument("news", SENTENCES, [[(10, 10), (7, 8), (5, 5)]])
     ms, report = chains_from_coref(doc, loads_aligned_amrs(amr_file()))
     assert [(m.sentence_id, m.variable, m.text) for m in ms.chains[0].mentions] == [
-        ("news.2", "h", "He"), ("news.3", "p", "Obama")]
+        ("news.2", "h", "He"),
+        ("news.3", "p", "Obama"),
+    ]
     assert [(m.span, m.variable, m.status) for m in report.mentions] == [
-        ((5, 5), "h", "chain"), ((7, 8), "c", "same-sentence"), ((10, 10), "p", "chain")]
+        ((5, 5), "h", "chain"),
+        ((7, 8), "c", "same-sentence"),
+        ((10, 10), "p", "chain"),
+    ]
 
 
 def test_overlapping_spans_and_reentrant_graphs_do_not_loop():
-    graphs = ["# ::tok the boy wants to go\n(w / want-01~e.2 :ARG0 (b / boy~e.1) :ARG1 (g / go-02~e.4 :ARG0 b))",
-              "# ::tok he left\n(l / leave-11~e.1 :ARG0 (h / he~e.0 :ARG0-of l))"]  # a cycle l -> h -> l
+    graphs = [
+        "# ::tok the boy wants to go\n(w / want-01~e.2 :ARG0 (b / boy~e.1) :ARG1 (g / go-02~e.4 :ARG0 b))",
+        "# ::tok he left\n(l / leave-11~e.1 :ARG0 (h / he~e.0 :ARG0-of l))",
+    ]  # a cycle l -> h -> l
     sentences = [["the", "boy", "wants", "to", "go"], ["he", "left"]]
     # overlapping and duplicate spans of one cluster: [0, 1] "the boy", [1, 1] "boy", [1, 1] again
     doc = CorefDocument("loop", sentences, [[(0, 1), (1, 1), (1, 1), (5, 5)], [(1, 4), (2, 4), (6, 6)]])
     ms, report = chains_from_coref(doc, graphs)
     assert [[(m.sentence_id, m.variable) for m in c.mentions] for c in ms.chains] == [
-        [("loop.1", "b"), ("loop.2", "h")], [("loop.1", "w"), ("loop.2", "l")]]
-    assert [m.status for m in report.mentions] == ["chain", "same-sentence", "chain", "chain", "same-sentence",
-                                                   "chain"]
+        [("loop.1", "b"), ("loop.2", "h")],
+        [("loop.1", "w"), ("loop.2", "l")],
+    ]
+    assert [m.status for m in report.mentions] == ["chain", "same-sentence", "chain", "chain", "same-sentence", "chain"]
     assert node_spans(graphs[1]) == {"l": (0, 1), "h": (0, 0)}
     # the cycle w -> b -> g -> w is cut at the re-entrant references; g is below b, where it is written
     cycle = "(w / want-01~e.2 :ARG0 (b / boy~e.1 :ARG0-of (g / go-02~e.4 :ARG1 w)) :ARG1 g)"
@@ -364,8 +423,11 @@ def test_documents_take_the_graphs_in_order(files):
     assert [g.id for g in graphs] == ["a", "b"]
     assert [g.metadata["sentence_ids"] for g in graphs] == ["a.1 a.2 a.3", "b.1 b.2 b.3"]
     assert sorted(v for v, c in graphs[1].instances.items() if c == "coref-entity") == ["rel-0"]
-    with pytest.raises(InputError, match=r"document b needs 3 sentence graphs, but only 0 of the 3 AMR graphs "
-                                         r"are left"):
+    with pytest.raises(
+        InputError,
+        match=r"document b needs 3 sentence graphs, but only 0 of the 3 AMR graphs "
+        r"are left",
+    ):
         text_coref_to_docamr(loads_aligned_amrs(amr_file()), two)
     with pytest.raises(InputError, match=r"1 documents have 3 sentences, but there are 6 AMR graphs"):
         text_coref_to_docamr(amrs, io.StringIO(jsonlines()))
@@ -374,11 +436,14 @@ def test_documents_take_the_graphs_in_order(files):
 # ------------------------------------------------------------------ validation
 
 
-@pytest.mark.parametrize("span,what", [
-    ([12, 13], r"span \[12, 13\] is beyond the document, which has 13 tokens \(0 to 12\)"),
-    ([4, 3], r"span \[4, 3\] starts after it ends"),
-    ([-1, 0], r"span \[-1, 0\] has a negative offset"),
-])
+@pytest.mark.parametrize(
+    "span,what",
+    [
+        ([12, 13], r"span \[12, 13\] is beyond the document, which has 13 tokens \(0 to 12\)"),
+        ([4, 3], r"span \[4, 3\] starts after it ends"),
+        ([-1, 0], r"span \[-1, 0\] has a negative offset"),
+    ],
+)
 def test_bad_spans_name_document_cluster_and_span(files, span, what):
     path = files("c.jsonlines", jsonlines([CLUSTERS[0], [[3, 3], span]]))
     with pytest.raises(InputError, match=rf"c\.jsonlines, line 1: document news, cluster 1: {what}"):
@@ -390,8 +455,11 @@ def test_bad_spans_name_document_cluster_and_span(files, span, what):
 
 def test_token_count_mismatch_names_document_sentence_and_graph():
     short = [SENTENCES[0], ["He", "liked", "city", "."], SENTENCES[2]]
-    with pytest.raises(InputError, match=r"document news, sentence 2 \(id news\.2\): the coreference file has 4 "
-                                         r"tokens but the AMR graph <string>, graph #2 \(id news\.2\), line 11 has 5"):
+    with pytest.raises(
+        InputError,
+        match=r"document news, sentence 2 \(id news\.2\): the coreference file has 4 "
+        r"tokens but the AMR graph <string>, graph #2 \(id news\.2\), line 11 has 5",
+    ):
         text_coref_to_docamr(loads_aligned_amrs(amr_file()), loads_coref(jsonlines([[[0, 1], [5, 5]]], short)))
 
 
@@ -402,13 +470,19 @@ def test_malformed_jsonlines_name_file_and_line(files):
         ('["a list"]', r"line 2: expected a JSON object"),
         ('{"doc_key": "x", "clusters": []}', r"line 2: document x: expected 'sentences' or 'tokens'"),
         ('{"doc_key": "x", "tokens": ["a"], "clusters": []}', r"line 2: document x: 'tokens' needs 'sentence_map'"),
-        ('{"doc_key": "x", "tokens": ["a", "b"], "sentence_map": [1, 0], "clusters": []}',
-         r"line 2: document x: 'sentence_map' must give a non-decreasing sentence index"),
+        (
+            '{"doc_key": "x", "tokens": ["a", "b"], "sentence_map": [1, 0], "clusters": []}',
+            r"line 2: document x: 'sentence_map' must give a non-decreasing sentence index",
+        ),
         ('{"doc_key": "x", "sentences": [["a"]]}', r"line 2: document x: expected 'clusters'"),
-        ('{"doc_key": "x", "sentences": [["a"]], "clusters": [[[0]]]}',
-         r"line 2: document x, cluster 0: span \[0\] is not \[start, end\]"),
-        ('{"doc_key": "x", "sentences": [["a"]], "clusters": [], "subtoken_map": [0]}',
-         r"line 2: document x is over subword tokens"),
+        (
+            '{"doc_key": "x", "sentences": [["a"]], "clusters": [[[0]]]}',
+            r"line 2: document x, cluster 0: span \[0\] is not \[start, end\]",
+        ),
+        (
+            '{"doc_key": "x", "sentences": [["a"]], "clusters": [], "subtoken_map": [0]}',
+            r"line 2: document x is over subword tokens",
+        ),
     ]
     for text, message in cases:
         path = files("bad.jsonlines", good + text + "\n")
@@ -421,14 +495,21 @@ def test_malformed_conll_names_file_and_line(files):
     cases = [
         (good.replace("#end document\n", ""), r"line 1: document news_0 has no '#end document'"),
         (good.replace("\t(1\n", "\t-\n"), r"line 11: closes a mention of cluster 1 that is not open"),
-        (good.replace("\t1)\n", "\t-\n"), r"line 10: document news_0: mention of cluster 1 opened here is never "
-                                          r"closed"),
+        (
+            good.replace("\t1)\n", "\t-\n"),
+            r"line 10: document news_0: mention of cluster 1 opened here is never "
+            r"closed",
+        ),
         (good.replace("\t(1)\n", "\t(x)\n"), r"line 5: malformed coreference column '\(x\)'"),
         ("news 0 0 a (0)\n" + good, r"line 1: a token line outside '#begin document'"),
-        (good.replace("news\t0\t1\tliked\tNNP\t*\t-\t-\t-\tspeaker\t*\t-", "news 0 1 liked"),
-         r"line 9: expected at least 5 columns"),
-        (good + good.replace("#end document\n", "") + "#begin document (x); part 001\n",
-         r"line 36: '#begin document' inside document news_0"),
+        (
+            good.replace("news\t0\t1\tliked\tNNP\t*\t-\t-\t-\tspeaker\t*\t-", "news 0 1 liked"),
+            r"line 9: expected at least 5 columns",
+        ),
+        (
+            good + good.replace("#end document\n", "") + "#begin document (x); part 001\n",
+            r"line 36: '#begin document' inside document news_0",
+        ),
     ]
     for text, message in cases:
         with pytest.raises(InputError, match=rf"bad_conll, {message}"):
@@ -441,16 +522,30 @@ def test_malformed_conll_names_file_and_line(files):
 def test_cli_writes_the_expected_graph(files, tmp_path, capsys):
     out = tmp_path / "out.amr"
     amrs = files("parsed.amr", amr_file())
-    code = main(["docamr", "--coref", str(files("coref.jsonlines", jsonlines())), "--amrs", str(amrs),
-                 "-o", str(out)])
+    code = main(["docamr", "--coref", str(files("coref.jsonlines", jsonlines())), "--amrs", str(amrs), "-o", str(out)])
     _, err = capsys.readouterr()
     assert code == 0
     [graph] = read_graphs(out)
     assert triples(graph) == triples(loads_graph(EXPECTED["docamr"]))
-    assert "amreval: warning: " in err and "coref.jsonlines: 1 documents, 5 mentions in 2 clusters: 5 mapped to " \
-        "nodes, 0 unmapped; 2 chains, 0 clusters within one sentence left out" in err
-    code = main(["docamr", "--coref", str(files("coref_conll", conll())), "--coref-format", "conll",
-                 "--amrs", str(amrs), "--rep", "no-merge"])
+    assert (
+        "amreval: warning: " in err
+        and "coref.jsonlines: 1 documents, 5 mentions in 2 clusters: 5 mapped to "
+        "nodes, 0 unmapped; 2 chains, 0 clusters within one sentence left out"
+        in err
+    )
+    code = main(
+        [
+            "docamr",
+            "--coref",
+            str(files("coref_conll", conll())),
+            "--coref-format",
+            "conll",
+            "--amrs",
+            str(amrs),
+            "--rep",
+            "no-merge",
+        ]
+    )
     written, err = capsys.readouterr()
     assert code == 0
     [graph] = loads_graphs(written)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from amreval.match import graph_triples
 from amreval import read_graphs
 from amreval.cli import main
+from amreval.match import graph_triples
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -28,14 +28,25 @@ def test_smatch_prints_what_smatch_prints(capsys):
 
 
 def test_smatch_per_pair_and_significant_digits(capsys):
-    code, out, _ = run(capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr"),
-                       "--ms", "--significant", "4")
+    code, out, _ = run(
+        capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr"), "--ms", "--significant", "4"
+    )
     assert out.splitlines() == ["F-score: 1.0000", "F-score: 0.7778", "F-score: 0.9474"]
 
 
 def test_smatch_json_has_counts_and_config(capsys):
-    code, out, _ = run(capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr"),
-                       "--json", "--solver", "exact", "--seed", "3")
+    code, out, _ = run(
+        capsys,
+        "smatch",
+        "-f",
+        str(EXAMPLES / "pred.amr"),
+        str(EXAMPLES / "gold.amr"),
+        "--json",
+        "--solver",
+        "exact",
+        "--seed",
+        "3",
+    )
     data = json.loads(out)
     assert (data["match"], data["test"], data["gold"], data["n_optimal"]) == (25, 27, 28, 3)
     assert data["config"].startswith("solver=exact,restarts=19,seed=3,time_limit=30,score=smatch,amreval=")
@@ -57,8 +68,18 @@ def test_smatch_errors_name_the_file(capsys, tmp_path):
 def test_docamr_from_xml_and_amrs(capsys, tmp_path, reference_dir):
     base = reference_dir / "docamr"
     out_file = tmp_path / "docs.amr"
-    code, _, _ = run(capsys, "docamr", "--xml", *map(str, sorted((base / "xml").glob("*.xml"))),
-                     "--amrs", str(base / "amrs.txt"), "--rep", "merge-all", "-o", str(out_file))
+    code, _, _ = run(
+        capsys,
+        "docamr",
+        "--xml",
+        *map(str, sorted((base / "xml").glob("*.xml"))),
+        "--amrs",
+        str(base / "amrs.txt"),
+        "--rep",
+        "merge-all",
+        "-o",
+        str(out_file),
+    )
     assert code == 0
     graphs = read_graphs(out_file)
     assert [g.id for g in graphs] == ["SYNTH_DOC_001", "SYNTH_DOC_002"]
@@ -67,8 +88,9 @@ def test_docamr_from_xml_and_amrs(capsys, tmp_path, reference_dir):
 
 def test_docamr_bad_rep_and_missing_amrs(capsys, reference_dir):
     xml = str(reference_dir / "docamr" / "xml" / "msamr_synth_001.xml")
-    code, _, err = run(capsys, "docamr", "--xml", xml, "--amrs", xml.replace("xml/msamr_synth_001.xml", "amrs.txt"),
-                       "--rep", "bogus")
+    code, _, err = run(
+        capsys, "docamr", "--xml", xml, "--amrs", xml.replace("xml/msamr_synth_001.xml", "amrs.txt"), "--rep", "bogus"
+    )
     assert code == 2 and "expected one of docamr, no-merge, merge-names, merge-all" in err
     code, _, err = run(capsys, "docamr", "--xml", xml)
     assert code == 2 and "--xml needs --amrs" in err
@@ -81,8 +103,9 @@ def test_docamr_amr3_root_must_exist(capsys, tmp_path):
 
 def test_docsmatch_prints_the_reference_layout(capsys, reference_dir):
     base = reference_dir / "docamr"
-    code, out, _ = run(capsys, "docsmatch", "-f", str(base / "synth.docAMR.pred.amr"),
-                       str(base / "expected" / "synth.docAMR.amr"))
+    code, out, _ = run(
+        capsys, "docsmatch", "-f", str(base / "synth.docAMR.pred.amr"), str(base / "expected" / "synth.docAMR.amr")
+    )
     assert code == 0
     assert out == "Overall Score:\nPrecision: 0.9286\nRecall: 0.8667\nF-score: 0.8966\n"
 
@@ -96,8 +119,16 @@ def test_docsmatch_coref_subscore_prints_the_reference_layout(capsys, reference_
     expected = (base / "expected" / "smatch_pred_vs_docAMR.txt").read_text().split("Time(s)")[0]
     assert out == expected
     code, out, _ = run(capsys, "docsmatch", "-f", *files, "--coref-subscore", "--ms", "--significant", "3", "-j", "2")
-    assert out.split("\n")[:8] == ["Overall Score:", "Precision: 0.913", "Recall: 0.851", "F-score: 0.881",
-                                   "Coref Score", "Precision: 1.000", "Recall: 0.667", "F-score: 0.800"]
+    assert out.split("\n")[:8] == [
+        "Overall Score:",
+        "Precision: 0.913",
+        "Recall: 0.851",
+        "F-score: 0.881",
+        "Coref Score",
+        "Precision: 1.000",
+        "Recall: 0.667",
+        "F-score: 0.800",
+    ]
     assert out.count("Overall Score:") == 2
 
 
@@ -112,8 +143,7 @@ def test_docsmatch_fine_grained_and_json(capsys, reference_dir):
     data = json.loads(out)
     # gold: the Paris chain (its coref-entity node, 2 :coref edges, ARG4 into it) and the 5 edges into
     # the merged Obama node are named-entity items: 9; the missing :part is bridging; 10 others
-    assert data["coref_counts"] == {"named_entity": [5, 5, 9], "bridging": [0, 0, 1], "other": [9, 9, 10],
-                                    "mixed": 0}
+    assert data["coref_counts"] == {"named_entity": [5, 5, 9], "bridging": [0, 0, 1], "other": [9, 9, 10], "mixed": 0}
     assert [(d["match"], d["test"], d["gold"]) for d in data["documents"]] == [(63, 69, 74), (15, 15, 16)]
 
 
@@ -126,8 +156,15 @@ def test_svg_pictures_from_the_cli(tmp_path, capsys):
         pytest.skip("Graphviz's dot program is not installed (apt-get install graphviz)")
     examples = EXAMPLES
     out = tmp_path / "align.svg"
-    code, _, _ = run(capsys, "docsmatch", "-f", str(examples / "pred.docamr.amr"), str(examples / "gold.docamr.amr"),
-                     "--svg", str(out))
+    code, _, _ = run(
+        capsys,
+        "docsmatch",
+        "-f",
+        str(examples / "pred.docamr.amr"),
+        str(examples / "gold.docamr.amr"),
+        "--svg",
+        str(out),
+    )
     assert code == 0
     svg = ET.parse(out).getroot()
     texts = "".join(svg.itertext())

@@ -29,22 +29,42 @@ WORLD = 2
 
 # (prediction, reference) documents with merged nodes, coref nodes, a named entity and bridging
 DOCS = [
-    ("(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (b2 / boy)))",
-     "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"),
-    ("(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01))",
-     "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"),
-    (('(d / document :snt1 (s / say-01 :ARG0 (c / coref-entity :name (n / name :op1 "Kim")))'
-      ' :snt2 (l / leave-11 :ARG0 (p / person :name (n2 / name :op1 "Kim"))))'),
-     ('(d / document :snt1 (s / say-01 :ARG0 (c / coref-entity :name (n / name :op1 "Kim")))'
-      ' :snt2 (l / leave-11 :ARG0 c))')),
-    ("(d / document :snt1 (a / see-01 :ARG1 (t / team)) :snt2 (b / win-01 :ARG0 (x / coref-entity)))",
-     "(d / document :snt1 (a / see-01 :ARG1 (t / team :part (x / coref-entity))) :snt2 (b / win-01 :ARG0 x))"),
-    (("(d / document :snt1 (r / rain-01) :snt2 (s / stay-01 :ARG1 (w / we) :location (h / home))"
-      " :snt3 (r2 / read-01 :ARG0 w))"),
-     ("(d / document :snt1 (r / rain-01) :snt2 (s / stay-01 :ARG1 (w / we) :location (h / home))"
-      " :snt3 (r2 / read-01 :ARG0 w))")),
-    ("(d / document :snt1 (c / cat :mod (b / black)) :snt2 (s / sleep-01 :ARG0 (d2 / dog)))",
-     "(d / document :snt1 (c / cat :mod (w / white)) :snt2 (s / sleep-01 :ARG0 c))"),
+    (
+        "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (b2 / boy)))",
+        "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))",
+    ),
+    (
+        "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01))",
+        "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))",
+    ),
+    (
+        (
+            '(d / document :snt1 (s / say-01 :ARG0 (c / coref-entity :name (n / name :op1 "Kim")))'
+            ' :snt2 (l / leave-11 :ARG0 (p / person :name (n2 / name :op1 "Kim"))))'
+        ),
+        (
+            '(d / document :snt1 (s / say-01 :ARG0 (c / coref-entity :name (n / name :op1 "Kim")))'
+            " :snt2 (l / leave-11 :ARG0 c))"
+        ),
+    ),
+    (
+        "(d / document :snt1 (a / see-01 :ARG1 (t / team)) :snt2 (b / win-01 :ARG0 (x / coref-entity)))",
+        "(d / document :snt1 (a / see-01 :ARG1 (t / team :part (x / coref-entity))) :snt2 (b / win-01 :ARG0 x))",
+    ),
+    (
+        (
+            "(d / document :snt1 (r / rain-01) :snt2 (s / stay-01 :ARG1 (w / we) :location (h / home))"
+            " :snt3 (r2 / read-01 :ARG0 w))"
+        ),
+        (
+            "(d / document :snt1 (r / rain-01) :snt2 (s / stay-01 :ARG1 (w / we) :location (h / home))"
+            " :snt3 (r2 / read-01 :ARG0 w))"
+        ),
+    ),
+    (
+        "(d / document :snt1 (c / cat :mod (b / black)) :snt2 (s / sleep-01 :ARG0 (d2 / dog)))",
+        "(d / document :snt1 (c / cat :mod (w / white)) :snt2 (s / sleep-01 :ARG0 c))",
+    ),
 ]
 
 # Each run: how the documents are split over the processes, the add_batch size, compute's keywords.
@@ -54,8 +74,11 @@ RUNS = {
     # uneven shards, several documents per add_batch
     "uneven": {"shards": [[0], [1, 2, 3, 4, 5]], "batch_size": 2, "kwargs": {}},
     # rank k takes documents k, k + 2, ...: process 0 sees 0, 2, 4, 1, 3, 5; keywords reach process 0
-    "strided": {"shards": [[0, 2, 4], [1, 3, 5]], "batch_size": 2,
-                "kwargs": {"fine_grained": True, "per_document": True, "restarts": 5, "seed": 3}},
+    "strided": {
+        "shards": [[0, 2, 4], [1, 3, 5]],
+        "batch_size": 2,
+        "kwargs": {"fine_grained": True, "per_document": True, "restarts": 5, "seed": 3},
+    },
 }
 
 # One process of the distributed evaluation: every run, then the results (None off process 0) as JSON.
@@ -89,19 +112,36 @@ def distributed(tmp_path_factory):
     procs = []
     for rank in range(WORLD):
         runs = [
-            {"experiment_id": f"{name}-{os.getpid()}", "batch_size": run["batch_size"], "kwargs": run["kwargs"],
-             "predictions": [DOCS[k][0] for k in run["shards"][rank]],
-             "references": [DOCS[k][1] for k in run["shards"][rank]]}
+            {
+                "experiment_id": f"{name}-{os.getpid()}",
+                "batch_size": run["batch_size"],
+                "kwargs": run["kwargs"],
+                "predictions": [DOCS[k][0] for k in run["shards"][rank]],
+                "references": [DOCS[k][1] for k in run["shards"][rank]],
+            }
             for name, run in RUNS.items()
         ]
-        spec = {"script": str(SCRIPT), "num_process": WORLD, "process_id": rank, "cache_dir": str(cache_dir),
-                "timeout": 120, "runs": runs, "out": str(base / f"rank{rank}.json")}
+        spec = {
+            "script": str(SCRIPT),
+            "num_process": WORLD,
+            "process_id": rank,
+            "cache_dir": str(cache_dir),
+            "timeout": 120,
+            "runs": runs,
+            "out": str(base / f"rank{rank}.json"),
+        }
         (base / f"spec{rank}.json").write_text(json.dumps(spec), encoding="utf-8")
         env = dict(os.environ, HF_HUB_OFFLINE="1")
-        procs.append(subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(base / f"spec{rank}.json")],
-            env=env, cwd=base, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        ))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", WORKER, str(base / f"spec{rank}.json")],
+                env=env,
+                cwd=base,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
 
     def collect() -> list[dict[str, dict | None]]:
         out = []
@@ -131,8 +171,9 @@ def test_two_processes_equal_one_compute(distributed, metric):
     expected = {}
     for name, run in RUNS.items():
         order = in_process_order(run["shards"])
-        expected[name] = metric.compute(predictions=[DOCS[k][0] for k in order],
-                                        references=[DOCS[k][1] for k in order], **run["kwargs"])
+        expected[name] = metric.compute(
+            predictions=[DOCS[k][0] for k in order], references=[DOCS[k][1] for k in order], **run["kwargs"]
+        )
     rank0, rank1 = distributed()
     assert rank1 == {name: None for name in RUNS}
     for name in RUNS:
@@ -142,10 +183,13 @@ def test_two_processes_equal_one_compute(distributed, metric):
     assert rank0["uneven"] == everything
     assert (everything["n_pairs"], everything["match"], everything["test"], everything["gold"]) == (6, 57, 67, 63)
     assert everything["config"] == rank0["contiguous"]["config"]
-    assert everything["config"].startswith("solver=hillclimb,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,")
+    assert everything["config"].startswith(
+        "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,"
+    )
     strided = rank0["strided"]
-    assert strided["config"].startswith("solver=hillclimb,restarts=5,seed=3,time_limit=30,score=docsmatch,coref=tiebreak,"
-                                        "fine_grained=True,")
+    assert strided["config"].startswith(
+        "solver=hillclimb,restarts=5,seed=3,time_limit=30,score=docsmatch,coref=tiebreak,fine_grained=True,"
+    )
     assert len(strided["per_document_f1"]) == 6 and "srl_f1" in strided
 
 

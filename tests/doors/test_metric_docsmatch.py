@@ -13,8 +13,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
 
-from amreval import read_graphs  # noqa: E402
-from amreval.scores.docsmatch import docsmatch  # noqa: E402
+from amreval import read_graphs
+from amreval.scores.docsmatch import docsmatch
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "metrics" / "docsmatch"
@@ -45,13 +45,21 @@ def test_compute_equals_the_core(metric):
 
 def test_lists_of_sentences_and_keywords(metric):
     out = metric.compute(
-        predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]], references=[GOLD],
-        coref=False, fine_grained=True, per_document=True, restarts=3, seed=7, solver="exact",
+        predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]],
+        references=[GOLD],
+        coref=False,
+        fine_grained=True,
+        per_document=True,
+        restarts=3,
+        seed=7,
+        solver="exact",
     )
     assert (out["match"], out["test"], out["gold"]) == (8, 8, 9)
     assert "coref_f1" not in out and out["per_document_f1"] == [pytest.approx(16 / 17)]
     assert out["srl_recall"] == pytest.approx(3 / 5)
-    assert out["config"] == "solver=exact,restarts=3,seed=7,time_limit=30,score=docsmatch,fine_grained=True,amreval=0.1.0"
+    assert (
+        out["config"] == "solver=exact,restarts=3,seed=7,time_limit=30,score=docsmatch,fine_grained=True,amreval=0.1.0"
+    )
 
 
 def test_add_batch_then_compute_equals_one_compute(metric, reference_dir):

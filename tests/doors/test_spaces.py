@@ -94,8 +94,7 @@ def serve(name: str) -> Iterator[str]:
     spec.loader.exec_module(module)
     demo = module.build_demo()
     try:
-        _, url, _ = demo.launch(server_name="127.0.0.1", server_port=free_port(), prevent_thread_lock=True,
-                                quiet=True)
+        _, url, _ = demo.launch(server_name="127.0.0.1", server_port=free_port(), prevent_thread_lock=True, quiet=True)
         yield url
     finally:
         demo.close()
@@ -192,13 +191,25 @@ def tiny_gpt2(tmp_path_factory):
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(text, trainers.BpeTrainer(vocab_size=300, special_tokens=["<|endoftext|>"],
-                                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>",
-                                                     eos_token="<|endoftext|>")
+    tok.train_from_iterator(
+        text,
+        trainers.BpeTrainer(
+            vocab_size=300, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
+    )
+    tokenizer = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>"
+    )
     torch.manual_seed(0)
-    config = transformers.GPT2Config(n_layer=1, n_embd=32, n_head=2, n_positions=64, vocab_size=len(tokenizer),
-                                     bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config = transformers.GPT2Config(
+        n_layer=1,
+        n_embd=32,
+        n_head=2,
+        n_positions=64,
+        vocab_size=len(tokenizer),
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     path = tmp_path_factory.mktemp("tiny-gpt2")
     tokenizer.save_pretrained(path)
     transformers.GPT2LMHeadModel(config).save_pretrained(path)
@@ -281,8 +292,9 @@ def test_docsmatch_example_then_options(page, docsmatch_url, docsmatch_metric, a
     page.locator("#coref input[type=checkbox]").uncheck()
     page.locator("#fine-grained input[type=checkbox]").check()
     page.locator("#score").click()
-    expected = docsmatch_metric.compute(predictions=pred, references=gold, seed=3, coref=False, fine_grained=True,
-                                        per_document=True)
+    expected = docsmatch_metric.compute(
+        predictions=pred, references=gold, seed=3, coref=False, fine_grained=True, per_document=True
+    )
     expect(page.locator("#overall-scores [data-key=config]")).to_have_text(expected["config"])
     check_docsmatch(page, expected, ["demo", "trip"])
     expect(page.locator("#document input")).to_have_value("1. demo")
@@ -300,9 +312,11 @@ def test_docsmatch_uploaded_sentences(page, docsmatch_url, docsmatch_metric, art
     page.get_by_label("the graphs are the sentences of one document").check()
     page.locator("#score").click()
     expect(page.locator("#overall [data-key=f1]")).to_be_visible()
-    expected = docsmatch_metric.compute(predictions=[graph_blocks(DOCSMATCH_EXAMPLES / "pred.sentences.amr")],
-                                        references=[graph_blocks(DOCSMATCH_EXAMPLES / "gold.sentences.amr")],
-                                        per_document=True)
+    expected = docsmatch_metric.compute(
+        predictions=[graph_blocks(DOCSMATCH_EXAMPLES / "pred.sentences.amr")],
+        references=[graph_blocks(DOCSMATCH_EXAMPLES / "gold.sentences.amr")],
+        per_document=True,
+    )
     check_docsmatch(page, expected, ["document"])
     assert_picture(page, expected["per_document_f1"][0])
     page.screenshot(path=artifacts / "docsmatch-upload.png", full_page=True)
@@ -327,8 +341,9 @@ def check_mfbeta(page: Page, expected: dict) -> None:
     assert cells["parse_failures"][0] == str(expected["parse_failures"])
     assert cells["config"][0] == expected["config"]
     rows = shown(page, "#per-example-scores")
-    for k, (pref, ok, s2) in enumerate(zip(expected["pref_scores"], expected["acceptable"], expected["s2match_f1"]),
-                                       start=1):
+    for k, (pref, ok, s2) in enumerate(
+        zip(expected["pref_scores"], expected["acceptable"], expected["s2match_f1"]), start=1
+    ):
         assert_number(rows, f"pref_{k}", pref)
         assert_number(rows, f"s2match_{k}", s2)
         assert rows[f"acceptable_{k}"] == ("yes" if ok else "no", str(ok))

@@ -14,13 +14,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 hub = pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
 
-from huggingface_hub import EvalResult, ModelCard  # noqa: E402
+from huggingface_hub import EvalResult, ModelCard
 
-from amreval import read_graphs  # noqa: E402
-from amreval.scores.docsmatch import docsmatch  # noqa: E402
-from amreval.errors import InputError, MissingDependencyError  # noqa: E402
-from amreval.hub.modelcard import eval_results, merge_eval_results, write_model_card  # noqa: E402
-from amreval.scores.smatch import smatch  # noqa: E402
+from amreval import read_graphs
+from amreval.errors import InputError, MissingDependencyError
+from amreval.hub.modelcard import eval_results, merge_eval_results, write_model_card
+from amreval.scores.docsmatch import docsmatch
+from amreval.scores.smatch import smatch
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
@@ -61,7 +61,11 @@ def test_eval_results_one_entry_per_number(hand):
         assert e.metric_config.startswith(CONFIG) and e.metric_config == hand.config.as_string()
         assert (e.task_type, e.task_name) == ("semantic-parsing", "AMR parsing")
         assert (e.dataset_type, e.dataset_name, e.dataset_config, e.dataset_split) == (
-            "ms_amr", "MS-AMR (test)", "docamr", "test")
+            "ms_amr",
+            "MS-AMR (test)",
+            "docamr",
+            "test",
+        )
     # the flat dict of as_dict() (what the evaluate metric returns) gives the same entries
     assert eval_results(hand.as_dict(), dataset_config="docamr") == entries
 
@@ -69,8 +73,10 @@ def test_eval_results_one_entry_per_number(hand):
 def test_keys_names_and_metric_inference(hand):
     entries = eval_results(hand, keys=("coref_other_f1", "noncoref_f1", "match", "n_pairs"))
     assert [(e.metric_name, e.metric_value) for e in entries] == [
-        ("DocSmatch coref other F1", 0.8), ("DocSmatch non-coref F1", 1.0),
-        ("DocSmatch match", 8), ("DocSmatch n pairs", 1),
+        ("DocSmatch coref other F1", 0.8),
+        ("DocSmatch non-coref F1", 1.0),
+        ("DocSmatch match", 8),
+        ("DocSmatch n pairs", 1),
     ]
     # without the coref sub-score the default keys are the overall ones
     plain = eval_results(docsmatch([PRED], [GOLD]))
@@ -80,12 +86,23 @@ def test_keys_names_and_metric_inference(hand):
     [f1] = eval_results(r, keys=["f1"], dataset_type="amr3", dataset_name="AMR 3.0", digits=2)
     assert (f1.metric_type, f1.metric_name, f1.metric_value, f1.dataset_type) == ("smatch", "Smatch F1", 0.75, "amr3")
     # MFβ: β = 1 makes mf_beta and mf_1 the same number under the same name, reported once
-    mf = {"mf_beta": 0.6, "mf_1": 0.6, "mf_0.5": 0.7, "mf_2": 0.5, "meaning": 0.8, "form": 0.5, "beta": 1.0,
-          "config": "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=1.0,amreval=0.1.0"}
+    mf = {
+        "mf_beta": 0.6,
+        "mf_1": 0.6,
+        "mf_0.5": 0.7,
+        "mf_2": 0.5,
+        "meaning": 0.8,
+        "form": 0.5,
+        "beta": 1.0,
+        "config": "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=1.0,amreval=0.1.0",
+    }
     entries = eval_results(mf, dataset_type="amr3", dataset_name="AMR 3.0 (test)")
     assert [(e.metric_type, e.metric_name, e.metric_value) for e in entries] == [
-        ("mfbeta", "MFβ (β=1)", 0.6), ("mfbeta", "MFβ (β=0.5)", 0.7), ("mfbeta", "MFβ (β=2)", 0.5),
-        ("mfbeta", "MFβ meaning (M)", 0.8), ("mfbeta", "MFβ form (F)", 0.5),
+        ("mfbeta", "MFβ (β=1)", 0.6),
+        ("mfbeta", "MFβ (β=0.5)", 0.7),
+        ("mfbeta", "MFβ (β=2)", 0.5),
+        ("mfbeta", "MFβ meaning (M)", 0.8),
+        ("mfbeta", "MFβ form (F)", 0.5),
     ]
     assert {(e.task_type, e.task_name) for e in entries} == {("text-generation", "AMR-to-text generation")}
     [s2] = eval_results({"f1": 0.5}, metric="s2match", keys=["f1"], metric_args={"cutoff": 0.5})
@@ -102,8 +119,11 @@ def test_bad_keys_and_missing_hub(hand, monkeypatch):
     with pytest.raises(InputError, match="expected a result with as_dict"):
         eval_results([0.5])  # type: ignore[arg-type]
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)
-    with pytest.raises(MissingDependencyError, match=r"huggingface_hub is needed for model-card reporting: "
-                                                      r"pip install 'amreval\[hub\]'"):
+    with pytest.raises(
+        MissingDependencyError,
+        match=r"huggingface_hub is needed for model-card reporting: "
+        r"pip install 'amreval\[hub\]'",
+    ):
         eval_results(hand)
     with pytest.raises(ImportError):
         write_model_card("README.md", [], model_name="x")
@@ -111,8 +131,13 @@ def test_bad_keys_and_missing_hub(hand, monkeypatch):
 
 def test_card_carries_the_numbers_exactly(hand, tmp_path):
     path = tmp_path / "README.md"
-    written = write_model_card(path, eval_results(hand, dataset_config="docamr"), model_name="my-parser",
-                               text=BODY, metadata={"license": "apache-2.0", "tags": ["amr", "docamr"]})
+    written = write_model_card(
+        path,
+        eval_results(hand, dataset_config="docamr"),
+        model_name="my-parser",
+        text=BODY,
+        metadata={"license": "apache-2.0", "tags": ["amr", "docamr"]},
+    )
     card = ModelCard.load(path)
     assert card.data.model_name == "my-parser"
     assert (card.data.license, card.data.tags) == ("apache-2.0", ["amr", "docamr"])
@@ -156,24 +181,33 @@ def test_update_replaces_the_same_metric_and_keeps_the_rest(hand, tmp_path):
     write_model_card(path, eval_results(perfect, keys=("f1", "coref_f1")), model_name="my-parser")
     card = ModelCard.load(path)
     assert [(e.metric_type, e.metric_name, e.metric_value) for e in card.data.eval_results] == [
-        ("smatch", "Smatch F1", 0.84), ("docsmatch", "DocSmatch F1", 1.0), ("docsmatch", "DocSmatch coref F1", 1.0),
+        ("smatch", "Smatch F1", 0.84),
+        ("docsmatch", "DocSmatch F1", 1.0),
+        ("docsmatch", "DocSmatch coref F1", 1.0),
     ]
     # second report on the same task and dataset: the DocSmatch numbers are replaced in place, one is added
     write_model_card(path, eval_results(hand, keys=("coref_f1", "f1", "precision")), model_name="my-parser")
     card = ModelCard.load(path)
     assert [(e.metric_type, e.metric_name, e.metric_value) for e in card.data.eval_results] == [
-        ("smatch", "Smatch F1", 0.84), ("docsmatch", "DocSmatch F1", 16 / 17),
-        ("docsmatch", "DocSmatch coref F1", 0.8), ("docsmatch", "DocSmatch precision", 1.0),
+        ("smatch", "Smatch F1", 0.84),
+        ("docsmatch", "DocSmatch F1", 16 / 17),
+        ("docsmatch", "DocSmatch coref F1", 0.8),
+        ("docsmatch", "DocSmatch precision", 1.0),
     ]
     assert (card.data.license, card.data.base_model) == ("mit", "facebook/bart-large")
     assert card.data.model_name == "my-parser"
     assert card.text == BODY
     # another split is another result, kept beside the test split
-    write_model_card(path, eval_results(perfect, keys=["f1"], dataset_split="validation",
-                                        dataset_name="MS-AMR (validation)"), model_name="my-parser")
+    write_model_card(
+        path,
+        eval_results(perfect, keys=["f1"], dataset_split="validation", dataset_name="MS-AMR (validation)"),
+        model_name="my-parser",
+    )
     card = ModelCard.load(path)
     assert [(e.dataset_split, e.metric_name, e.metric_value) for e in card.data.eval_results][-3:] == [
-        ("test", "DocSmatch coref F1", 0.8), ("test", "DocSmatch precision", 1.0), ("validation", "DocSmatch F1", 1.0),
+        ("test", "DocSmatch coref F1", 0.8),
+        ("test", "DocSmatch precision", 1.0),
+        ("validation", "DocSmatch F1", 1.0),
     ]
     assert card.text == BODY
     # update=False starts over: one result, the default body
@@ -192,13 +226,20 @@ def test_update_a_card_without_front_matter_keeps_its_body(hand, tmp_path):
 
 def test_merge_shares_the_group_names():
     def entry(name, value, dataset_name="MS-AMR"):
-        return EvalResult(task_type="semantic-parsing", dataset_type="ms_amr", dataset_name=dataset_name,
-                          metric_type="docsmatch", metric_name=name, metric_value=value)
+        return EvalResult(
+            task_type="semantic-parsing",
+            dataset_type="ms_amr",
+            dataset_name=dataset_name,
+            metric_type="docsmatch",
+            metric_name=name,
+            metric_value=value,
+        )
 
     old = [entry("DocSmatch F1", 0.5), entry("DocSmatch precision", 0.6)]
     merged = merge_eval_results(old, [entry("DocSmatch F1", 0.7, "MS-AMR (test)")])
     assert [(e.metric_name, e.metric_value, e.dataset_name) for e in merged] == [
-        ("DocSmatch F1", 0.7, "MS-AMR (test)"), ("DocSmatch precision", 0.6, "MS-AMR (test)"),
+        ("DocSmatch F1", 0.7, "MS-AMR (test)"),
+        ("DocSmatch precision", 0.6, "MS-AMR (test)"),
     ]
     assert old[1].dataset_name == "MS-AMR"  # the inputs are left alone
 

@@ -14,11 +14,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 datasets = pytest.importorskip("datasets", reason="the hub extra (datasets) is not installed")
 
-from amreval import AmrevalWarning, InputError, loads_graph  # noqa: E402
-from amreval.hub.ms_amr_examples import FIELDS, iter_ms_amr  # noqa: E402
-from amreval.hub.ms_amr import MsAmr, export_ms_amr, load_ms_amr, ms_amr_features  # noqa: E402
-from amreval.amr import loads_graphs  # noqa: E402
-from amreval.docamr import convert_document, read_msamr_xml, sentence_amrs  # noqa: E402
+from amreval import AmrevalWarning, InputError, loads_graph
+from amreval.amr import loads_graphs
+from amreval.docamr import convert_document, read_msamr_xml, sentence_amrs
+from amreval.hub.ms_amr import MsAmr, export_ms_amr, load_ms_amr, ms_amr_features
+from amreval.hub.ms_amr_examples import FIELDS, iter_ms_amr
 
 AMRS = """# AMR release (fake); corpus fake
 
@@ -66,7 +66,8 @@ def msamr(docid, sids, identity="", singletons=None, bridging=None, doctype=Fals
 
 
 TRAIN = msamr(
-    "DOC-T", ["T.1", "T.2", "T.3"],
+    "DOC-T",
+    ["T.1", "T.2", "T.3"],
     identity='<identchain relationid="rel-0"><mention id="T.1" variable="p" concept="person">Anna</mention>'
     '<mention id="T.2" variable="s" concept="she"/></identchain>'
     '<identchain relationid="rel-1"><mention id="T.1" variable="c" concept="car"/>'
@@ -76,19 +77,23 @@ TRAIN = msamr(
     doctype=True,
 )
 TRAIN_EMPTY = msamr(
-    "DOC-W", ["E.1", "E.2"],
+    "DOC-W",
+    ["E.1", "E.2"],
     identity='<identchain relationid="rel-0"><mention id="E.1" variable="i" concept="i"/>'
     '<mention id="E.2" variable="i" concept="i"/></identchain>',
-    singletons="", bridging="",
+    singletons="",
+    bridging="",
 )
 DEV = msamr(
-    "DOC-V", ["V.1", "V.2"],
+    "DOC-V",
+    ["V.1", "V.2"],
     identity='<identchain relationid="rel-0"><mention id="V.1" variable="d" concept="dog"/>'
     '<mention id="V.2" variable="i" concept="it"/></identchain>',
 )
 DEV_ALT = msamr("DOC-V", ["V.1", "V.2"], identity="")
 TEST = msamr(
-    "DOC-E", ["E.1", "E.2"],
+    "DOC-E",
+    ["E.1", "E.2"],
     identity='<identchain relationid="rel-0"><mention id="E.1" variable="i" concept="i"/>'
     '<implicitrole id="E.2" parentvariable="l" parentconcept="leave-11" argument="ARG1"/></identchain>',
 )
@@ -126,25 +131,37 @@ def test_generator_examples_by_hand(amr3):
     assert loads_graph(t["sentence_amrs"][2]).instances == {"n2": "new-01", "w": "wheel"}
     assert [c["relation_id"] for c in t["chains"]] == ["rel-0", "rel-1", "rel-2"]
     assert [c["singleton"] for c in t["chains"]] == [False, False, True]
-    assert t["chains"][0]["mentions"][1] == {"sentence_index": 1, "sentence_id": "T.2", "variable": "s",
-                                             "concept": "she", "text": ""}
+    assert t["chains"][0]["mentions"][1] == {
+        "sentence_index": 1,
+        "sentence_id": "T.2",
+        "variable": "s",
+        "concept": "she",
+        "text": "",
+    }
     assert t["chains"][0]["mentions"][0]["text"] == "Anna"
     assert t["bridging"] == [{"relation_id": "rel-3", "kind": "part-whole", "head": "rel-1", "members": ["rel-2"]}]
     # docamr: she merged into the person and it into the car (pronouns dropped):
     # document + 4 + 4 + 2 sentence nodes - 2
     assert (t["num_sentences"], t["num_nodes"], t["num_chains"]) == (3, 9, 2)
     test = next(iter_ms_amr(amr3, "test"))
-    assert test["chains"][0]["implicit_roles"] == [{"sentence_index": 1, "sentence_id": "E.2",
-                                                   "parent_variable": "l", "parent_concept": "leave-11",
-                                                   "argument": "ARG1"}]
+    assert test["chains"][0]["implicit_roles"] == [
+        {
+            "sentence_index": 1,
+            "sentence_id": "E.2",
+            "parent_variable": "l",
+            "parent_concept": "leave-11",
+            "argument": "ARG1",
+        }
+    ]
 
 
 def test_docamr_column_equals_the_conversion(amr3):
     amrs = sentence_amrs(loads_graphs(AMRS))
     for config in ("docamr", "no-merge", "merge-names", "merge-all"):
         (row,) = iter_ms_amr(amr3, "test", config)
-        expected = convert_document(read_msamr_xml(str(amr3 / "data/multisentence/ms-amr-split/test/msamr_dfa_007.xml")),
-                                    amrs, config)
+        expected = convert_document(
+            read_msamr_xml(str(amr3 / "data/multisentence/ms-amr-split/test/msamr_dfa_007.xml")), amrs, config
+        )
         expected.metadata["doc_file"] = "msamr_dfa_007.xml"
         assert row["docamr"] == expected.to_string()
         assert "# ::doc_file msamr_dfa_007.xml\n" in row["docamr"]
@@ -174,9 +191,12 @@ def test_streaming(amr3):
 
 
 def test_from_generator_uses_the_same_rows(amr3, tmp_path):
-    ds = datasets.Dataset.from_generator(iter_ms_amr, features=ms_amr_features(),
-                                         gen_kwargs={"data_dir": str(amr3), "split": "train"},
-                                         cache_dir=str(tmp_path / "gen"))
+    ds = datasets.Dataset.from_generator(
+        iter_ms_amr,
+        features=ms_amr_features(),
+        gen_kwargs={"data_dir": str(amr3), "split": "train"},
+        cache_dir=str(tmp_path / "gen"),
+    )
     assert ds.to_list() == list(iter_ms_amr(amr3, "train"))
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from amreval.match import graph_triples
 from amreval import loads_graph
+from amreval.match import graph_triples
 
 
 def triples(text):
@@ -11,23 +11,29 @@ def triples(text):
 
 
 def test_instance_attribute_relation_and_top():
-    assert triples('(w / Want-01 :ARG0 (b / boy) :polarity - :op1 "Paris")') == sorted([
-        ("instance", "w", "want-01"),
-        ("instance", "b", "boy"),
-        ("TOP", "w", "top"),
-        ("polarity", "w", "-"),
-        ("op1", "w", "paris"),
-        ("arg0", "w", "b"),
-    ])
+    assert triples('(w / Want-01 :ARG0 (b / boy) :polarity - :op1 "Paris")') == sorted(
+        [
+            ("instance", "w", "want-01"),
+            ("instance", "b", "boy"),
+            ("TOP", "w", "top"),
+            ("polarity", "w", "-"),
+            ("op1", "w", "paris"),
+            ("arg0", "w", "b"),
+        ]
+    )
 
 
 def test_inverse_roles_and_mod():
-    assert triples("(a / x :ARG0-of (b / y) :mod (c / z))") == sorted([
-        ("instance", "a", "x"), ("instance", "b", "y"), ("instance", "c", "z"),
-        ("TOP", "a", "top"),
-        ("arg0", "b", "a"),
-        ("domain", "c", "a"),
-    ])
+    assert triples("(a / x :ARG0-of (b / y) :mod (c / z))") == sorted(
+        [
+            ("instance", "a", "x"),
+            ("instance", "b", "y"),
+            ("instance", "c", "z"),
+            ("TOP", "a", "top"),
+            ("arg0", "b", "a"),
+            ("domain", "c", "a"),
+        ]
+    )
 
 
 def test_mod_to_a_constant_is_kept():

@@ -22,8 +22,8 @@ from transformers import (
     PreTrainedTokenizerFast,
 )
 
-from amreval.mfbeta import form
 from amreval.errors import InputError, MissingDependencyError
+from amreval.mfbeta import form
 from amreval.mfbeta.form import (
     FormResult,
     LanguageModelScorer,
@@ -62,8 +62,9 @@ def _bpe(special: list[str]) -> tokenizers.Tokenizer:
     tok = tokenizers.Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=300, special_tokens=special,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=300, special_tokens=special, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
     tok.train_from_iterator(GRAMMATICAL, trainer)
     return tok
 
@@ -77,9 +78,9 @@ def _train(model: GPT2LMHeadModel, tokenizer: PreTrainedTokenizerFast, steps: in
     labels = torch.full((len(seqs), width), -100)
     mask = torch.zeros((len(seqs), width), dtype=torch.long)
     for b, seq in enumerate(seqs):
-        ids[b, :len(seq)] = torch.tensor(seq)
-        labels[b, :len(seq)] = torch.tensor(seq)
-        mask[b, :len(seq)] = 1
+        ids[b, : len(seq)] = torch.tensor(seq)
+        labels[b, : len(seq)] = torch.tensor(seq)
+        mask[b, : len(seq)] = 1
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
     model.train()
     for _ in range(steps):
@@ -95,8 +96,9 @@ def gpt2_dir(tmp_path_factory):
     torch.manual_seed(0)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=_bpe([EOT]), bos_token=EOT, eos_token=EOT)
     eot = tokenizer.convert_tokens_to_ids(EOT)
-    config = GPT2Config(n_layer=2, n_embd=64, n_head=2, n_positions=64, vocab_size=len(tokenizer),
-                        bos_token_id=eot, eos_token_id=eot)
+    config = GPT2Config(
+        n_layer=2, n_embd=64, n_head=2, n_positions=64, vocab_size=len(tokenizer), bos_token_id=eot, eos_token_id=eot
+    )
     model = GPT2LMHeadModel(config)
     _train(model, tokenizer, steps=80)
     path = tmp_path_factory.mktemp("tiny-gpt2")
@@ -110,8 +112,15 @@ def bos_gpt2_dir(tmp_path_factory):
     """An untrained tiny GPT-2 whose tokenizer has <s>/</s> and no <|endoftext|>."""
     torch.manual_seed(1)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=_bpe(["<s>", "</s>"]), bos_token="<s>", eos_token="</s>")
-    config = GPT2Config(n_layer=2, n_embd=32, n_head=2, n_positions=64, vocab_size=len(tokenizer),
-                        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config = GPT2Config(
+        n_layer=2,
+        n_embd=32,
+        n_head=2,
+        n_positions=64,
+        vocab_size=len(tokenizer),
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     path = tmp_path_factory.mktemp("tiny-gpt2-bos")
     tokenizer.save_pretrained(path)
     GPT2LMHeadModel(config).save_pretrained(path)
@@ -129,11 +138,25 @@ def bert_dir(tmp_path_factory):
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     tok.train_from_iterator(GRAMMATICAL, trainers.WordPieceTrainer(vocab_size=80, special_tokens=specials))
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[(t, tok.token_to_id(t)) for t in ("[CLS]", "[SEP]")])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
-                                        cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id)
+        single="[CLS] $A [SEP]", special_tokens=[(t, tok.token_to_id(t)) for t in ("[CLS]", "[SEP]")]
+    )
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
+    config = BertConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id,
+    )
     path = tmp_path_factory.mktemp("tiny-bert")
     tokenizer.save_pretrained(path)
     BertForMaskedLM(config).save_pretrained(path)
@@ -153,8 +176,11 @@ def _direct_load(path, auto):
 def direct_mtp(path, sentence: str, start: str = EOT, end: str = EOT) -> float:
     """mtp by hand: [start] + tokens + [end], softmax over the vocabulary, p of each next token, mean."""
     model, tokenizer = _direct_load(path, AutoModelForCausalLM)
-    ids = [tokenizer.convert_tokens_to_ids(start), *tokenizer(sentence, add_special_tokens=False)["input_ids"],
-           tokenizer.convert_tokens_to_ids(end)]
+    ids = [
+        tokenizer.convert_tokens_to_ids(start),
+        *tokenizer(sentence, add_special_tokens=False)["input_ids"],
+        tokenizer.convert_tokens_to_ids(end),
+    ]
     with torch.no_grad():
         probs = torch.softmax(model(torch.tensor([ids])).logits[0], dim=-1)  # (positions, vocabulary)
     return float(np.mean([probs[i, ids[i + 1]].item() for i in range(len(ids) - 1)]))
@@ -186,6 +212,7 @@ class FixedScorer:
 
 
 # --- causal LM ------------------------------------------------------------------------------------------------------
+
 
 def test_mtp_equals_direct_computation(gpt2_dir):
     scorer = LanguageModelScorer(str(gpt2_dir), device="cpu", batch_size=1)
@@ -239,8 +266,9 @@ def test_trained_model_prefers_the_grammatical_sentence(gpt2_dir):
 def test_preference_carries_over_to_an_unseen_sentence(gpt2_dir):
     unseen, scrambled = "the girl wants to sleep .", "sleep the to girl wants ."
     assert unseen not in GRAMMATICAL
-    result = form_score([unseen, scrambled, GOOD], [scrambled, unseen, SCRAMBLED],
-                        scorer=get_scorer(str(gpt2_dir), "causal", "cpu", 16))
+    result = form_score(
+        [unseen, scrambled, GOOD], [scrambled, unseen, SCRAMBLED], scorer=get_scorer(str(gpt2_dir), "causal", "cpu", 16)
+    )
     assert result.pref_scores[0] > 0.55
     assert result.acceptable == [True, False, True]
     assert result.form == pytest.approx(2 / 3)
@@ -287,6 +315,7 @@ def test_too_long_sentence_is_named(gpt2_dir):
 
 # --- masked LM ------------------------------------------------------------------------------------------------------
 
+
 def test_pseudo_likelihood_equals_direct_computation(bert_dir):
     scorer = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", batch_size=1)
     got = scorer.sentence_scores(VARIED)
@@ -297,8 +326,9 @@ def test_pseudo_likelihood_equals_direct_computation(bert_dir):
 @pytest.mark.parametrize("batch_size", [2, 3, 7])
 def test_pseudo_likelihood_batched_equals_unbatched(bert_dir, batch_size):
     one = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", batch_size=1).sentence_scores(VARIED)
-    batched = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu",
-                                  batch_size=batch_size).sentence_scores(VARIED)
+    batched = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", batch_size=batch_size).sentence_scores(
+        VARIED
+    )
     np.testing.assert_allclose(batched, one, rtol=0, atol=1e-6)
 
 
@@ -329,6 +359,7 @@ def test_sentence_without_tokens_is_named(bert_dir):
 
 
 # --- arithmetic of Form -----------------------------------------------------------------------------------------------
+
 
 def test_pref_scores_by_hand():
     assert pref_scores([0.375, 0.125, 0.2], [0.125, 0.375, 0.2]).tolist() == [0.75, 0.25, 0.5]
@@ -364,6 +395,7 @@ def test_form_from_scores():
 
 
 # --- errors -----------------------------------------------------------------------------------------------------------
+
 
 def test_empty_sentences_are_named():
     scorer = FixedScorer({})
@@ -408,8 +440,11 @@ def test_bad_parameters():
 
 def test_missing_dependencies_are_reported(monkeypatch):
     monkeypatch.setitem(sys.modules, "transformers", None)
-    with pytest.raises(MissingDependencyError, match=r"transformers is needed for Form scoring: "
-                                                     r"pip install 'amreval\[lm\]'"):
+    with pytest.raises(
+        MissingDependencyError,
+        match=r"transformers is needed for Form scoring: "
+        r"pip install 'amreval\[lm\]'",
+    ):
         LanguageModelScorer("gpt2")
     with pytest.raises(MissingDependencyError):
         form_score(["a"], ["b"], model="some-model-never-loaded")

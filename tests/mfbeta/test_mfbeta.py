@@ -45,8 +45,7 @@ def test_mf_beta_formula():
 
 
 def test_meaning_form_and_mf_by_hand():
-    r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES, scorer=LM, vectors=V, beta=2.0,
-               explain=True)
+    r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES, scorer=LM, vectors=V, beta=2.0, explain=True)
     # Meaning: pair 1 earns 6 exact triples + go-01/go-02 0.5 of 7 and 7; pair 2's parse failed
     # (an empty graph) against 4 gold triples: F = 2 * 6.5 / (7 + 11)
     assert r.meaning_counts == (6.5, 7, 11)
@@ -60,11 +59,16 @@ def test_meaning_form_and_mf_by_hand():
     assert r.mf_beta == r.scores["mf_2"] == pytest.approx(5 * m * f / (4 * m + f))
     assert r.s2match_f1 == [pytest.approx(6.5 / 7), 0.0]
     assert r.explanations[0] == {"lost": [], "added": [], "approximate": [["go-02", "go-01", 0.5]]}
-    assert r.explanations[1] == {"lost": ["sleep-01", "girl", "sleep-01 :TOP top", "sleep-01 :arg0 girl"],
-                                 "added": [], "approximate": []}
+    assert r.explanations[1] == {
+        "lost": ["sleep-01", "girl", "sleep-01 :TOP top", "sleep-01 :arg0 girl"],
+        "added": [],
+        "approximate": [],
+    }
     d = r.as_dict(per_example=True)
     assert list(d)[:6] == ["mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"]
-    assert d["config"].startswith("solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=2.0,tolerance=0.05")
+    assert d["config"].startswith(
+        "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=2.0,tolerance=0.05"
+    )
 
 
 def test_tolerance_decides_acceptability():
@@ -108,6 +112,7 @@ def test_bad_inputs_name_the_index():
 
 # ---------------------------------------------------------------- the evaluate metric, with a real tiny LM
 
+
 @pytest.fixture(scope="module")
 def tiny_gpt2(tmp_path_factory):
     torch = pytest.importorskip("torch", reason="the lm extra (torch, transformers) is not installed")
@@ -117,10 +122,15 @@ def tiny_gpt2(tmp_path_factory):
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(GEN + REF, trainers.BpeTrainer(vocab_size=280, special_tokens=["<|endoftext|>"],
-                                                           initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>",
-                                                     eos_token="<|endoftext|>")
+    tok.train_from_iterator(
+        GEN + REF,
+        trainers.BpeTrainer(
+            vocab_size=280, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
+    )
+    tokenizer = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>"
+    )
     torch.manual_seed(0)
     config = transformers.GPT2Config(n_layer=1, n_embd=32, n_head=2, n_positions=32, vocab_size=len(tokenizer))
     path = tmp_path_factory.mktemp("tiny-gpt2")
@@ -153,11 +163,13 @@ def test_metric_equals_the_core(metric, tiny_gpt2):
 
 def test_metric_bad_input_raises_value_error(metric, tiny_gpt2):
     with pytest.raises(ValueError, match=r"reference AMR #0: expected a PENMAN graph"):
-        metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=["", GOLD[1]],
-                       prediction_amrs=PARSES)
+        metric.compute(
+            predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=["", GOLD[1]], prediction_amrs=PARSES
+        )
     with pytest.raises(ValueError, match=r"generated #0: empty sentence"):
-        metric.compute(predictions=["", GEN[1]], references=REF, lm=tiny_gpt2, reference_amrs=GOLD,
-                       prediction_amrs=PARSES)
+        metric.compute(
+            predictions=["", GEN[1]], references=REF, lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES
+        )
 
 
 def test_metric_docstring_examples_run(metric, tiny_gpt2, monkeypatch):

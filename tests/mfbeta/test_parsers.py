@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from amreval.mfbeta import parsers
-from amreval.errors import AmrevalError, InputError, MissingDependencyError
 from amreval.amr.read import loads_graph
+from amreval.errors import AmrevalError, InputError, MissingDependencyError
+from amreval.mfbeta import parsers
 from amreval.mfbeta.parsers import (
     AmrlibParser,
     CallableParser,
@@ -112,7 +112,9 @@ def test_a_parser_object_with_wrong_length_is_caught_too():
         def parse(self, sentences):
             return sentences[1:]
 
-    with pytest.raises(InputError, match=r"returned 1 results for the 2 sentences of the batch starting at sentence #0"):
+    with pytest.raises(
+        InputError, match=r"returned 1 results for the 2 sentences of the batch starting at sentence #0"
+    ):
         parse_sentences(Short(), ["(a / b)", "(c / d)"])
 
 
@@ -150,7 +152,9 @@ def test_parser_exception_is_wrapped_with_parser_and_batch_start():
             raise RuntimeError("out of memory")
         return ["(x / y)"] * len(sentences)
 
-    with pytest.raises(AmrevalError, match=r"flaky.*batch starting at sentence #4.*RuntimeError: out of memory") as info:
+    with pytest.raises(
+        AmrevalError, match=r"flaky.*batch starting at sentence #4.*RuntimeError: out of memory"
+    ) as info:
         parse_sentences(flaky, ["a", "b", "c", "d", "boom", "f"], batch_size=2)
     assert isinstance(info.value.__cause__, RuntimeError)
     assert not isinstance(info.value, InputError)
@@ -219,15 +223,24 @@ def test_missing_amrlib_is_reported(tmp_path, monkeypatch):
     (tmp_path / "amrlib_meta.json").write_text("{}")
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "amrlib" else real(name, *a))
-    with pytest.raises(MissingDependencyError, match=r"amrlib is needed for parsing with an amrlib model: pip install 'amreval\[parser\]'"):
+    with pytest.raises(
+        MissingDependencyError,
+        match=r"amrlib is needed for parsing with an amrlib model: pip install 'amreval\[parser\]'",
+    ):
         AmrlibParser(tmp_path)
 
 
 def test_missing_unidecode_is_reported(tmp_path, monkeypatch):
     (tmp_path / "amrlib_meta.json").write_text("{}")
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "amrlib" else (None if name == "unidecode" else real(name, *a)))
-    with pytest.raises(MissingDependencyError, match=r"unidecode is needed.*does not declare it.*amreval\[parser\]") as info:
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: object() if name == "amrlib" else (None if name == "unidecode" else real(name, *a)),
+    )
+    with pytest.raises(
+        MissingDependencyError, match=r"unidecode is needed.*does not declare it.*amreval\[parser\]"
+    ) as info:
         get_parser(tmp_path, batch_size=5)
     assert info.value.name == "unidecode"
 

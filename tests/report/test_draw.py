@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from amreval.scores.docsmatch import docsmatch_pair
+from amreval.errors import InputError, MissingDependencyError
 from amreval.report.draw import (
     INSTALL_HINT,
     alignment_diff,
@@ -18,7 +18,7 @@ from amreval.report.draw import (
     document_graph_dot,
     document_graph_svg,
 )
-from amreval.errors import InputError, MissingDependencyError
+from amreval.scores.docsmatch import docsmatch_pair
 from amreval.scores.smatch import smatch_pair
 
 HAS_GRAPHVIZ = importlib.util.find_spec("graphviz") is not None
@@ -182,7 +182,9 @@ def test_alignment_follows_the_sentence_constraint():
     assert doc.mapping == {"d": "d", "a": "a", "b": "b"}
     root = parse(alignment_svg(DOC_PRED, DOC_GOLD))
     assert sorted(t for c in groups(root, "cluster") for t in texts(c) if t.startswith("sentence")) == [
-        "sentence 1", "sentence 2"]
+        "sentence 1",
+        "sentence 2",
+    ]
     assert sorted(texts(n)[0] for n in groups(root, "node", "changed")) == ["a / girl / boy", "b / boy / girl"]
     # TOP, :snt1, :snt2 matched; both :quant missing and extra
     assert len(groups(root, "edge", "matched")) == 3
@@ -225,8 +227,8 @@ def test_without_the_python_package_the_error_says_how_to_install(monkeypatch):
 
 
 def test_a_given_mapping_is_drawn_as_it_is():
-    from amreval.scores.docsmatch import docsmatch_pair
     from amreval.report.draw import alignment_diff
+    from amreval.scores.docsmatch import docsmatch_pair
 
     pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (c / coref-entity)))"
     gold = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from amreval.match import graph_triples
 from amreval import loads_graph, read_graphs
+from amreval.docamr.document import sentence_groups
+from amreval.match import graph_triples
 from amreval.match.diff import triple_diff
 from amreval.scores.coref import coref_items, count_coref
-from amreval.docamr.document import sentence_groups
 from amreval.scores.docsmatch import docsmatch, docsmatch_pair
 
 GOLD = """(d / document
@@ -76,19 +76,22 @@ def test_bridging_edges_count_by_their_ends():
 
 def test_named_entity_chain_in_no_merge_form():
     t, items, nodes, _, _ = items_of(
-        "(d / document :snt1 (a / see-01 :ARG1 (p / person :name (n / name :op1 \"Bob\")))"
+        '(d / document :snt1 (a / see-01 :ARG1 (p / person :name (n / name :op1 "Bob")))'
         " :snt2 (b / go-02 :ARG0 (h / he)) :snt3 (x / say-01 :ARG0 (r / coref-entity :coref p :coref h)))"
     )
     # the chain node points to a named node: it, its :coref edges and edges into it are named-entity items
     assert nodes == ["r"] and items.named[t.variables.index("r")]
-    named = sorted((role, t.variables[s], t.variables[o]) for k, (role, s, o) in enumerate(t.relations)
-                   if items.edges[k] and items.named_edges[k])
+    named = sorted(
+        (role, t.variables[s], t.variables[o])
+        for k, (role, s, o) in enumerate(t.relations)
+        if items.edges[k] and items.named_edges[k]
+    )
     assert named == [("arg0", "x", "r"), ("coref", "r", "h"), ("coref", "r", "p")]
 
 
 def test_named_entity_coref_nodes():
     _, items, nodes, _, _ = items_of(
-        "(d / document :snt1 (a / see-01 :ARG1 (e / coref-entity :name (n / name :op1 \"Bob\")))"
+        '(d / document :snt1 (a / see-01 :ARG1 (e / coref-entity :name (n / name :op1 "Bob")))'
         " :snt2 (b / go-02 :ARG0 e))"
     )
     assert nodes == ["e"] and items.named.nonzero()[0].tolist() == [2]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from amreval import InputError, loads_graph, read_graphs, smatch
-from amreval.match import graph_triples
 from amreval.docamr.document import sentence_groups
+from amreval.match import graph_triples
 from amreval.scores.docsmatch import docsmatch, docsmatch_pair, sentence_constraint
 
 DOC = """(d / document
@@ -127,8 +127,10 @@ def test_bad_documents_name_their_index():
 
 
 def test_worker_processes_give_the_same_result():
-    docs = [f"(d / document :snt1 (a / see-01 :ARG0 (b / boy{k % 3}) :ARG1 (c / coref-entity))"
-            f" :snt2 (e / go-02 :ARG0 c))" for k in range(6)]
+    docs = [
+        f"(d / document :snt1 (a / see-01 :ARG0 (b / boy{k % 3}) :ARG1 (c / coref-entity)) :snt2 (e / go-02 :ARG0 c))"
+        for k in range(6)
+    ]
     gold = ["(d / document :snt1 (a / see-01 :ARG0 (b / boy0) :ARG1 (c / coref-entity)) :snt2 (e / go-02 :ARG0 c))"] * 6
     one = docsmatch(docs, gold, coref=True, fine_grained=True)
     two = docsmatch(docs, gold, coref=True, fine_grained=True, num_workers=2)
@@ -140,9 +142,13 @@ def test_worker_processes_give_the_same_result():
 
 
 def test_fine_grained_scores_by_hand():
-    pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b)) :snt2 (s / sleep-01 :polarity -))"
-    gold = ("(d / document :snt1 (w / want-02 :ARG0 (b / boy :wiki -) :ARG1 (g / go-02 :ARG1 b))"
-            " :snt2 (s / sleep-01 :polarity - :ARG0 (p / person :name (n / name :op1 \"Al\"))))")
+    pred = (
+        "(d / document :snt1 (w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b)) :snt2 (s / sleep-01 :polarity -))"
+    )
+    gold = (
+        "(d / document :snt1 (w / want-02 :ARG0 (b / boy :wiki -) :ARG1 (g / go-02 :ARG1 b))"
+        ' :snt2 (s / sleep-01 :polarity - :ARG0 (p / person :name (n / name :op1 "Al"))))'
+    )
     r = docsmatch([pred], [gold], fine_grained=True, solver="exact")
     f = r.fine_grained
     # concepts: pred {document, want-01, boy, go-01, sleep-01}, gold adds person and name, other senses

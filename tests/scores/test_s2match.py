@@ -9,12 +9,22 @@ import pytest
 from amreval import AmrevalWarning, InputError, read_graphs, smatch
 from amreval.scores.s2match import WordVectors, concept_similarity, load_vectors, s2match, s2match_pair
 
-V = WordVectors.from_dict({
-    "cat": [1.0, 0.0, 0.0], "kitten": [0.8, 0.6, 0.0], "car": [0.4, math.sqrt(1 - 0.16), 0.0],
-    "ice": [1.0, 0.0, 0.0], "cream": [0.0, 1.0, 0.0], "dessert": [1.0, 1.0, 0.2],
-    "run": [1.0, 0.0, 0.0], "runs": [0.0, 1.0, 0.0], "sprint": [1.0, 0.2, 0.0],
-    "have": [1.0, 0.0, 0.0], "role": [1.0, 0.0, 0.0], "anti": [-1.0, 0.0, 0.0],
-})
+V = WordVectors.from_dict(
+    {
+        "cat": [1.0, 0.0, 0.0],
+        "kitten": [0.8, 0.6, 0.0],
+        "car": [0.4, math.sqrt(1 - 0.16), 0.0],
+        "ice": [1.0, 0.0, 0.0],
+        "cream": [0.0, 1.0, 0.0],
+        "dessert": [1.0, 1.0, 0.2],
+        "run": [1.0, 0.0, 0.0],
+        "runs": [0.0, 1.0, 0.0],
+        "sprint": [1.0, 0.2, 0.0],
+        "have": [1.0, 0.0, 0.0],
+        "role": [1.0, 0.0, 0.0],
+        "anti": [-1.0, 0.0, 0.0],
+    }
+)
 
 
 def test_same_lemma_other_sense():

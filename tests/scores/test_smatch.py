@@ -133,6 +133,7 @@ def _random_corpus(rng: random.Random, n: int):
 
 # ---------------------------------------------------------------- real data
 
+
 def test_smatch_examples_25_of_30_29(data_dir):
     d = data_dir / "smatch-examples"
     r = smatch(read_graphs(d / "test_input1.txt"), read_graphs(d / "test_input2.txt"))
@@ -185,8 +186,8 @@ class _nothing:
 
 
 def test_hand_built_graph_objects_are_checked_and_named():
-    from amreval.amr import Edge
     from amreval import Graph
+    from amreval.amr import Edge
 
     bad = Graph(top="a", instances={"a": "want-01"}, edges=[Edge("a", "ARG0", "zz", "ARG0")])
     with pytest.raises(InputError, match=r"prediction #1: edge a :ARG0 zz names the unknown variable 'zz'"):

@@ -86,7 +86,7 @@ class Graph:
         return not self.instances
 
     @classmethod
-    def empty(cls, metadata: dict[str, str] | None = None, origin: str = "<empty>") -> "Graph":
+    def empty(cls, metadata: dict[str, str] | None = None, origin: str = "<empty>") -> Graph:
         """A graph without nodes (scores 0 against anything but itself)."""
         return cls(top=None, metadata=dict(metadata or {}), origin=origin)
 

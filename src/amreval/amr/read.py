@@ -28,12 +28,13 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from typing import Iterator, NamedTuple, TextIO, Union
+from collections.abc import Iterator
+from typing import NamedTuple, TextIO, Union
 
 import penman
 
-from amreval.errors import AmrevalWarning, DecodeError, InputError
 from amreval.amr.graph import Attribute, Edge, Graph, canonical_role
+from amreval.errors import AmrevalWarning, DecodeError, InputError
 
 __all__ = [
     "read_graphs",
@@ -372,14 +373,19 @@ def _iter_text(text: str, label: str, warn_unbound: bool) -> Iterator[Graph]:
         for flat in flats:
             gid = flat[0].get("id")
             if not flat[1]:
-                raise DecodeError("a graph without a variable ('()'); expected (var / concept ...)",
-                                  source=label, index=index, graph_id=gid, line=block.line)
+                raise DecodeError(
+                    "a graph without a variable ('()'); expected (var / concept ...)",
+                    source=label,
+                    index=index,
+                    graph_id=gid,
+                    line=block.line,
+                )
             origin = f"{label}, graph #{index + 1}" + (f" (id {gid})" if gid else "") + f", line {block.line}"
             yield _build_graph(flat, origin, warn_unbound=warn_unbound)
             index += 1
 
 
-def _penman_parse(block: _Block, label: str, index: int) -> list[_Flat]:
+def _penman_parse(block: Block, label: str, index: int) -> list[_Flat]:
     try:
         trees = list(penman.iterparse(block.text))
     except penman.DecodeError as exc:
@@ -415,8 +421,9 @@ def check_graph(g: Graph, what: str, index: int) -> Graph:
     for e in g.edges:
         for v in (e.source, e.target):
             if v not in known:
-                raise InputError(f"{what} #{index}: edge {e.source} :{e.written} {e.target} names the "
-                                 f"unknown variable {v!r}")
+                raise InputError(
+                    f"{what} #{index}: edge {e.source} :{e.written} {e.target} names the unknown variable {v!r}"
+                )
     for at in g.attributes:
         if at.source not in known:
             raise InputError(f"{what} #{index}: attribute :{at.role} of the unknown variable {at.source!r}")
@@ -463,13 +470,15 @@ def read_text(source: FileSource, name: str | None = None, what: str = "file of 
         except IsADirectoryError:
             raise InputError(f"{path} is a folder; expected a {what}") from None
         except UnicodeDecodeError as exc:
-            raise DecodeError(f"not UTF-8 text (byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r})",
-                              source=label) from None
+            raise DecodeError(
+                f"not UTF-8 text (byte {exc.start}: {exc.object[exc.start : exc.start + 1]!r})", source=label
+            ) from None
     if hasattr(source, "read"):
         label = name or getattr(source, "name", "<file>")
         text = source.read()
         if not isinstance(text, str):
             raise InputError(f"{label}: opened in binary mode; open it as text (encoding='utf-8')")
         return text, label
-    raise InputError(f"expected a file path or an open text file, got {type(source).__name__} "
-                     "(text goes to the loads_* readers)")
+    raise InputError(
+        f"expected a file path or an open text file, got {type(source).__name__} (text goes to the loads_* readers)"
+    )

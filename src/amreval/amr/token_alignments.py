@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 import penman
 from penman.surface import Alignment as _PenmanAlignment
@@ -78,7 +78,6 @@ Span = tuple[int, int]
 _MARKER = re.compile(r"~[A-Za-z]*\.?\d+(?:,\d+)*$")
 _PATH = re.compile(r"^\d+(?:\.\d+)*$")
 _JAMR_SPAN = re.compile(r"^(\d+)-(\d+)$")
-
 
 
 # ====================================================================== alignments
@@ -233,8 +232,9 @@ def _jamr_alignments(structure: _Structure, fields: Sequence[str], label: str) -
         if concept is not None:
             actual = constant if constant is not None else structure.concept.get(var, "")
             if _unquote(concept).lower() != _unquote(actual).lower():
-                raise InputError(f"{label}: {what}: node {path} is {concept!r} in the ::node line "
-                                 f"but {actual!r} in the graph")
+                raise InputError(
+                    f"{label}: {what}: node {path} is {concept!r} in the ::node line but {actual!r} in the graph"
+                )
         out.setdefault(var, set()).update(range(start, end))
 
     for rest in _field(fields, "node"):
@@ -278,16 +278,21 @@ def _check_range(alignments: Mapping[str, Iterable[int]], n_tokens: int, label: 
     for var, idx in alignments.items():
         for i in idx:
             if i >= n_tokens:
-                raise InputError(f"{label}: node {var} is aligned to token {i}, "
-                                 f"but the sentence has {n_tokens} tokens (0 to {n_tokens - 1})")
+                raise InputError(
+                    f"{label}: node {var} is aligned to token {i}, "
+                    f"but the sentence has {n_tokens} tokens (0 to {n_tokens - 1})"
+                )
 
 
 def _tree_and_fields(source: str | penman.Tree | penman.Graph) -> tuple[penman.Tree, list[str], str]:
     if isinstance(source, penman.Tree):
         return source, _fields_of_metadata(source.metadata), _label("<tree>", source.metadata.get("id"))
     if isinstance(source, penman.Graph):
-        return (penman.configure(source), _fields_of_metadata(source.metadata),
-                _label("<graph>", source.metadata.get("id")))
+        return (
+            penman.configure(source),
+            _fields_of_metadata(source.metadata),
+            _label("<graph>", source.metadata.get("id")),
+        )
     if not isinstance(source, str):
         raise InputError(f"expected PENMAN text, a penman.Tree or a penman.Graph, got {type(source).__name__}")
     comments = [line for line in source.splitlines() if line.lstrip().startswith("#")]
@@ -412,8 +417,15 @@ class AlignedSentence:
         tokens = _tokens_of(fields)
         if tokens is not None:
             _check_range(aligned, len(tokens), label)
-        return cls(graph, tokens, aligned, structure.spans(aligned), structure.height,
-                   {v: k for k, v in enumerate(structure.order)}, label)
+        return cls(
+            graph,
+            tokens,
+            aligned,
+            structure.spans(aligned),
+            structure.height,
+            {v: k for k, v in enumerate(structure.order)},
+            label,
+        )
 
     def node_for(self, start: int, end: int, *, trim_unaligned: bool = True) -> str | None:
         """The node a mention ``[start, end]`` (inclusive, sentence tokens) maps to, or None.
@@ -463,15 +475,18 @@ class AlignedSentence:
         _check_range(self.alignments, n_tokens, self.label)
 
 
-
 def _aligned_from_text(text: str, name: str) -> list[AlignedSentence]:
     graphs = loads_graphs(text, name=name)
     blocks = list(split_blocks(text))
     if len(blocks) != len(graphs):
-        raise DecodeError(f"found {len(graphs)} graphs in {len(blocks)} blank-line separated blocks; "
-                          "write one graph per block, with its metadata lines", source=name)
-    return [AlignedSentence.from_penman(block.text, graph=graph, label=graph.origin)
-            for graph, block in zip(graphs, blocks)]
+        raise DecodeError(
+            f"found {len(graphs)} graphs in {len(blocks)} blank-line separated blocks; "
+            "write one graph per block, with its metadata lines",
+            source=name,
+        )
+    return [
+        AlignedSentence.from_penman(block.text, graph=graph, label=graph.origin) for graph, block in zip(graphs, blocks)
+    ]
 
 
 def read_aligned_amrs(source: FileSource | Iterable[FileSource]) -> list[AlignedSentence]:
@@ -500,8 +515,10 @@ def read_aligned_amrs(source: FileSource | Iterable[FileSource]) -> list[Aligned
     if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
         sources: list[FileSource] = [source]  # type: ignore[list-item]
     elif isinstance(source, (bytes, bytearray)):
-        raise InputError("expected a file path, an open text file or a list of them, got bytes "
-                         "(PENMAN text goes to loads_aligned_amrs)")
+        raise InputError(
+            "expected a file path, an open text file or a list of them, got bytes "
+            "(PENMAN text goes to loads_aligned_amrs)"
+        )
     else:
         sources = list(source)  # type: ignore[arg-type]
     out: list[AlignedSentence] = []
@@ -529,6 +546,7 @@ def loads_aligned_amrs(text: str, *, name: str = "<string>") -> list[AlignedSent
         ['a', 'b']
     """
     if not isinstance(text, str):
-        raise DecodeError(f"expected PENMAN text, got {type(text).__name__} (files go to read_aligned_amrs)",
-                          source=name)
+        raise DecodeError(
+            f"expected PENMAN text, got {type(text).__name__} (files go to read_aligned_amrs)", source=name
+        )
     return _aligned_from_text(text, name)

@@ -21,6 +21,15 @@ from amreval.docamr.convert import (
     convert_documents,
     normalize_graph,
 )
+from amreval.docamr.corefiles import (
+    COREF_FORMATS,
+    CorefDocument,
+    check_coref_format,
+    loads_coref,
+    read_coref,
+    read_coref_conll,
+    read_coref_jsonlines,
+)
 from amreval.docamr.msamr import (
     SPLITS,
     Amr3Layout,
@@ -32,17 +41,8 @@ from amreval.docamr.msamr import (
     iter_documents,
     loads_msamr_xml,
     read_msamr_xml,
-    sentence_amrs,
     read_sentence_amrs,
-)
-from amreval.docamr.corefiles import (
-    COREF_FORMATS,
-    CorefDocument,
-    check_coref_format,
-    loads_coref,
-    read_coref,
-    read_coref_conll,
-    read_coref_jsonlines,
+    sentence_amrs,
 )
 from amreval.docamr.textcoref import (
     MappingReport,

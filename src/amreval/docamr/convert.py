@@ -35,13 +35,13 @@ from __future__ import annotations
 import logging
 import warnings
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
-from amreval.errors import AmrevalError, AmrevalWarning, InputError
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.docamr.document import DOCUMENT_TOP, numbered_sentences
 from amreval.docamr.msamr import Chain, MsAmrDocument
+from amreval.errors import AmrevalError, AmrevalWarning, InputError
 
 __all__ = [
     "REPRESENTATIONS",
@@ -148,7 +148,7 @@ class DocGraph:
             self.attrs.append((rename[a.source], a.role, a.value))
 
     @classmethod
-    def from_graph(cls, graph: Graph, label: str | None = None) -> "DocGraph":
+    def from_graph(cls, graph: Graph, label: str | None = None) -> DocGraph:
         """A document graph already in PENMAN (e.g. a parser's ``no-merge`` output)."""
         doc = cls(top=graph.top or "d", metadata=dict(graph.metadata), label=label or graph.origin)
         doc.add_graph(graph, {v: v for v in graph.instances})
@@ -166,8 +166,11 @@ class DocGraph:
 
     def name_string(self, name_node: str) -> str:
         ops = sorted(
-            ((int(r[2:]) if r[2:].isdigit() else 0, _unquote(v)) for s, r, v in self.attrs
-             if s == name_node and r.startswith("op")),
+            (
+                (int(r[2:]) if r[2:].isdigit() else 0, _unquote(v))
+                for s, r, v in self.attrs
+                if s == name_node and r.startswith("op")
+            ),
         )
         return " ".join(v for _, v in ops)
 
@@ -192,8 +195,9 @@ class DocGraph:
 
     def rename(self, old: str, new: str, concept: str | None = None) -> None:
         """Rename a node (keeping its place) and optionally change its concept."""
-        self.concepts = {(new if k == old else k): (concept if k == old and concept else v)
-                         for k, v in self.concepts.items()}
+        self.concepts = {
+            (new if k == old else k): (concept if k == old and concept else v) for k, v in self.concepts.items()
+        }
         self.edges = [(new if s == old else s, r, new if t == old else t) for s, r, t in self.edges]
         self.attrs = [(new if s == old else s, r, v) for s, r, v in self.attrs]
         for ch in self.chains:
@@ -271,7 +275,9 @@ class DocGraph:
                 elif wikis:
                     warnings.warn(
                         f"{self.label}: merging {n2} into {n1}: two different :wiki values "
-                        f"{wikis[0]} and {value}; both kept", AmrevalWarning, stacklevel=3,
+                        f"{wikis[0]} and {value}; both kept",
+                        AmrevalWarning,
+                        stacklevel=3,
                     )
             item = (n1, role, value)
             if item not in have:
@@ -404,8 +410,9 @@ def _warn(message: str) -> None:
 class _Resolver:
     """Maps (sentence id, variable) to document variables, strictly or leniently."""
 
-    def __init__(self, doc: MsAmrDocument, renames: dict[str, dict[str, str]], graphs: dict[str, Graph],
-                 strict: bool) -> None:
+    def __init__(
+        self, doc: MsAmrDocument, renames: dict[str, dict[str, str]], graphs: dict[str, Graph], strict: bool
+    ) -> None:
         self.doc, self.renames, self.graphs, self.strict = doc, renames, graphs, strict
 
     def problem(self, relation_id: str, what: str) -> None:
@@ -424,8 +431,10 @@ class _Resolver:
             return None
         actual = self.graphs[sentence_id].instances.get(variable, "")
         if concept and actual and concept != actual:
-            _warn(f"{self.doc.source}: document {self.doc.doc_id}, {relation_id}: {sentence_id} {variable} "
-                  f"is {actual!r} in the graph, {concept!r} in the XML; the graph is used")
+            _warn(
+                f"{self.doc.source}: document {self.doc.doc_id}, {relation_id}: {sentence_id} {variable} "
+                f"is {actual!r} in the graph, {concept!r} in the XML; the graph is used"
+            )
         return rename[variable]
 
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Union
+from typing import Union
 
 from amreval.amr.read import FileSource, read_text
 from amreval.errors import InputError
@@ -99,8 +100,11 @@ class CorefDocument:
         n = sum(len(s) for s in self.sentences)
         for c, cluster in enumerate(self.clusters):
             for span in cluster:
-                if (not isinstance(span, (tuple, list)) or len(span) != 2
-                        or not all(isinstance(x, int) and not isinstance(x, bool) for x in span)):
+                if (
+                    not isinstance(span, (tuple, list))
+                    or len(span) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in span)
+                ):
                     raise InputError(f"{self.where}, cluster {c}: span {span!r} is not a pair of token offsets")
                 start, end = span
                 if start < 0 or end < 0:
@@ -108,8 +112,10 @@ class CorefDocument:
                 if start > end:
                     raise InputError(f"{self.where}, cluster {c}: span [{start}, {end}] starts after it ends")
                 if end >= n:
-                    raise InputError(f"{self.where}, cluster {c}: span [{start}, {end}] is beyond the document, "
-                                     f"which has {n} tokens (0 to {n - 1})")
+                    raise InputError(
+                        f"{self.where}, cluster {c}: span [{start}, {end}] is beyond the document, "
+                        f"which has {n} tokens (0 to {n - 1})"
+                    )
 
 
 def _lines_of(source: CorefSource) -> tuple[list[str], str]:
@@ -120,8 +126,10 @@ def _lines_of(source: CorefSource) -> tuple[list[str], str]:
     try:
         lines = list(source)
     except TypeError:
-        raise InputError(f"expected a coreference file (a path or an open text file) or a list of its lines, "
-                         f"got {type(source).__name__}") from None
+        raise InputError(
+            f"expected a coreference file (a path or an open text file) or a list of its lines, "
+            f"got {type(source).__name__}"
+        ) from None
     bad = next((line for line in lines if not isinstance(line, str)), None)
     if bad is not None:
         raise InputError(f"expected the lines of a coreference file as strings, got {type(bad).__name__}")
@@ -190,8 +198,10 @@ def _jsonlines_documents(lines: list[str], label: str) -> list[CorefDocument]:
         key = obj.get("doc_key", obj.get("document_id"))
         doc_key = str(key) if key is not None else f"doc{len(docs) + 1}"
         if "subtoken_map" in obj:
-            raise InputError(f"{where}: document {doc_key} is over subword tokens (subtoken_map); "
-                             "map its clusters to word offsets first")
+            raise InputError(
+                f"{where}: document {doc_key} is over subword tokens (subtoken_map); "
+                "map its clusters to word offsets first"
+            )
         if "tokens" in obj:
             tokens = obj["tokens"]
             if not _is_token_list(tokens):
@@ -205,10 +215,16 @@ def _jsonlines_documents(lines: list[str], label: str) -> list[CorefDocument]:
             raise InputError(f"{where}: document {doc_key}: expected 'sentences' or 'tokens' with 'sentence_map'")
         if "sentence_map" in obj:
             smap = obj["sentence_map"]
-            if (not isinstance(smap, list) or not all(_is_int(x) for x in smap) or len(smap) != len(tokens)
-                    or any(b < a for a, b in zip(smap, smap[1:]))):
-                raise InputError(f"{where}: document {doc_key}: 'sentence_map' must give a non-decreasing "
-                                 f"sentence index for each of its {len(tokens)} tokens")
+            if (
+                not isinstance(smap, list)
+                or not all(_is_int(x) for x in smap)
+                or len(smap) != len(tokens)
+                or any(b < a for a, b in zip(smap, smap[1:]))
+            ):
+                raise InputError(
+                    f"{where}: document {doc_key}: 'sentence_map' must give a non-decreasing "
+                    f"sentence index for each of its {len(tokens)} tokens"
+                )
             sentences: list[list[str]] = []
             previous = None
             for tok, s in zip(tokens, smap):
@@ -228,8 +244,10 @@ def _jsonlines_documents(lines: list[str], label: str) -> list[CorefDocument]:
             spans: list[Span] = []
             for span in cluster:
                 if not isinstance(span, list) or len(span) != 2 or not all(_is_int(x) for x in span):
-                    raise InputError(f"{where}: document {doc_key}, cluster {c}: span {span!r} "
-                                     "is not [start, end] with integer offsets")
+                    raise InputError(
+                        f"{where}: document {doc_key}, cluster {c}: span {span!r} "
+                        "is not [start, end] with integer offsets"
+                    )
                 spans.append((span[0], span[1]))
             clusters.append(spans)
         doc = CorefDocument(doc_key, sentences, clusters, label, n)
@@ -289,14 +307,15 @@ def _conll_documents(lines: list[str], label: str) -> list[CorefDocument]:
         where = f"{label}, line {n}"
         if line.startswith("#begin document"):
             if current is not None:
-                raise InputError(f"{where}: '#begin document' inside document {current['key']} "
-                                 f"(begun on line {current['line']}) without '#end document'")
+                raise InputError(
+                    f"{where}: '#begin document' inside document {current['key']} "
+                    f"(begun on line {current['line']}) without '#end document'"
+                )
             m = _BEGIN.match(line)
             if not m or not m.group(1):
                 raise InputError(f"{where}: expected '#begin document (<id>); part <n>'")
             key = m.group(1) if m.group(2) is None else f"{m.group(1)}_{int(m.group(2))}"
-            current = {"key": key, "line": n, "sentences": [], "sentence": [], "open": {}, "spans": {},
-                       "ntok": 0}
+            current = {"key": key, "line": n, "sentences": [], "sentence": [], "open": {}, "spans": {}, "ntok": 0}
             continue
         if line.startswith("#end document"):
             if current is None:
@@ -304,8 +323,10 @@ def _conll_documents(lines: list[str], label: str) -> list[CorefDocument]:
             end_sentence()
             if any(current["open"].values()):
                 cid, (start_line, _) = next((c, s[-1]) for c, s in current["open"].items() if s)
-                raise InputError(f"{label}, line {start_line}: document {current['key']}: mention of cluster "
-                                 f"{cid} opened here is never closed")
+                raise InputError(
+                    f"{label}, line {start_line}: document {current['key']}: mention of cluster "
+                    f"{cid} opened here is never closed"
+                )
             clusters = sorted((sorted(set(spans)) for spans in current["spans"].values()), key=lambda c: c[0])
             doc = CorefDocument(current["key"], current["sentences"], clusters, label, current["line"])
             doc.validate()
@@ -321,8 +342,10 @@ def _conll_documents(lines: list[str], label: str) -> list[CorefDocument]:
             raise InputError(f"{where}: a token line outside '#begin document' ... '#end document'")
         cols = line.split()
         if len(cols) < 5:
-            raise InputError(f"{where}: expected at least 5 columns (document, part, word index, word, ..., "
-                             f"coreference), found {len(cols)}")
+            raise InputError(
+                f"{where}: expected at least 5 columns (document, part, word index, word, ..., "
+                f"coreference), found {len(cols)}"
+            )
         index = current["ntok"]
         current["ntok"] += 1
         current["sentence"].append(cols[3])
@@ -347,8 +370,7 @@ def _conll_documents(lines: list[str], label: str) -> list[CorefDocument]:
                 _, start = current["open"][cid].pop()
                 current["spans"][cid].append((start, index))
                 continue
-            raise InputError(f"{where}: malformed coreference column {tag!r}; expected (n, n), (n) or - "
-                             "joined by |")
+            raise InputError(f"{where}: malformed coreference column {tag!r}; expected (n, n), (n) or - joined by |")
     if current is not None:
         raise InputError(f"{label}, line {current['line']}: document {current['key']} has no '#end document'")
     return docs
@@ -406,8 +428,7 @@ def loads_coref(text: str, coref_format: str = "jsonlines", *, name: str = "<str
     """
     reader = _READERS[check_coref_format(coref_format)]
     if not isinstance(text, str):
-        raise InputError(f"{name}: expected the text of a coreference file, got {type(text).__name__} "
-                         "(files go to read_coref)")
+        raise InputError(
+            f"{name}: expected the text of a coreference file, got {type(text).__name__} (files go to read_coref)"
+        )
     return reader(text.splitlines(), name)
-
-

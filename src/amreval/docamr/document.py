@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -99,19 +99,24 @@ def document_graph(doc: object, what: str = "document", index: int = 0) -> Graph
         return as_graph(doc, what, index)
     if isinstance(doc, (list, tuple)):
         if not doc:
-            raise InputError(f"{what} #{index}: empty list; expected a DocAMR string or a non-empty list "
-                             "of sentence graphs")
+            raise InputError(
+                f"{what} #{index}: empty list; expected a DocAMR string or a non-empty list of sentence graphs"
+            )
         sentences = []
         for k, s in enumerate(doc, start=1):
             if isinstance(s, str) and not s.strip():
-                warnings.warn(f"{what} #{index}, sentence {k}: empty string; scored as an empty graph",
-                              AmrevalWarning, stacklevel=3)
+                warnings.warn(
+                    f"{what} #{index}, sentence {k}: empty string; scored as an empty graph",
+                    AmrevalWarning,
+                    stacklevel=3,
+                )
                 sentences.append(Graph.empty())
             else:
                 sentences.append(as_graph(s, f"{what} #{index}, sentence", k))
         return join_sentences(sentences)
-    raise InputError(f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence graphs, "
-                     f"got {type(doc).__name__}")
+    raise InputError(
+        f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence graphs, got {type(doc).__name__}"
+    )
 
 
 def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.ndarray | None:

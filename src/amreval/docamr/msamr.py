@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Union
+from typing import Union
 
-from amreval.errors import DecodeError, InputError
 from amreval.amr.graph import Graph
 from amreval.amr.read import FileSource, iter_graphs, read_text
+from amreval.errors import DecodeError, InputError
 
 __all__ = [
     "Mention",
@@ -49,10 +50,58 @@ PathLike = Union[str, "os.PathLike[str]"]
 TEST_DOCUMENTS = tuple(f"msamr_dfa_{n}" for n in ("007", "027", "041", "063", "077", "081", "093", "095", "134"))
 #: The 42 train documents with a second annotation: the DocAMR paper's dev set.
 DEV_DOCUMENTS = tuple(
-    [f"msamr_dfa_{n}" for n in ("004", "018", "022", "040", "044", "056", "064", "066", "073", "086", "092",
-                                 "096", "097", "100", "104", "106", "108", "109", "138", "147")]
-    + [f"msamr_dfb_{n}" for n in ("002", "003", "006", "010", "013", "015", "019", "021", "022", "026", "028",
-                                   "032", "038", "041", "054", "055", "057", "061", "066", "121", "133", "134")]
+    [
+        f"msamr_dfa_{n}"
+        for n in (
+            "004",
+            "018",
+            "022",
+            "040",
+            "044",
+            "056",
+            "064",
+            "066",
+            "073",
+            "086",
+            "092",
+            "096",
+            "097",
+            "100",
+            "104",
+            "106",
+            "108",
+            "109",
+            "138",
+            "147",
+        )
+    ]
+    + [
+        f"msamr_dfb_{n}"
+        for n in (
+            "002",
+            "003",
+            "006",
+            "010",
+            "013",
+            "015",
+            "019",
+            "021",
+            "022",
+            "026",
+            "028",
+            "032",
+            "038",
+            "041",
+            "054",
+            "055",
+            "057",
+            "061",
+            "066",
+            "121",
+            "133",
+            "134",
+        )
+    ]
 )
 SPLITS = ("train", "dev", "test", "dev-alternative")
 

@@ -63,8 +63,9 @@ from __future__ import annotations
 import bisect
 import os
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
+from typing import Union
 
 from amreval._progress import progress_bar
 from amreval.amr.graph import Graph
@@ -159,9 +160,11 @@ class MappingReport:
 
     def summary(self) -> str:
         """One line: mentions, clusters, mapped, unmapped, chains."""
-        return (f"document {self.doc_key}: {len(self.mentions)} mentions in {self.n_clusters} clusters, "
-                f"{len(self.mapped)} mapped to nodes, {len(self.unmapped)} unmapped; {len(self.chains)} chains, "
-                f"{len(self.within_sentence)} clusters within one sentence")
+        return (
+            f"document {self.doc_key}: {len(self.mentions)} mentions in {self.n_clusters} clusters, "
+            f"{len(self.mapped)} mapped to nodes, {len(self.unmapped)} unmapped; {len(self.chains)} chains, "
+            f"{len(self.within_sentence)} clusters within one sentence"
+        )
 
 
 def _as_sentence(item: AlignedSentence | str) -> AlignedSentence:
@@ -213,8 +216,9 @@ def chains_from_coref(
     doc.validate()
     sentences = [_as_sentence(s) for s in sentence_graphs]
     if len(sentences) != len(doc.sentences):
-        raise InputError(f"{doc.where} has {len(doc.sentences)} sentences but {len(sentences)} AMR graphs were "
-                         "given for it")
+        raise InputError(
+            f"{doc.where} has {len(doc.sentences)} sentences but {len(sentences)} AMR graphs were given for it"
+        )
     ids: list[str] = []
     for k, (sent, words) in enumerate(zip(sentences, doc.sentences)):
         sid = sent.graph.id
@@ -225,8 +229,10 @@ def chains_from_coref(
             raise InputError(f"{doc.where}: sentences {ids.index(sid) + 1} and {k + 1} both have the id {sid}")
         ids.append(sid)
         if sent.tokens is not None and len(sent.tokens) != len(words):
-            raise InputError(f"{doc.where}, sentence {k + 1} (id {sid}): the coreference file has {len(words)} "
-                             f"tokens but the AMR graph {sent.label} has {len(sent.tokens)}")
+            raise InputError(
+                f"{doc.where}, sentence {k + 1} (id {sid}): the coreference file has {len(words)} "
+                f"tokens but the AMR graph {sent.label} has {len(sent.tokens)}"
+            )
         if sent.tokens is None:
             sent.check_range(len(words))
     offsets = doc.offsets
@@ -237,7 +243,7 @@ def chains_from_coref(
         entries: list[MentionMapping] = []
         members: dict[int, MentionMapping] = {}
         for start, end in sorted(set(cluster)):
-            text = " ".join(tokens[start:end + 1])
+            text = " ".join(tokens[start : end + 1])
             # the last sentence starting at or before the mention (so never an empty one)
             k = bisect.bisect_right(offsets, start) - 1
             if end >= offsets[k] + len(doc.sentences[k]):
@@ -260,13 +266,22 @@ def chains_from_coref(
         if len(members) >= 2:
             rid = f"rel-{len(report.chains)}"
             report.chains[c] = rid
-            ms.chains.append(Chain(rid, [
-                Mention(ids[k], m.variable, sentences[k].graph.instances.get(m.variable, ""), m.text)  # type: ignore[arg-type]
-                for k, m in sorted(members.items())
-            ]))
+            ms.chains.append(
+                Chain(
+                    rid,
+                    [
+                        Mention(ids[k], m.variable, sentences[k].graph.instances.get(m.variable, ""), m.text)  # type: ignore[arg-type]
+                        for k, m in sorted(members.items())
+                    ],
+                )
+            )
         else:
-            entries = [MentionMapping(e.cluster, e.span, e.sentence, e.variable, "within-sentence", e.text)
-                       if e.variable is not None else e for e in entries]
+            entries = [
+                MentionMapping(e.cluster, e.span, e.sentence, e.variable, "within-sentence", e.text)
+                if e.variable is not None
+                else e
+                for e in entries
+            ]
         report.mentions.extend(entries)
     return ms, report
 
@@ -341,15 +356,19 @@ def map_text_coref(
     for doc in docs:
         need = len(doc.sentences)
         if used + need > len(sentences):
-            raise InputError(f"{doc.where} needs {need} sentence graphs, but only {len(sentences) - used} of the "
-                             f"{len(sentences)} AMR graphs are left (graphs are taken in order, document by document)")
-        mine = sentences[used:used + need]
+            raise InputError(
+                f"{doc.where} needs {need} sentence graphs, but only {len(sentences) - used} of the "
+                f"{len(sentences)} AMR graphs are left (graphs are taken in order, document by document)"
+            )
+        mine = sentences[used : used + need]
         used += need
         ms, report = chains_from_coref(doc, mine, strict=strict, trim_unaligned=trim_unaligned)
         out.append((ms, {s.graph.id: s.graph for s in mine if s.graph.id}, report))  # type: ignore[misc]
     if used != len(sentences):
-        raise InputError(f"the coreference file's {len(docs)} documents have {used} sentences, but there are "
-                         f"{len(sentences)} AMR graphs")
+        raise InputError(
+            f"the coreference file's {len(docs)} documents have {used} sentences, but there are "
+            f"{len(sentences)} AMR graphs"
+        )
     return out
 
 
@@ -391,8 +410,9 @@ def text_coref_to_docamr(
     """
     rep = check_representation(rep)
     out = []
-    mapped = map_text_coref(amr_source, coref_source, coref_format=coref_format, strict=strict,
-                            trim_unaligned=trim_unaligned)
+    mapped = map_text_coref(
+        amr_source, coref_source, coref_format=coref_format, strict=strict, trim_unaligned=trim_unaligned
+    )
     for ms, amrs, report in progress_bar(mapped, enable=progress, desc="converting", unit="doc"):
         out.append(convert_document(ms, amrs, rep, strict=strict))
         if reports is not None:

@@ -74,8 +74,9 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from amreval.errors import InputError, MissingDependencyError
 

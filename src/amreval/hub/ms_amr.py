@@ -21,7 +21,6 @@ import os
 from typing import Any, Union
 
 import datasets
-
 from amreval.docamr import REPRESENTATIONS, Amr3Layout
 from amreval.errors import InputError
 from amreval.hub.ms_amr_examples import SPLIT_NAMES, iter_ms_amr
@@ -58,29 +57,38 @@ def ms_amr_features() -> datasets.Features:
     """The explicit features of an example (see :data:`amreval.hub.ms_amr_examples.FIELDS`)."""
     string = datasets.Value("string")
     int32 = datasets.Value("int32")
-    mention = {"sentence_index": int32, "sentence_id": string, "variable": string, "concept": string,
-               "text": string}
-    implicit = {"sentence_index": int32, "sentence_id": string, "parent_variable": string,
-                "parent_concept": string, "argument": string}
-    return datasets.Features({
-        "id": string,
-        "source_file": string,
-        "sentence_ids": datasets.List(string),
-        "sentences": datasets.List(string),
-        "sentence_amrs": datasets.List(string),
-        "chains": datasets.List({
-            "relation_id": string,
-            "singleton": datasets.Value("bool"),
-            "mentions": datasets.List(mention),
-            "implicit_roles": datasets.List(implicit),
-        }),
-        "bridging": datasets.List({"relation_id": string, "kind": string, "head": string,
-                                   "members": datasets.List(string)}),
-        "docamr": string,
-        "num_sentences": int32,
-        "num_nodes": int32,
-        "num_chains": int32,
-    })
+    mention = {"sentence_index": int32, "sentence_id": string, "variable": string, "concept": string, "text": string}
+    implicit = {
+        "sentence_index": int32,
+        "sentence_id": string,
+        "parent_variable": string,
+        "parent_concept": string,
+        "argument": string,
+    }
+    return datasets.Features(
+        {
+            "id": string,
+            "source_file": string,
+            "sentence_ids": datasets.List(string),
+            "sentences": datasets.List(string),
+            "sentence_amrs": datasets.List(string),
+            "chains": datasets.List(
+                {
+                    "relation_id": string,
+                    "singleton": datasets.Value("bool"),
+                    "mentions": datasets.List(mention),
+                    "implicit_roles": datasets.List(implicit),
+                }
+            ),
+            "bridging": datasets.List(
+                {"relation_id": string, "kind": string, "head": string, "members": datasets.List(string)}
+            ),
+            "docamr": string,
+            "num_sentences": int32,
+            "num_nodes": int32,
+            "num_chains": int32,
+        }
+    )
 
 
 class MsAmrConfig(datasets.BuilderConfig):
@@ -120,13 +128,11 @@ class MsAmr(datasets.GeneratorBasedBuilder):
             )
         Amr3Layout(data_dir)  # fails early, naming LDC2020T02 and the layout
         return [
-            datasets.SplitGenerator(name=name, gen_kwargs={"data_dir": data_dir, "split": name})
-            for name in SPLIT_NAMES
+            datasets.SplitGenerator(name=name, gen_kwargs={"data_dir": data_dir, "split": name}) for name in SPLIT_NAMES
         ]
 
     def _generate_examples(self, data_dir: str, split: str):  # type: ignore[override]
-        for k, example in enumerate(iter_ms_amr(data_dir, split, self.config.name, strict=self.config.strict)):
-            yield k, example
+        yield from enumerate(iter_ms_amr(data_dir, split, self.config.name, strict=self.config.strict))
 
 
 def load_ms_amr(
@@ -140,8 +146,12 @@ def load_ms_amr(
 ) -> Any:
     """Build and load MS-AMR in one call (a ``DatasetDict``, a ``Dataset`` for one
     split, or their iterable forms with ``streaming=True``)."""
-    builder = MsAmr(config_name=config, data_dir=os.fspath(data_dir), strict=strict,
-                    cache_dir=None if cache_dir is None else os.fspath(cache_dir))
+    builder = MsAmr(
+        config_name=config,
+        data_dir=os.fspath(data_dir),
+        strict=strict,
+        cache_dir=None if cache_dir is None else os.fspath(cache_dir),
+    )
     if streaming:
         return builder.as_streaming_dataset(split=split)
     builder.download_and_prepare()

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Union
+from typing import Any, Union
 
 from amreval._progress import progress_bar
+from amreval.amr.graph import Graph
 from amreval.docamr import Amr3Layout, check_representation, convert_document, read_msamr_xml, read_sentence_amrs
 from amreval.docamr.msamr import Chain, MsAmrDocument
 from amreval.errors import AmrevalError, AmrevalWarning, InputError
-from amreval.amr.graph import Graph
 
 __all__ = ["FIELDS", "SPLIT_NAMES", "iter_ms_amr", "document_example"]
 
@@ -33,8 +34,17 @@ SPLIT_NAMES = {"train": "train", "validation": "dev", "test": "test", "validatio
 
 #: The fields of one example, in order.
 FIELDS = (
-    "id", "source_file", "sentence_ids", "sentences", "sentence_amrs", "chains", "bridging", "docamr",
-    "num_sentences", "num_nodes", "num_chains",
+    "id",
+    "source_file",
+    "sentence_ids",
+    "sentences",
+    "sentence_amrs",
+    "chains",
+    "bridging",
+    "docamr",
+    "num_sentences",
+    "num_nodes",
+    "num_chains",
 )
 
 
@@ -60,22 +70,31 @@ def _chain_record(chain: Chain, index: dict[str, int], amrs: dict[str, Graph]) -
         "relation_id": chain.relation_id,
         "singleton": chain.singleton,
         "mentions": [
-            {"sentence_index": index.get(m.sentence_id, -1), "sentence_id": m.sentence_id, "variable": m.variable,
-             "concept": concept(m.sentence_id, m.variable, m.concept), "text": m.text}
+            {
+                "sentence_index": index.get(m.sentence_id, -1),
+                "sentence_id": m.sentence_id,
+                "variable": m.variable,
+                "concept": concept(m.sentence_id, m.variable, m.concept),
+                "text": m.text,
+            }
             for m in chain.mentions
         ],
         "implicit_roles": [
-            {"sentence_index": index.get(r.sentence_id, -1), "sentence_id": r.sentence_id,
-             "parent_variable": r.parent_variable,
-             "parent_concept": concept(r.sentence_id, r.parent_variable, r.parent_concept),
-             "argument": r.argument}
+            {
+                "sentence_index": index.get(r.sentence_id, -1),
+                "sentence_id": r.sentence_id,
+                "parent_variable": r.parent_variable,
+                "parent_concept": concept(r.sentence_id, r.parent_variable, r.parent_concept),
+                "argument": r.argument,
+            }
             for r in chain.implicit_roles
         ],
     }
 
 
-def document_example(doc: MsAmrDocument, amrs: dict[str, Graph], rep: str = "docamr", *,
-                     strict: bool = False) -> dict[str, Any]:
+def document_example(
+    doc: MsAmrDocument, amrs: dict[str, Graph], rep: str = "docamr", *, strict: bool = False
+) -> dict[str, Any]:
     """One document as an example dict (see :data:`FIELDS`).
 
     ``sentence_index`` of a mention is its sentence's position in the
@@ -149,5 +168,8 @@ def iter_ms_amr(
             continue
         yield example
     if skipped:
-        warnings.warn(f"MS-AMR {split}: skipped {len(skipped)} malformed document(s): " + "; ".join(skipped),
-                      AmrevalWarning, stacklevel=2)
+        warnings.warn(
+            f"MS-AMR {split}: skipped {len(skipped)} malformed document(s): " + "; ".join(skipped),
+            AmrevalWarning,
+            stacklevel=2,
+        )

@@ -16,9 +16,19 @@ _EPS = 1e-9
 
 @njit(cache=True)
 def build_pool(
-    inst_a, attr_a, rel_a, inst_b, attr_b, rel_b,
-    allowed, use_allowed, inst_w, use_inst_w,
-    inst_bw, attr_bw, rel_bw,
+    inst_a,
+    attr_a,
+    rel_a,
+    inst_b,
+    attr_b,
+    rel_b,
+    allowed,
+    use_allowed,
+    inst_w,
+    use_inst_w,
+    inst_bw,
+    attr_bw,
+    rel_bw,
 ):
     """Candidate pool, unary weights, pairwise terms and a simple upper bound.
 
@@ -87,7 +97,7 @@ def build_pool(
             if rel_b[t, 0] != role:
                 continue
             j = rel_b[t, 1]
-            l = rel_b[t, 2]
+            l = rel_b[t, 2]  # noqa: E741
             if (i == k) != (j == l):
                 continue
             if use_allowed and not (allowed[i, j] and allowed[k, l]):
@@ -145,8 +155,18 @@ def build_pool(
     bound_a = best_a_inst.sum() + attr_a_best.sum() + rel_a_best.sum()
     bound_b = best_b_inst.sum() + attr_b_best.sum() + rel_b_best.sum()
     bound = min(bound_a, bound_b)
-    return (pair_id, pair_src, pair_tgt, pair_u, term_p, term_q,
-            t_ta[:n_terms].copy(), t_tb[:n_terms].copy(), t_w[:n_terms].copy(), bound)
+    return (
+        pair_id,
+        pair_src,
+        pair_tgt,
+        pair_u,
+        term_p,
+        term_q,
+        t_ta[:n_terms].copy(),
+        t_tb[:n_terms].copy(),
+        t_w[:n_terms].copy(),
+        bound,
+    )
 
 
 @njit(cache=True)
@@ -307,8 +327,7 @@ def _score(mapping, pair_u, ctx):
 
 
 @njit(cache=True)
-def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w,
-               restarts, seed, bound, init):
+def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w, restarts, seed, bound, init):
     """Smart start (or ``init`` when given), then ``restarts`` random starts.
 
     Returns ``(best_mapping_as_pairs, best_score, climbs_run)``. The search

@@ -42,8 +42,8 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from amreval.match import _kernels
 from amreval.errors import InputError
+from amreval.match import _kernels
 from amreval.match.triples import EncodedPair, Triples, encode_pair
 
 __all__ = [
@@ -279,8 +279,19 @@ def build_problem(
     attr_bw = _as_weights(bw[1], pair.attr_b.shape[0])
     rel_bw = _as_weights(bw[2], pair.rel_b.shape[0])
     out = _kernels.build_pool(
-        pair.inst_a, pair.attr_a, pair.rel_a, pair.inst_b, pair.attr_b, pair.rel_b,
-        allowed_arr, use_allowed, inst_w, use_inst_w, inst_bw, attr_bw, rel_bw,
+        pair.inst_a,
+        pair.attr_a,
+        pair.rel_a,
+        pair.inst_b,
+        pair.attr_b,
+        pair.rel_b,
+        allowed_arr,
+        use_allowed,
+        inst_w,
+        use_inst_w,
+        inst_bw,
+        attr_bw,
+        rel_bw,
     )
     pair_id, src, tgt, u, tp, tq, ta, tb, tw, bound = out
     return Problem(n_a, n_b, pair_id, src, tgt, u, tp, tq, ta, tb, tw, float(bound))
@@ -329,9 +340,19 @@ def hill_climb(
     ptr, nbr, w = problem.adjacency()
     init_pairs = _EMPTY_INT if init is None else _nodes_to_pairs(problem, np.asarray(init))
     pairs, score, climbs = _kernels.hill_climb(
-        problem.n_a, problem.n_b, problem.pair_src, problem.pair_tgt, problem.pair_u,
-        problem.pair_id, ptr, nbr, w, int(restarts), int(seed) & 0xFFFFFFFFFFFFFFFF,
-        problem.bound, init_pairs,
+        problem.n_a,
+        problem.n_b,
+        problem.pair_src,
+        problem.pair_tgt,
+        problem.pair_u,
+        problem.pair_id,
+        ptr,
+        nbr,
+        w,
+        int(restarts),
+        int(seed) & 0xFFFFFFFFFFFFFFFF,
+        problem.bound,
+        init_pairs,
     )
     mapping = _pairs_to_nodes(problem, pairs)
     optimal = score >= problem.bound - _TOL
@@ -353,8 +374,12 @@ def _milp_model(problem: Problem, integral: bool):
         # a term counts at most once per (triple, pair) at each end:
         # sum of y over a group <= x of the group's pair
         groups = []
-        for trip, ends in ((problem.term_ta, problem.term_p), (problem.term_ta, problem.term_q),
-                           (problem.term_tb, problem.term_p), (problem.term_tb, problem.term_q)):
+        for trip, ends in (
+            (problem.term_ta, problem.term_p),
+            (problem.term_ta, problem.term_q),
+            (problem.term_tb, problem.term_p),
+            (problem.term_tb, problem.term_q),
+        ):
             key = trip * P + ends
             uniq, inv = np.unique(key, return_inverse=True)
             g = len(uniq)
@@ -396,8 +421,13 @@ def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT) -> A
     if problem.n_pairs == 0:
         return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, 0.0, True, "milp")
     c, cons, integrality, bounds = _milp_model(problem, integral=True)
-    res = milp(c, constraints=cons, integrality=integrality, bounds=bounds,
-               options={"time_limit": float(time_limit), "presolve": True})
+    res = milp(
+        c,
+        constraints=cons,
+        integrality=integrality,
+        bounds=bounds,
+        options={"time_limit": float(time_limit), "presolve": True},
+    )
     if res.x is None:
         mapping = np.full(problem.n_a, -1, dtype=np.int64)
         dual = getattr(res, "mip_dual_bound", None)
@@ -439,13 +469,21 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     best = exact if exact.score > result.score + _TOL else result
     bound = min(exact.bound, result.bound)
     return Alignment(
-        best.mapping, best.score, bound, bool(best.score >= bound - _TOL),
-        best.method, result.climbs,
+        best.mapping,
+        best.score,
+        bound,
+        bool(best.score >= bound - _TOL),
+        best.method,
+        result.climbs,
     )
 
 
 def align_triples(
-    a: Triples, b: Triples, search: SearchOptions = SearchOptions(), *, allowed: np.ndarray | None = None,
+    a: Triples,
+    b: Triples,
+    search: SearchOptions = SearchOptions(),
+    *,
+    allowed: np.ndarray | None = None,
 ) -> Alignment:
     """Align two graphs' triples (the building block of every score).
 

@@ -115,12 +115,10 @@ class EncodedPair:
 
 def _encode(t: Triples, vocab: dict, keys: dict, roles: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     inst = np.fromiter((vocab.setdefault(c, len(vocab)) for c in t.concepts), dtype=np.int64, count=len(t.concepts))
-    attr = np.array(
-        [(i, keys.setdefault((r, c), len(keys))) for r, i, c in t.attributes], dtype=np.int64
-    ).reshape(-1, 2)
-    rel = np.array(
-        [(roles.setdefault(r, len(roles)), i, k) for r, i, k in t.relations], dtype=np.int64
-    ).reshape(-1, 3)
+    attr = np.array([(i, keys.setdefault((r, c), len(keys))) for r, i, c in t.attributes], dtype=np.int64).reshape(
+        -1, 2
+    )
+    rel = np.array([(roles.setdefault(r, len(roles)), i, k) for r, i, k in t.relations], dtype=np.int64).reshape(-1, 3)
     return inst, attr, rel
 
 

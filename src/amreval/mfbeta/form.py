@@ -163,8 +163,10 @@ def _boundary_ids(tokenizer: Any) -> tuple[int, int]:
         return int(eot), int(eot)
     bos, eos = tokenizer.bos_token_id, tokenizer.eos_token_id
     if eos is None:
-        raise InputError(f"the tokenizer has neither {END_OF_TEXT} nor an EOS token; a causal LM needs one "
-                         "to score the end of a sentence")
+        raise InputError(
+            f"the tokenizer has neither {END_OF_TEXT} nor an EOS token; a causal LM needs one "
+            "to score the end of a sentence"
+        )
     return int(bos if bos is not None else eos), int(eos)
 
 
@@ -231,8 +233,10 @@ class LanguageModelScorer:
         self.batch_size = batch_size
 
     def __repr__(self) -> str:
-        return (f"LanguageModelScorer({self.name_or_path!r}, kind={self.kind!r}, device={self.device!r}, "
-                f"batch_size={self.batch_size})")
+        return (
+            f"LanguageModelScorer({self.name_or_path!r}, kind={self.kind!r}, device={self.device!r}, "
+            f"batch_size={self.batch_size})"
+        )
 
     @property
     def model(self) -> Any:
@@ -264,14 +268,19 @@ class LanguageModelScorer:
         if not sentences:
             return np.zeros(0, dtype=np.float64)
         model, tokenizer = _load(self.name_or_path, self.kind, self.device)
-        rows = self._causal_rows(sentences, tokenizer) if self.kind == "causal" else \
-            self._masked_rows(sentences, tokenizer, name)
+        rows = (
+            self._causal_rows(sentences, tokenizer)
+            if self.kind == "causal"
+            else self._masked_rows(sentences, tokenizer, name)
+        )
         limit = _max_length(model, tokenizer)
         if limit is not None:
             for row in rows:
                 if len(row.ids) > limit:
-                    raise InputError(f"{name(row.owner)}: {len(row.ids)} tokens, more than the {limit} "
-                                     f"that {self.name_or_path} accepts")
+                    raise InputError(
+                        f"{name(row.owner)}: {len(row.ids)} tokens, more than the {limit} "
+                        f"that {self.name_or_path} accepts"
+                    )
         pad = tokenizer.pad_token_id
         if pad is None:
             pad = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
@@ -309,7 +318,7 @@ class LanguageModelScorer:
         import torch
 
         order = sorted(range(len(rows)), key=lambda k: -len(rows[k].ids))
-        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        batches = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
         sums = np.zeros(n, dtype=np.float64)
         counts = np.zeros(n, dtype=np.int64)
         desc = "form (causal LM)" if self.kind == "causal" else "form (masked LM)"
@@ -331,8 +340,8 @@ def _batch_probabilities(model: Any, rows: list[_Row], pad: int, device: str) ->
     ids = torch.full((len(rows), width), pad, dtype=torch.long)
     attention = torch.zeros((len(rows), width), dtype=torch.long)
     for b, r in enumerate(rows):
-        ids[b, :len(r.ids)] = torch.tensor(r.ids, dtype=torch.long)
-        attention[b, :len(r.ids)] = 1
+        ids[b, : len(r.ids)] = torch.tensor(r.ids, dtype=torch.long)
+        attention[b, : len(r.ids)] = 1
     batch_index = torch.tensor([b for b, r in enumerate(rows) for _ in r.positions], dtype=torch.long)
     positions = torch.tensor([p for r in rows for p in r.positions], dtype=torch.long)
     targets = torch.tensor([t for r in rows for t in r.targets], dtype=torch.long)
@@ -553,4 +562,4 @@ def form_score(
         scores = np.asarray(scorer.sentence_scores(gen + ref, progress=progress), dtype=np.float64)
     if scores.shape != (2 * len(gen),):
         raise InputError(f"the scorer returned {scores.shape} scores for {2 * len(gen)} sentences")
-    return form_from_scores(scores[:len(gen)], scores[len(gen):], tol)
+    return form_from_scores(scores[: len(gen)], scores[len(gen) :], tol)

@@ -52,6 +52,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from amreval._progress import progress_bar
+from amreval.amr.graph import Graph
+from amreval.amr.read import loads_graph
 from amreval.errors import (
     AmrevalError,
     AmrevalWarning,
@@ -59,8 +61,6 @@ from amreval.errors import (
     InputError,
     MissingDependencyError,
 )
-from amreval.amr.graph import Graph
-from amreval.amr.read import loads_graph
 from amreval.mfbeta.form import DEFAULT_BATCH_SIZE
 
 __all__ = [
@@ -182,8 +182,7 @@ def _check_model_dir(path: str | os.PathLike[str]) -> Path:
         )
     if not (folder / AMRLIB_META).is_file():
         raise InputError(
-            f"{os.fspath(path)!s}: not an amrlib model folder; expected a file {AMRLIB_META} "
-            "beside the model files"
+            f"{os.fspath(path)!s}: not an amrlib model folder; expected a file {AMRLIB_META} beside the model files"
         )
     return folder.resolve()
 
@@ -209,10 +208,10 @@ class AmrlibParser:
         MissingDependencyError: amrlib or unidecode is not installed.
 
     Example:
-        >>> AmrlibParser("no/such/folder")
+        >>> AmrlibParser("no/such/folder")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        amreval.errors.InputError: no/such/folder: not a directory; expected an amrlib model folder (a folder holding amrlib_meta.json and the model files)
+        amreval.errors.InputError: no/such/folder: not a directory; expected an amrlib model folder ...
     """
 
     def __init__(

@@ -21,10 +21,9 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
-
-import numpy as np
+from typing import Any
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph, loads_graph
@@ -32,6 +31,7 @@ from amreval.errors import InputError
 from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.match.diff import triple_diff
 from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
+from amreval.scores.harness import Config, pair_search, prf
 from amreval.scores.s2match import (
     DEFAULT_CUTOFF,
     DEFAULT_DIFFSENSE,
@@ -42,7 +42,6 @@ from amreval.scores.s2match import (
     resolve_vectors,
     s2match_config,
 )
-from amreval.scores.harness import Config, pair_search, prf
 
 __all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "BETAS"]
 
@@ -79,7 +78,8 @@ def explain_alignment(al: S2Alignment) -> dict[str, list]:
     added: list[str] = [a.concepts[i] for i in diff.extra("instance")]
     approximate: list[list[Any]] = [
         [b.concepts[j], a.concepts[i], round(float(al.similarity[i, j]), 4)]
-        for i, j in diff.matched("instance") if al.similarity[i, j] < 1
+        for i, j in diff.matched("instance")
+        if al.similarity[i, j] < 1
     ]
     lost += [f"{b.concepts[j]} :{r} {v}" for r, j, v in (b.attributes[q] for q in diff.missing("attribute"))]
     added += [f"{a.concepts[i]} :{r} {v}" for r, i, v in (a.attributes[p] for p in diff.extra("attribute"))]
@@ -123,9 +123,15 @@ class MFResult:
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:
         """Flat numbers and the config; per-example lists when asked (and the explanations when computed)."""
-        out: dict[str, Any] = {"mf_beta": self.mf_beta, **self.scores, "meaning": self.meaning, "form": self.form,
-                               "beta": self.beta, "parse_failures": self.parse_failures,
-                               "reference_parse_failures": self.reference_parse_failures}
+        out: dict[str, Any] = {
+            "mf_beta": self.mf_beta,
+            **self.scores,
+            "meaning": self.meaning,
+            "form": self.form,
+            "beta": self.beta,
+            "parse_failures": self.parse_failures,
+            "reference_parse_failures": self.reference_parse_failures,
+        }
         if per_example:
             out["pref_scores"] = list(self.pref_scores)
             out["acceptable"] = list(self.acceptable)
@@ -179,12 +185,18 @@ def _given_parses(amrs: Sequence[Any], n: int) -> tuple[list[Graph], list[int]]:
     return graphs, failed
 
 
-def _parse(parser: Any, sentences: list[str], batch_size: int, device: str | None,
-           progress: bool | None) -> tuple[list[Graph], list[int]]:
+def _parse(
+    parser: Any, sentences: list[str], batch_size: int, device: str | None, progress: bool | None
+) -> tuple[list[Graph], list[int]]:
     from amreval.mfbeta.parsers import get_parser, parse_sentences
 
-    result = parse_sentences(get_parser(parser, batch_size=batch_size, device=device), sentences,
-                             batch_size=batch_size, device=device, progress=progress)
+    result = parse_sentences(
+        get_parser(parser, batch_size=batch_size, device=device),
+        sentences,
+        batch_size=batch_size,
+        device=device,
+        progress=progress,
+    )
     return list(result.graphs), list(result.failures)
 
 
@@ -254,8 +266,10 @@ def mfbeta(
     if scorer is None and lm_kind not in KINDS:
         raise InputError(f"unknown lm_kind {lm_kind!r}; expected one of {', '.join(KINDS)}")
     if prediction_amrs is None and parser is None:
-        raise InputError("Meaning needs the generated sentences' AMRs: pass parser= (an amrlib model folder or a "
-                         "callable) or prediction_amrs=")
+        raise InputError(
+            "Meaning needs the generated sentences' AMRs: pass parser= (an amrlib model folder or a "
+            "callable) or prediction_amrs="
+        )
     if reference_amrs is None and parser is None:
         raise InputError("without reference_amrs, Meaning compares with parsed references: pass parser=")
     gold = _gold_graphs(reference_amrs, n) if reference_amrs is not None else None
@@ -273,8 +287,9 @@ def mfbeta(
     s2_f1: list[float] = []
     explanations: list[dict[str, list]] | None = [] if explain else None
     for k in range(n):
-        al = align_s2match(pred[k], gold[k], vecs, pair_search(search, k), cutoff=cutoff, diffsense=diffsense,
-                           cache=cache)
+        al = align_s2match(
+            pred[k], gold[k], vecs, pair_search(search, k), cutoff=cutoff, diffsense=diffsense, cache=cache
+        )
         match += al.score.match
         test += al.score.test
         total += al.score.gold
@@ -287,12 +302,30 @@ def mfbeta(
     form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
     scores = {f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS}
     s2 = s2match_config(search, cutoff, diffsense, vecs)
-    config = Config("mfbeta", search, (("beta", beta), ("tolerance", tolerance),
-                                       ("lm", getattr(scorer, "name_or_path", lm)),
-                                       ("lm_kind", getattr(scorer, "kind", lm_kind)), *s2.options))
+    config = Config(
+        "mfbeta",
+        search,
+        (
+            ("beta", beta),
+            ("tolerance", tolerance),
+            ("lm", getattr(scorer, "name_or_path", lm)),
+            ("lm_kind", getattr(scorer, "kind", lm_kind)),
+            *s2.options,
+        ),
+    )
     return MFResult(
-        meaning=meaning, form=form.form, beta=beta, mf_beta=mf_beta(meaning, form.form, beta), scores=scores,
-        meaning_counts=(match, test, total), parse_failures=len(failed), failed=failed,
-        reference_parse_failures=len(ref_failed), pref_scores=list(form.pref_scores),
-        acceptable=list(form.acceptable), s2match_f1=s2_f1, explanations=explanations, config=config,
+        meaning=meaning,
+        form=form.form,
+        beta=beta,
+        mf_beta=mf_beta(meaning, form.form, beta),
+        scores=scores,
+        meaning_counts=(match, test, total),
+        parse_failures=len(failed),
+        failed=failed,
+        reference_parse_failures=len(ref_failed),
+        pref_scores=list(form.pref_scores),
+        acceptable=list(form.acceptable),
+        s2match_f1=s2_f1,
+        explanations=explanations,
+        config=config,
     )

@@ -138,8 +138,16 @@ def _new_digraph(name: str) -> graphviz.Digraph:
     gv = _graphviz()
     dot = gv.Digraph(name=name)
     dot.attr(rankdir="TB", fontname=_FONT, labelloc="t", nodesep="0.3", ranksep="0.45")
-    dot.attr("node", shape="box", style="rounded,filled", fillcolor="white", fontname=_FONT, fontsize="11",
-             margin="0.08,0.04", height="0.3")
+    dot.attr(
+        "node",
+        shape="box",
+        style="rounded,filled",
+        fillcolor="white",
+        fontname=_FONT,
+        fontsize="11",
+        margin="0.08,0.04",
+        height="0.3",
+    )
     dot.attr("edge", fontname=_FONT, fontsize="9", color="#555555", fontcolor="#333333", arrowsize="0.7")
     return dot
 
@@ -148,7 +156,7 @@ def _caption(title: str | None, rows: list[str]) -> str:
     """An HTML-like graph label: the title in bold, then legend rows (already HTML)."""
     cells = []
     if title:
-        cells.append(f'<tr><td><b>{html.escape(title)}</b></td></tr>')
+        cells.append(f"<tr><td><b>{html.escape(title)}</b></td></tr>")
     cells += [f"<tr><td>{row}</td></tr>" for row in rows]
     return f'<<table border="0" cellborder="0" cellspacing="1">{"".join(cells)}</table>>'
 
@@ -191,8 +199,16 @@ class _Layout:
                 dot.node(name, label, **attrs)
         for k in sorted({c for c, _, _, _ in self.nodes if c > 0}):
             with dot.subgraph(name=f"cluster_{k}") as sub:
-                sub.attr(label=f"sentence {k}", style="rounded,filled", fillcolor="#f7f7f7", color="#bdbdbd",
-                         fontname=_FONT, fontsize="10", fontcolor="#616161", labeljust="l")
+                sub.attr(
+                    label=f"sentence {k}",
+                    style="rounded,filled",
+                    fillcolor="#f7f7f7",
+                    color="#bdbdbd",
+                    fontname=_FONT,
+                    fontsize="10",
+                    fontcolor="#616161",
+                    labeljust="l",
+                )
                 for cluster, name, label, attrs in self.nodes:
                     if cluster == k:
                         sub.node(name, label, **attrs)
@@ -246,8 +262,14 @@ def document_graph_dot(graph: DocumentLike, *, title: str | None = None) -> grap
             attrs.setdefault("fillcolor", "#fce4ec")
         if var == g.top:
             attrs["penwidth"] = "2.6"
-        attrs.update(_classes("top" if var == g.top else "", "coref" if is_coref else "",
-                              "merged" if is_merged else "", "shared" if is_shared else ""))
+        attrs.update(
+            _classes(
+                "top" if var == g.top else "",
+                "coref" if is_coref else "",
+                "merged" if is_merged else "",
+                "shared" if is_shared else "",
+            )
+        )
         cluster[var] = single[k] if single else 0
         layout.node(cluster[var], f"n{k}", _label(f"{var} / {g.instances[var]}"), **attrs)
     for e in g.edges:
@@ -257,8 +279,18 @@ def document_graph_dot(graph: DocumentLike, *, title: str | None = None) -> grap
             attrs.update(color=_COREF, fontcolor=_COREF, style="dashed", penwidth="1.6", **_classes("coref"))
         layout.edge(f"n{index[tail]}", f"n{index[head]}", _label(":" + e.written), **attrs)
     for k, a in enumerate(g.attributes):
-        layout.node(cluster.get(a.source, 0), f"c{k}", _label(a.value), shape="box", style="filled",
-                    fillcolor="#eeeeee", color="#9e9e9e", fontsize="9", height="0.2", **_classes("attribute"))
+        layout.node(
+            cluster.get(a.source, 0),
+            f"c{k}",
+            _label(a.value),
+            shape="box",
+            style="filled",
+            fillcolor="#eeeeee",
+            color="#9e9e9e",
+            fontsize="9",
+            height="0.2",
+            **_classes("attribute"),
+        )
         layout.edge(f"n{index[a.source]}", f"c{k}", _label(":" + a.role), **_classes("attribute"))
     layout.emit(dot)
     rows = []
@@ -358,8 +390,17 @@ class _Aligned:
     groups_b: np.ndarray | None
 
 
-def _align(prediction: DocumentLike, gold: DocumentLike, *, doc: bool, solver: str, restarts: int, seed: int,
-           time_limit: float, mapping: Sequence[int] | np.ndarray | None = None) -> _Aligned:
+def _align(
+    prediction: DocumentLike,
+    gold: DocumentLike,
+    *,
+    doc: bool,
+    solver: str,
+    restarts: int,
+    seed: int,
+    time_limit: float,
+    mapping: Sequence[int] | np.ndarray | None = None,
+) -> _Aligned:
     pred = document_graph(prediction, "prediction", 0)
     ref = document_graph(gold, "reference", 0)
     a, b = graph_triples(pred), graph_triples(ref)
@@ -371,8 +412,9 @@ def _align(prediction: DocumentLike, gold: DocumentLike, *, doc: bool, solver: s
         mapping = align_triples(a, b, search, allowed=allowed).mapping
     mapping = np.asarray(mapping, dtype=np.int64)
     if mapping.shape != (len(a.variables),) or (mapping >= len(b.variables)).any():
-        raise InputError(f"the mapping must give a gold node (or -1) for each of the {len(a.variables)} "
-                         "predicted nodes")
+        raise InputError(
+            f"the mapping must give a gold node (or -1) for each of the {len(a.variables)} predicted nodes"
+        )
     return _Aligned(pred, ref, a, b, mapping, _compare(triple_diff(a, b, mapping)), ga, gb)
 
 
@@ -427,10 +469,12 @@ def alignment_diff(
     Returns:
         An :class:`AlignmentDiff`; it does not need Graphviz.
     """
-    al = _align(prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit,
-                mapping=mapping)
+    al = _align(
+        prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit, mapping=mapping
+    )
     diff = AlignmentDiff(
-        al.pred, al.gold,
+        al.pred,
+        al.gold,
         {v: (al.b.variables[j] if j >= 0 else None) for v, j in zip(al.a.variables, al.mapping.tolist())},
     )
     for item in al.items:
@@ -493,8 +537,9 @@ def alignment_dot(
         MissingDependencyError: the ``graphviz`` Python package is missing.
     """
     _graphviz()
-    al = _align(prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit,
-                mapping=mapping)
+    al = _align(
+        prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit, mapping=mapping
+    )
     a, b, mapping = al.a, al.b, al.mapping
     dot = _new_digraph(al.gold.id or "alignment")
     single_a, _ = _sentence_of(al.groups_a)
@@ -525,8 +570,9 @@ def alignment_dot(
     for i, pvar in enumerate(a.variables):
         if mapping[i] < 0:
             cluster[f"p{i}"] = single_a[i] if single_a else 0
-            layout.node(cluster[f"p{i}"], f"p{i}", _label(f"{pvar} / {al.pred.instances[pvar]}"),
-                        **_node_style("extra"))
+            layout.node(
+                cluster[f"p{i}"], f"p{i}", _label(f"{pvar} / {al.pred.instances[pvar]}"), **_node_style("extra")
+            )
     rel_a, rel_b = _written_relations(al.pred, a), _written_relations(al.gold, b)
     attr_a, attr_b = _written_attributes(al.pred, a), _written_attributes(al.gold, b)
     has_top = False
@@ -552,24 +598,44 @@ def alignment_dot(
             continue
         written = (attr_b if gold_side else attr_a)[(role, owner, value)]
         name = f"{'g' if gold_side else 'p'}c{k}"
-        layout.node(cluster.get(node_of(owner), 0), name, _label(written.value), shape="box",
-                    style="filled,dashed" if item.status == "missing" else "filled",
-                    fillcolor=_FILL[item.status], color=_COLOUR[item.status], fontsize="9", height="0.2",
-                    **_classes("attribute", item.status))
+        layout.node(
+            cluster.get(node_of(owner), 0),
+            name,
+            _label(written.value),
+            shape="box",
+            style="filled,dashed" if item.status == "missing" else "filled",
+            fillcolor=_FILL[item.status],
+            color=_COLOUR[item.status],
+            fontsize="9",
+            height="0.2",
+            **_classes("attribute", item.status),
+        )
         layout.edge(node_of(owner), name, _label(":" + written.role), **style)
     if has_top:
-        layout.nodes.insert(0, (0, "TOP", "TOP", {"shape": "plaintext", "style": "", "fontsize": "9",
-                                                  "fontcolor": "#616161", "height": "0.2"}))
+        layout.nodes.insert(
+            0,
+            (
+                0,
+                "TOP",
+                "TOP",
+                {"shape": "plaintext", "style": "", "fontsize": "9", "fontcolor": "#616161", "height": "0.2"},
+            ),
+        )
     layout.emit(dot)
-    match, test, gold_count = counts["matched"], counts["matched"] + counts["extra"], \
-        counts["matched"] + counts["missing"]
+    match, test, gold_count = (
+        counts["matched"],
+        counts["matched"] + counts["extra"],
+        counts["matched"] + counts["missing"],
+    )
     p, r, f = prf(match, test, gold_count)
     scores = html.escape(f"triples: P {p:.3f}  R {r:.3f}  F1 {f:.3f}")
     if any(n[3].get("class") == "changed" for n in layout.nodes):
         scores = _key(_CHANGED, "aligned, other concept: prediction / gold") + "   " + scores
     rows = [
-        _key(_MATCHED, f"matched: {counts['matched']}") + "   "
-        + _key(_MISSING, f"missing (gold only): {counts['missing']}") + "   "
+        _key(_MATCHED, f"matched: {counts['matched']}")
+        + "   "
+        + _key(_MISSING, f"missing (gold only): {counts['missing']}")
+        + "   "
         + _key(_EXTRA, f"extra (prediction only): {counts['extra']}"),
         scores,
     ]
@@ -580,8 +646,7 @@ def alignment_dot(
 
 def _node_style(status: str) -> dict[str, str]:
     style = "rounded,filled,dashed" if status == "missing" else "rounded,filled"
-    return {"color": _COLOUR[status], "fillcolor": _FILL[status], "penwidth": "1.5", "style": style,
-            **_classes(status)}
+    return {"color": _COLOUR[status], "fillcolor": _FILL[status], "penwidth": "1.5", "style": style, **_classes(status)}
 
 
 def _edge_style(status: str) -> dict[str, str]:

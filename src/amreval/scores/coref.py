@@ -53,8 +53,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from amreval.match.diff import TripleDiff
 from amreval.amr.graph import Graph
+from amreval.match.diff import TripleDiff
 from amreval.match.triples import Triples
 
 __all__ = [
@@ -158,7 +158,8 @@ def coref_items(graph: Graph, triples: Triples, groups: np.ndarray | None) -> Co
             named[s] = True
     named_edges = np.fromiter(
         (bool(has_name[t] or named[t] or (role == "coref" and named[s])) for role, s, t in triples.relations),
-        dtype=bool, count=m,
+        dtype=bool,
+        count=m,
     )
     return CorefItems(nodes, named, merged, edges, bridging, named_edges)
 
@@ -189,7 +190,7 @@ class CorefCounts:
         m, t, g = self.total
         return match - m - self.mixed, test - t, gold - g
 
-    def __add__(self, other: "CorefCounts") -> "CorefCounts":
+    def __add__(self, other: CorefCounts) -> CorefCounts:
         return CorefCounts(
             *([x + y for x, y in zip(getattr(self, c), getattr(other, c))] for c in CATEGORIES),
             mixed=self.mixed + other.mixed,

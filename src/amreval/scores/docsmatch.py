@@ -1,8 +1,9 @@
 """DocSmatch (Naseem et al. 2022): Smatch of document graphs under the sentence constraint.
 
 The sentences each node belongs to come from the document model
-(:func:`~amreval.docamr.document.sentence_groups`). Predicted sentence k is aligned with gold sentence k, and ``i -> j`` is a
-candidate only when some sentence of ``i`` is some sentence of ``j``. The
+(:func:`~amreval.docamr.document.sentence_groups`). Predicted sentence k is
+aligned with gold sentence k, and ``i -> j`` is a candidate only when some
+sentence of ``i`` is some sentence of ``j``. The
 rest is Smatch, on the shared engine. Graphs without ``:snt`` edges are
 scored with plain Smatch.
 
@@ -30,9 +31,9 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import Iterable
 
 import numpy as np
 
@@ -64,7 +65,10 @@ __all__ = [
 
 
 def sentence_constraint(
-    pred: Graph, gold: Graph, a: Triples, b: Triples,
+    pred: Graph,
+    gold: Graph,
+    a: Triples,
+    b: Triples,
     groups: tuple[np.ndarray | None, np.ndarray | None] | None = None,
 ) -> np.ndarray | None:
     """The allowed-candidate matrix for two document graphs (None: no constraint).
@@ -151,12 +155,22 @@ def docsmatch_pair(
     """DocSmatch of one predicted document graph against one gold document graph
     (the first pair of :func:`docsmatch`)."""
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    return score_docsmatch_pair(document_graph(prediction, "prediction", 0), document_graph(gold, "reference", 0),
-                                pair_search(search, 0), coref=coref, fine_grained=fine_grained)
+    return score_docsmatch_pair(
+        document_graph(prediction, "prediction", 0),
+        document_graph(gold, "reference", 0),
+        pair_search(search, 0),
+        coref=coref,
+        fine_grained=fine_grained,
+    )
 
 
 def score_docsmatch_pair(
-    pred: Graph, gold: Graph, search: SearchOptions, *, coref: bool = False, fine_grained: bool = False,
+    pred: Graph,
+    gold: Graph,
+    search: SearchOptions,
+    *,
+    coref: bool = False,
+    fine_grained: bool = False,
 ) -> DocPairScore:
     """DocSmatch of one pair of document graphs, with the mapping it found."""
     a, b = graph_triples(pred), graph_triples(gold)
@@ -166,7 +180,8 @@ def score_docsmatch_pair(
         items_a, items_b = coref_items(pred, a, ga), coref_items(gold, b, gb)
         eps = 1.0 / (2 * (items_b.count + 1))
         problem = build_problem(
-            encode_pair(a, b), allowed=allowed,
+            encode_pair(a, b),
+            allowed=allowed,
             b_weights=(1.0 + eps * items_b.nodes, None, 1.0 + eps * items_b.edges),
         )
         if problem.n_terms:
@@ -176,12 +191,20 @@ def score_docsmatch_pair(
         diff = triple_diff(a, b, result.mapping)
         match = diff.match
         bound = float(np.floor(result.bound + 1e-6))
-        score = DocPairScore(match, a.count, b.count, bool(result.optimal or match >= bound), bound,
-                             mapping=result.mapping, coref=count_coref(a, b, items_a, items_b, diff))
+        score = DocPairScore(
+            match,
+            a.count,
+            b.count,
+            bool(result.optimal or match >= bound),
+            bound,
+            mapping=result.mapping,
+            coref=count_coref(a, b, items_a, items_b, diff),
+        )
     else:
         result = align_triples(a, b, search, allowed=allowed)
-        score = DocPairScore(int(round(result.score)), a.count, b.count, result.optimal, float(result.bound),
-                             mapping=result.mapping)
+        score = DocPairScore(
+            int(round(result.score)), a.count, b.count, result.optimal, float(result.bound), mapping=result.mapping
+        )
     if fine_grained:
         fine = SearchOptions(search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit)
 
@@ -235,9 +258,16 @@ def docsmatch(
     if fine_grained:
         options.append(("fine_grained", True))
     base = score_corpus(
-        preds, refs, partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained),
-        Config("docsmatch", search, tuple(options)), bootstrap=bootstrap, confidence=confidence,
-        progress=progress, desc="docsmatch", unit="doc", num_workers=num_workers,
+        preds,
+        refs,
+        partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained),
+        Config("docsmatch", search, tuple(options)),
+        bootstrap=bootstrap,
+        confidence=confidence,
+        progress=progress,
+        desc="docsmatch",
+        unit="doc",
+        num_workers=num_workers,
     )
     result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
     pairs: list[DocPairScore] = base.pairs  # type: ignore[assignment]

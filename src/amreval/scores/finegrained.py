@@ -31,7 +31,7 @@ Example:
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -68,8 +68,12 @@ def _no_wsd(t: Triples) -> Triples:
 def _subgraph(t: Triples, relations: list[tuple[str, int, int]]) -> tuple[Triples, np.ndarray]:
     keep = sorted({i for _, s, o in relations for i in (s, o)})
     new = {old: k for k, old in enumerate(keep)}
-    sub = Triples([t.variables[i] for i in keep], [t.concepts[i] for i in keep], [],
-                  [(r, new[s], new[o]) for r, s, o in relations])
+    sub = Triples(
+        [t.variables[i] for i in keep],
+        [t.concepts[i] for i in keep],
+        [],
+        [(r, new[s], new[o]) for r, s, o in relations],
+    )
     return sub, np.asarray(keep, dtype=np.int64)
 
 
@@ -109,7 +113,12 @@ def _restrict(mapping: np.ndarray | None, ka: np.ndarray, kb: np.ndarray) -> np.
 
 
 def fine_grained_counts(
-    pred: Graph, gold: Graph, a: Triples, b: Triples, allowed: np.ndarray | None, aligner: Aligner,
+    pred: Graph,
+    gold: Graph,
+    a: Triples,
+    b: Triples,
+    allowed: np.ndarray | None,
+    aligner: Aligner,
     mapping: np.ndarray | None = None,
 ) -> dict[str, list[int]]:
     """The eight fine-grained ``[match, test, gold]`` counts of one pair.

@@ -22,9 +22,10 @@ Example:
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -118,8 +119,13 @@ class Config:
     def as_string(self) -> str:
         """The configuration as one line, for the command line and metric outputs."""
         s = self.search
-        parts = [f"solver={s.solver}", f"restarts={s.restarts}", f"seed={s.seed}", f"time_limit={s.time_limit:g}",
-                 f"score={self.score}"]
+        parts = [
+            f"solver={s.solver}",
+            f"restarts={s.restarts}",
+            f"seed={s.seed}",
+            f"time_limit={s.time_limit:g}",
+            f"score={self.score}",
+        ]
         parts += [f"{k}={v}" for k, v in self.options]
         parts.append(f"amreval={self.version}")
         return ",".join(parts)
@@ -127,8 +133,13 @@ class Config:
     def as_dict(self) -> dict[str, Any]:
         """The configuration as a flat mapping (for JSON)."""
         s = self.search
-        out: dict[str, Any] = {"score": self.score, "solver": s.solver, "restarts": s.restarts, "seed": s.seed,
-                               "time_limit": s.time_limit}
+        out: dict[str, Any] = {
+            "score": self.score,
+            "solver": s.solver,
+            "restarts": s.restarts,
+            "seed": s.seed,
+            "time_limit": s.time_limit,
+        }
         out.update(self.options)
         out["amreval"] = self.version
         return out
@@ -232,10 +243,10 @@ def score_corpus(
         graphs = [(as_graph(preds[k], "prediction", k), as_graph(refs[k], "reference", k)) for k in range(len(preds))]
         searches = [pair_search(search, k) for k in range(len(graphs))]
         chunk = max(1, len(graphs) // (num_workers * 8))
-        with ProcessPoolExecutor(max_workers=min(num_workers, len(graphs)),
-                                 mp_context=multiprocessing.get_context()) as pool:
-            results = pool.map(score_pair, [g[0] for g in graphs], [g[1] for g in graphs], searches,
-                               chunksize=chunk)
+        with ProcessPoolExecutor(
+            max_workers=min(num_workers, len(graphs)), mp_context=multiprocessing.get_context()
+        ) as pool:
+            results = pool.map(score_pair, [g[0] for g in graphs], [g[1] for g in graphs], searches, chunksize=chunk)
             pairs = list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=len(graphs)))
     else:
         pairs = []
@@ -258,8 +269,11 @@ def summarize(
     test = sum(p.test for p in pairs)
     gold = sum(p.gold for p in pairs)
     p, r, f = prf(match, test, gold)
-    ci = (bootstrap_f1(pairs, n_resamples=bootstrap, confidence=confidence, seed=config.search.seed)
-          if bootstrap else None)
+    ci = (
+        bootstrap_f1(pairs, n_resamples=bootstrap, confidence=confidence, seed=config.search.seed)
+        if bootstrap
+        else None
+    )
     return SmatchResult(p, r, f, match, test, gold, pairs, sum(x.optimal for x in pairs), ci, config)
 
 
@@ -292,6 +306,14 @@ def bootstrap_f1(
             return np.where((ts > 0) & (gs > 0), 2 * ms / (ts + gs), 0.0)
 
     rng = np.random.default_rng(seed)
-    res = _bootstrap((m, t, g), stat, paired=True, vectorized=True, n_resamples=n_resamples,
-                     confidence_level=confidence, random_state=rng, method="percentile")
+    res = _bootstrap(
+        (m, t, g),
+        stat,
+        paired=True,
+        vectorized=True,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        random_state=rng,
+        method="percentile",
+    )
     return float(res.confidence_interval.low), float(res.confidence_interval.high)

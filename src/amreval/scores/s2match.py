@@ -42,14 +42,17 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence, Union
+from typing import Union
 
 import numpy as np
 
+from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
+from amreval.errors import InputError, MissingDependencyError
 from amreval.match.alignment import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
@@ -59,10 +62,8 @@ from amreval.match.alignment import (
     align,
     build_problem,
 )
-from amreval.errors import InputError, MissingDependencyError
-from amreval.amr.graph import Graph
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus
 from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus
 
 __all__ = [
     "WordVectors",
@@ -97,7 +98,7 @@ class WordVectors:
         self._cache: dict[str, tuple[np.ndarray | None, bool]] = {}
 
     @classmethod
-    def from_dict(cls, vectors: Mapping[str, Sequence[float]], name: str = "<dict>") -> "WordVectors":
+    def from_dict(cls, vectors: Mapping[str, Sequence[float]], name: str = "<dict>") -> WordVectors:
         """Vectors from a ``word -> list of floats`` mapping (small tables, tests)."""
         words = list(vectors)
         matrix = np.array([vectors[w] for w in words], dtype=np.float64).reshape(len(words), -1)
@@ -248,8 +249,12 @@ def concept_similarity(
 
 
 def similarity_matrix(
-    a: Triples, b: Triples, vectors: WordVectors, cutoff: float = DEFAULT_CUTOFF,
-    diffsense: float = DEFAULT_DIFFSENSE, cache: dict[tuple[str, str], float] | None = None,
+    a: Triples,
+    b: Triples,
+    vectors: WordVectors,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
+    cache: dict[tuple[str, str], float] | None = None,
 ) -> np.ndarray:
     """Graded instance credit for every node pair (rows: ``a``, columns: ``b``)."""
     cache = {} if cache is None else cache
@@ -292,8 +297,13 @@ class S2Alignment:
 
 
 def align_s2match(
-    prediction: Graph, gold: Graph, vectors: WordVectors, search: SearchOptions = SearchOptions(), *,
-    cutoff: float = DEFAULT_CUTOFF, diffsense: float = DEFAULT_DIFFSENSE,
+    prediction: Graph,
+    gold: Graph,
+    vectors: WordVectors,
+    search: SearchOptions = SearchOptions(),
+    *,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
     cache: dict[tuple[str, str], float] | None = None,
 ) -> S2Alignment:
     """Align one pair for S²match and keep the mapping (for explanations)."""
@@ -301,31 +311,59 @@ def align_s2match(
     a, b = graph_triples(prediction), graph_triples(gold)
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
     result = align(build_problem(encode_pair(a, b), instance_weights=sim), search)
-    score = PairScore(float(result.score), a.count, b.count, result.optimal, float(result.bound),  # type: ignore[arg-type]
-                      mapping=result.mapping)
+    score = PairScore(
+        float(result.score),
+        a.count,
+        b.count,
+        result.optimal,
+        float(result.bound),  # type: ignore[arg-type]
+        mapping=result.mapping,
+    )
     return S2Alignment(score, result.mapping, a, b, sim, result)
 
 
-def _score_s2(pred: Graph, gold: Graph, search: SearchOptions, *, vectors: WordVectors, cutoff: float,
-              diffsense: float, cache: dict) -> PairScore:
+def _score_s2(
+    pred: Graph,
+    gold: Graph,
+    search: SearchOptions,
+    *,
+    vectors: WordVectors,
+    cutoff: float,
+    diffsense: float,
+    cache: dict,
+) -> PairScore:
     return align_s2match(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, cache=cache).score
 
 
 def s2match_pair(
-    prediction: GraphLike, gold: GraphLike, *, vectors: WordVectors | PathLike | None = None,
-    cutoff: float = DEFAULT_CUTOFF, diffsense: float = DEFAULT_DIFFSENSE, solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS, seed: int = 0, time_limit: float = DEFAULT_TIME_LIMIT,
+    prediction: GraphLike,
+    gold: GraphLike,
+    *,
+    vectors: WordVectors | PathLike | None = None,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
+    solver: str = DEFAULT_SOLVER,
+    restarts: int = DEFAULT_RESTARTS,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> PairScore:
     """S²match of one pair (``match`` is the graded match; the first pair of :func:`s2match`)."""
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    return align_s2match(as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0),
-                         resolve_vectors(vectors), pair_search(search, 0), cutoff=cutoff, diffsense=diffsense).score
+    return align_s2match(
+        as_graph(prediction, "prediction", 0),
+        as_graph(gold, "reference", 0),
+        resolve_vectors(vectors),
+        pair_search(search, 0),
+        cutoff=cutoff,
+        diffsense=diffsense,
+    ).score
 
 
 def s2match_config(search: SearchOptions, cutoff: float, diffsense: float, vectors: WordVectors) -> Config:
     """The recorded configuration of an S²match run."""
-    return Config("s2match", search, (("cutoff", cutoff), ("diffsense", diffsense),
-                                      ("vectors", vectors.name.replace(",", " "))))
+    return Config(
+        "s2match", search, (("cutoff", cutoff), ("diffsense", diffsense), ("vectors", vectors.name.replace(",", " ")))
+    )
 
 
 def s2match(
@@ -361,5 +399,14 @@ def s2match(
     check_settings(cutoff, diffsense)
     vecs = resolve_vectors(vectors)
     scorer = partial(_score_s2, vectors=vecs, cutoff=cutoff, diffsense=diffsense, cache={})
-    return score_corpus(predictions, references, scorer, s2match_config(search, cutoff, diffsense, vecs),
-                        bootstrap=bootstrap, confidence=confidence, progress=progress, desc="s2match", unit="pair")
+    return score_corpus(
+        predictions,
+        references,
+        scorer,
+        s2match_config(search, cutoff, diffsense, vecs),
+        bootstrap=bootstrap,
+        confidence=confidence,
+        progress=progress,
+        desc="s2match",
+        unit="pair",
+    )

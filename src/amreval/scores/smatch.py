@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
@@ -28,8 +28,9 @@ def score_smatch_pair(prediction: Graph, gold: Graph, search: SearchOptions) -> 
     """Smatch of one pair of graphs, with the mapping it found."""
     a, b = graph_triples(prediction), graph_triples(gold)
     found = align_triples(a, b, search)
-    return PairScore(int(round(found.score)), a.count, b.count, found.optimal, float(found.bound),
-                     mapping=found.mapping)
+    return PairScore(
+        int(round(found.score)), a.count, b.count, found.optimal, float(found.bound), mapping=found.mapping
+    )
 
 
 def smatch_pair(
@@ -49,8 +50,9 @@ def smatch_pair(
         (2, 2, 2, 1.0)
     """
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    return score_smatch_pair(as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0),
-                             pair_search(search, 0))
+    return score_smatch_pair(
+        as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0), pair_search(search, 0)
+    )
 
 
 def smatch(
@@ -90,5 +92,14 @@ def smatch(
         DecodeError: a PENMAN string is malformed (the message names it).
     """
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    return score_corpus(predictions, references, score_smatch_pair, Config("smatch", search),
-                        bootstrap=bootstrap, confidence=confidence, progress=progress, desc="smatch", unit="pair")
+    return score_corpus(
+        predictions,
+        references,
+        score_smatch_pair,
+        Config("smatch", search),
+        bootstrap=bootstrap,
+        confidence=confidence,
+        progress=progress,
+        desc="smatch",
+        unit="pair",
+    )
