@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench venv clean
+.PHONY: demo test check test-core bench venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,8 +27,29 @@ demo: $(STAMP)
 	@echo "== S²match (GloVe 6B 50-d) of examples/pred.amr against examples/gold.amr =="
 	$(VENV)/bin/amreval s2match -f examples/pred.amr examples/gold.amr --pr --significant 4
 
-test: $(STAMP)
+CORE_VENV ?= .venv-core
+CORE_STAMP := $(CORE_VENV)/.installed
+
+test: check $(STAMP) $(CORE_STAMP)
 	$(PY) -m pytest -q
+	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
+	$(CORE_VENV)/bin/python -m pytest -q -p no:cacheprovider
+
+# lint, format and types: clean or the tests do not run
+check: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks metrics datasets conftest.py
+	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets conftest.py
+	$(VENV)/bin/mypy
+
+# a second environment with the core dependencies and the test tools only
+$(CORE_STAMP): pyproject.toml
+	test -x $(CORE_VENV)/bin/python || $(PYTHON) -m venv $(CORE_VENV)
+	$(CORE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CORE_VENV)/bin/python -m pip install --quiet -e '.[test]'
+	touch $(CORE_STAMP)
+
+test-core: $(CORE_STAMP)
+	$(CORE_VENV)/bin/python -m pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
 	$(PIP) install --quiet -e '.[test,bench]'
@@ -38,4 +59,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_docsmatch.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache src/*.egg-info
+	rm -rf $(VENV) $(CORE_VENV) build .pytest_cache src/*.egg-info

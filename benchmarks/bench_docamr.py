@@ -79,14 +79,14 @@ def main() -> int:
     ap.add_argument("--docs", type=int, default=300)
     ap.add_argument("--sentences", type=int, default=20)
     args = ap.parse_args()
-    from amreval.docamr import REPRESENTATIONS, convert_document, read_msamr_xml
+    from amreval.docamr import REPRESENTATIONS, convert_document, loads_msamr_xml
 
     t0 = time.perf_counter()
     xml_docs, amrs = make_corpus(args.docs, args.sentences)
     print(f"built {len(xml_docs)} documents, {len(amrs)} sentence graphs in {time.perf_counter() - t0:.2f} s")
     for rep in REPRESENTATIONS:
         t0 = time.perf_counter()
-        docs = [read_msamr_xml(x) for x in xml_docs]
+        docs = [loads_msamr_xml(x) for x in xml_docs]
         out = [convert_document(d, amrs, rep) for d in docs]
         t = time.perf_counter() - t0
         nodes = sum(len(g.instances) for g in out)

@@ -3,9 +3,9 @@
 A thin door into ``amreval.scores.docsmatch``: every number is computed there.
 """
 
+import datasets
 import evaluate
 
-import datasets
 from amreval.scores.docsmatch import docsmatch as score_documents
 
 _CITATION = """\

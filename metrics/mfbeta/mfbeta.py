@@ -3,9 +3,9 @@
 A thin door into ``amreval.mfbeta.score``: every number is computed there.
 """
 
+import datasets
 import evaluate
 
-import datasets
 from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
 

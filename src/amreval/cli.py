@@ -12,6 +12,7 @@ import logging
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from amreval._version import __version__
 from amreval.errors import AmrevalError
@@ -285,7 +286,7 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
             progress=args.progress,
         )
     if args.json:
-        out = result.as_dict()
+        out: dict[str, Any] = dict(result.as_dict())
         out["pairs"] = [
             {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal} for s in result.pairs
         ]
@@ -359,7 +360,7 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
         for path, p, g, scored in zip(_svg_paths(args.svg, len(pred)), pred, gold, result.pairs):
             alignment_svg(p, g, path, mapping=scored.mapping)
     if args.json:
-        out = result.as_dict()
+        out: dict[str, Any] = dict(result.as_dict())
         out["documents"] = [
             {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal} for s in result.pairs
         ]
@@ -371,8 +372,8 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     args.pr = True
-    scored = result.pairs if args.ms else [result]
-    for s in scored:
+    rows: list[Any] = list(result.pairs) if args.ms else [result]
+    for s in rows:
         print("Overall Score:")
         _print_prf(s.precision, s.recall, s.f1, args)
         if args.coref_subscore:

@@ -125,7 +125,7 @@ def _fast_parse(text: str) -> list[_Flat] | None:
             if out:
                 raise _TrailingText(toks[pos][1], text.count("\n", 0, toks[pos][2]))
             return None
-        instances: list[tuple[str, str]] = []
+        instances: list[tuple[str, str | None]] = []
         branches: list[tuple[str, str, str, bool]] = []
         stack: list[str] = []
         top = None
@@ -474,7 +474,7 @@ def read_text(source: FileSource, name: str | None = None, what: str = "file of 
                 f"not UTF-8 text (byte {exc.start}: {exc.object[exc.start : exc.start + 1]!r})", source=label
             ) from None
     if hasattr(source, "read"):
-        label = name or getattr(source, "name", "<file>")
+        label = str(name or getattr(source, "name", "<file>"))
         text = source.read()
         if not isinstance(text, str):
             raise InputError(f"{label}: opened in binary mode; open it as text (encoding='utf-8')")

@@ -534,8 +534,8 @@ def _add_chain(dg: DocGraph, chain: Chain, resolver: _Resolver, endpoints: dict[
         return
     rid = chain.relation_id
     dg.concepts[rid] = "coref-entity"
-    for m in members:
-        dg.edges.append((rid, "coref", m))
+    for member in members:
+        dg.edges.append((rid, "coref", member))
     for pred, arg in roles:
         dg.edges.append((pred, arg, rid))
     dg.chains.append(_ChainState(rid, members))

@@ -65,7 +65,7 @@ import os
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 from amreval._progress import progress_bar
 from amreval.amr.graph import Graph
@@ -296,7 +296,7 @@ def _unmapped(doc: CorefDocument, entry: MentionMapping, why: str, strict: bool)
 def _sentences_of(amr_source: AmrSource) -> list[AlignedSentence]:
     if isinstance(amr_source, (str, os.PathLike, bytes, bytearray)) or hasattr(amr_source, "read"):
         return read_aligned_amrs(amr_source)  # type: ignore[arg-type]
-    items = list(amr_source)  # type: ignore[arg-type]
+    items: list[Any] = list(amr_source)  # type: ignore[arg-type]
     if items and all(isinstance(s, AlignedSentence) for s in items):
         return items
     return read_aligned_amrs(items)
@@ -305,7 +305,7 @@ def _sentences_of(amr_source: AmrSource) -> list[AlignedSentence]:
 def _documents_of(coref_source: CorefSource | Iterable[CorefDocument], coref_format: str) -> list[CorefDocument]:
     if isinstance(coref_source, (str, os.PathLike, bytes, bytearray)) or hasattr(coref_source, "read"):
         return read_coref(coref_source, coref_format)  # type: ignore[arg-type]
-    items = list(coref_source)  # type: ignore[arg-type]
+    items: list[Any] = list(coref_source)  # type: ignore[arg-type]
     if items and all(isinstance(d, CorefDocument) for d in items):
         return items
     return read_coref(items, coref_format)

@@ -20,12 +20,21 @@ from __future__ import annotations
 import os
 from typing import Any, Union
 
-import datasets
 from amreval.docamr import REPRESENTATIONS, Amr3Layout
-from amreval.errors import InputError
+from amreval.errors import InputError, MissingDependencyError
 from amreval.hub.ms_amr_examples import SPLIT_NAMES, iter_ms_amr
 
 __all__ = ["MsAmr", "MsAmrConfig", "ms_amr_features", "load_ms_amr", "export_ms_amr"]
+
+try:
+    import datasets
+
+    # a folder named datasets/ on the path (this project's own) is not the package
+    _HAS_DATASETS = hasattr(datasets, "GeneratorBasedBuilder")
+except ImportError:
+    _HAS_DATASETS = False
+if not _HAS_DATASETS:
+    raise MissingDependencyError("datasets", "hub", "the MS-AMR datasets builder")
 
 PathLike = Union[str, "os.PathLike[str]"]
 

@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def triple_diff(a: Triples, b: Triples, mapping: np.ndarray, concept_credit: np.
             if i < 0:
                 continue
             if kind == "relation":
-                k = int(inverse[value])  # type: ignore[index]
+                k = int(inverse[cast(int, value)])
                 if k < 0:
                     continue
                 p = where_a.get((role, i, k))

@@ -139,8 +139,8 @@ def _load(name: str, kind: str, device: str) -> tuple[Any, Any]:
 
     tokenizer = AutoTokenizer.from_pretrained(name)
     auto = AutoModelForCausalLM if kind == "causal" else AutoModelForMaskedLM
-    model = auto.from_pretrained(name)
-    model.to(device)
+    model = auto.from_pretrained(name)  # type: ignore[arg-type]
+    model.to(device)  # type: ignore[arg-type]
     model.eval()
     _MODELS[key] = (model, tokenizer)
     return model, tokenizer
@@ -173,8 +173,8 @@ def _boundary_ids(tokenizer: Any) -> tuple[int, int]:
 def _max_length(model: Any, tokenizer: Any) -> int | None:
     """The longest input the model accepts, when it says so."""
     limits = [getattr(model.config, "max_position_embeddings", None), getattr(tokenizer, "model_max_length", None)]
-    limits = [int(v) for v in limits if isinstance(v, int) and 0 < v < 1_000_000]
-    return min(limits) if limits else None
+    sizes = [int(v) for v in limits if isinstance(v, int) and 0 < v < 1_000_000]
+    return min(sizes) if sizes else None
 
 
 @dataclass

@@ -185,19 +185,20 @@ class CorefCounts:
         cats = (self.named_entity, self.bridging, self.other)
         return tuple(sum(c[k] for c in cats) for k in range(3))  # type: ignore[return-value]
 
-    def noncoref(self, match: int, test: int, gold: int) -> tuple[int, int, int]:
+    def noncoref(self, match: float, test: int, gold: int) -> tuple[float, int, int]:
         """The non-coref remainder of overall counts: overall minus coref, less the mixed matches."""
         m, t, g = self.total
         return match - m - self.mixed, test - t, gold - g
 
     def __add__(self, other: CorefCounts) -> CorefCounts:
+        summed = {c: [x + y for x, y in zip(getattr(self, c), getattr(other, c))] for c in CATEGORIES}
         return CorefCounts(
-            *([x + y for x, y in zip(getattr(self, c), getattr(other, c))] for c in CATEGORIES),
+            **summed,
             mixed=self.mixed + other.mixed,
         )
 
 
-def _edge_category(counts: CorefCounts, items: CorefItems, r: int) -> list[int]:
+def _edge_category(counts: CorefCounts, items: CorefItems, r: int | np.integer) -> list[int]:
     if items.bridging[r]:
         return counts.bridging
     return counts.named_entity if items.named_edges[r] else counts.other

@@ -129,7 +129,7 @@ class DocsmatchResult(SmatchResult):
     def _add_numbers(self, out: dict[str, float | int | str]) -> None:
         """``coref_*``, ``coref_<category>_*``, ``noncoref_*`` and ``<measure>_*`` when computed."""
         if self.coref is not None:
-            rows = [("coref", self.coref.total)]
+            rows: list[tuple[str, tuple[float, int, int]]] = [("coref", self.coref.total)]
             rows += [(f"coref_{c}", tuple(getattr(self.coref, c))) for c in ("named_entity", "bridging", "other")]
             rows.append(("noncoref", self.coref.noncoref(self.match, self.test, self.gold)))
             for name, counts in rows:

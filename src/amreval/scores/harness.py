@@ -72,7 +72,8 @@ class PairScore:
     """The score of one pair.
 
     Attributes:
-        match, test, gold: matched triples, triples of the prediction, of the gold graph.
+        match, test, gold: matched triples (graded, so a float, for S²match),
+            triples of the prediction, of the gold graph.
         optimal: whether ``match`` is proven to be the best possible.
         bound: the best known upper bound on ``match``.
         mapping: the alignment scored: for each predicted node (in
@@ -80,7 +81,7 @@ class PairScore:
             or -1; pictures and explanations reuse it instead of aligning again.
     """
 
-    match: int
+    match: float
     test: int
     gold: int
     optimal: bool
@@ -161,7 +162,7 @@ class SmatchResult:
     precision: float
     recall: float
     f1: float
-    match: int
+    match: float
     test: int
     gold: int
     pairs: list[PairScore] = field(default_factory=list)
