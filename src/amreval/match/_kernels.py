@@ -258,6 +258,8 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w,
                 j = pair_tgt[p]
                 k = used[j]
                 if k < 0:
+                    # a move: j is free, so i leaves cur (worth cur_val) for p; p and cur share
+                    # source node i, so they have no term and ctx[p] needs no correction
                     gain = pair_u[p] + ctx[p] - cur_val
                     if gain > best_gain:
                         best_gain = gain
@@ -266,15 +268,27 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w,
                         best_k = -1
                         best_pd = -1
                 else:
+                    # A swap: j is taken by node k (pair pb = k -> j), so i takes j (pair p)
+                    # and k takes i's old target a (pair pd = k -> a), or nothing if i had none.
+                    # ctx[x] is the pairwise weight between pair x and every active pair. The
+                    # pairs leaving (cur, pb) and the pairs entering (p, pd) share no term with
+                    # the pair they replace: two pairs of one source node, or of one target
+                    # node, never form a term (a relation from a node to itself lives in the
+                    # unary weight). So ctx[p] and ctx[pd], taken while cur and pb are still
+                    # active, hold exactly their terms with the pairs that stay.
                     pd = -1
                     if a >= 0:
                         pd = pair_id[k, a]
                         if pd < 0:
                             continue
                     pb = mapping[k]
+                    # entering: both pairs with their context, plus the term between them
+                    # (inactive now, so in neither ctx)
                     new_val = pair_u[p] + ctx[p]
                     if pd >= 0:
                         new_val += pair_u[pd] + ctx[pd] + _pair_weight(p, pd, ptr, nbr, w)
+                    # leaving: both pairs with their context; the term between cur and pb is in
+                    # ctx[cur] and in ctx[pb], so it is counted twice and taken off once
                     old_val = cur_val + pair_u[pb] + ctx[pb]
                     if cur >= 0:
                         old_val -= _pair_weight(cur, pb, ptr, nbr, w)

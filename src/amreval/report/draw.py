@@ -30,12 +30,8 @@ program; without them the drawing functions raise
 :class:`~amreval.errors.MissingDependencyError` with the install commands.
 :func:`alignment_diff` needs neither.
 
-Example:
-    >>> d = alignment_diff("(w / want-01 :ARG0 (b / boy))", "(w / want-01 :ARG0 (g / girl))")
-    >>> d.mapping, d.missing, d.extra
-    ({'w': 'w', 'b': 'g'}, [('instance', 'g', 'girl')], [('instance', 'b', 'boy')])
-    >>> len(d.matched), round(d.f1, 2)
-    (3, 0.75)
+The triples behind the alignment picture are computed, without Graphviz, by
+:mod:`amreval.report.alignment` (:func:`~amreval.report.alignment.alignment_diff`).
 """
 
 from __future__ import annotations
@@ -43,20 +39,18 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.docamr.document import document_graph, sentence_groups
-from amreval.errors import InputError, MissingDependencyError
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions, align_triples
-from amreval.match.diff import KINDS, TripleDiff, triple_diff
+from amreval.errors import MissingDependencyError
+from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.match.triples import Triples, graph_triples, normalize_constant
+from amreval.report.alignment import AlignmentDiff, DocumentLike, align_pair, alignment_diff
 from amreval.scores.coref import coref_items
-from amreval.scores.docsmatch import sentence_constraint
-from amreval.scores.harness import pair_search, prf
+from amreval.scores.harness import prf
 
 if TYPE_CHECKING:  # pragma: no cover
     import graphviz
@@ -77,7 +71,6 @@ INSTALL_HINT = (
     "(apt-get install graphviz / brew install graphviz / conda install -c conda-forge graphviz)"
 )
 
-DocumentLike = Graph | str | Sequence[Graph | str]
 PathLike = str | os.PathLike[str]
 
 # colours
@@ -325,166 +318,6 @@ def document_graph_svg(graph: DocumentLike, path: PathLike | None = None, **kw: 
 # --------------------------------------------------------------------------- alignment
 
 
-class _Item(NamedTuple):
-    """One triple of the diff: ``kind`` is instance/attribute/relation, indices into the
-    prediction's and the gold's triples of that kind (instance: the node)."""
-
-    status: str
-    kind: str
-    pred: int | None
-    gold: int | None
-
-
-@dataclass
-class AlignmentDiff:
-    """The triples of two aligned graphs, sorted into matched, missing and extra.
-
-    Attributes:
-        prediction, gold: the two graphs.
-        mapping: each predicted variable and the gold variable it is aligned
-            with (``None`` when unaligned).
-        matched: the gold triples that the prediction matches.
-        missing: the gold triples it does not match.
-        extra: the predicted triples without a match.
-
-    Triples are ``(role, variable, value)`` as in
-    :meth:`amreval.match.triples.Triples.as_strings` (instance triples read
-    ``("instance", var, concept)``, the top ``("TOP", var, "top")``).
-    """
-
-    prediction: Graph
-    gold: Graph
-    mapping: dict[str, str | None]
-    matched: list[tuple[str, str, str]] = field(default_factory=list)
-    missing: list[tuple[str, str, str]] = field(default_factory=list)
-    extra: list[tuple[str, str, str]] = field(default_factory=list)
-
-    @property
-    def counts(self) -> tuple[int, int, int]:
-        """``(match, test, gold)`` triple counts, as Smatch counts them."""
-        m = len(self.matched)
-        return m, m + len(self.extra), m + len(self.missing)
-
-    @property
-    def precision(self) -> float:
-        return prf(*self.counts)[0]
-
-    @property
-    def recall(self) -> float:
-        return prf(*self.counts)[1]
-
-    @property
-    def f1(self) -> float:
-        return prf(*self.counts)[2]
-
-
-@dataclass
-class _Aligned:
-    pred: Graph
-    gold: Graph
-    a: Triples
-    b: Triples
-    mapping: np.ndarray
-    items: list[_Item]
-    groups_a: np.ndarray | None
-    groups_b: np.ndarray | None
-
-
-def _align(
-    prediction: DocumentLike,
-    gold: DocumentLike,
-    *,
-    doc: bool,
-    solver: str,
-    restarts: int,
-    seed: int,
-    time_limit: float,
-    mapping: Sequence[int] | np.ndarray | None = None,
-) -> _Aligned:
-    pred = document_graph(prediction, "prediction", 0)
-    ref = document_graph(gold, "reference", 0)
-    a, b = graph_triples(pred), graph_triples(ref)
-    ga = sentence_groups(pred, a.variables) if a.variables else None
-    gb = sentence_groups(ref, b.variables) if b.variables else None
-    if mapping is None:
-        allowed = sentence_constraint(pred, ref, a, b, groups=(ga, gb)) if doc else None
-        search = pair_search(SearchOptions(solver, restarts, seed, time_limit), 0)  # type: ignore[arg-type]
-        mapping = align_triples(a, b, search, allowed=allowed).mapping
-    mapping = np.asarray(mapping, dtype=np.int64)
-    if mapping.shape != (len(a.variables),) or (mapping >= len(b.variables)).any():
-        raise InputError(
-            f"the mapping must give a gold node (or -1) for each of the {len(a.variables)} predicted nodes"
-        )
-    return _Aligned(pred, ref, a, b, mapping, _compare(triple_diff(a, b, mapping)), ga, gb)
-
-
-def _compare(diff: TripleDiff) -> list[_Item]:
-    """Every triple of both graphs as matched (once), missing or extra, kind by kind."""
-    items: list[_Item] = []
-    for kind in KINDS:
-        for q, p in enumerate(diff.gold_to_pred[kind].tolist()):
-            items.append(_Item("matched", kind, p, q) if p >= 0 else _Item("missing", kind, None, q))
-        items.extend(_Item("extra", kind, p, None) for p in diff.extra(kind))
-    return items
-
-
-def _as_string(t: Triples, kind: str, k: int) -> tuple[str, str, str]:
-    v = t.variables
-    if kind == "instance":
-        return ("instance", v[k], t.concepts[k])
-    if kind == "attribute":
-        role, i, value = t.attributes[k]
-        return (role, v[i], value)
-    role, i, j = t.relations[k]
-    return (role, v[i], v[j])
-
-
-def alignment_diff(
-    prediction: DocumentLike,
-    gold: DocumentLike,
-    *,
-    doc: bool = True,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    mapping: Sequence[int] | np.ndarray | None = None,
-) -> AlignmentDiff:
-    """Align two graphs and sort their triples into matched, missing and extra.
-
-    The alignment is the one :func:`amreval.scores.docsmatch.docsmatch_pair` (with
-    ``doc=True``) or :func:`amreval.scores.smatch.smatch_pair` (``doc=False``)
-    scores, so ``counts`` equals their match, test and gold counts.
-
-    Args:
-        prediction, gold: graphs, PENMAN (DocAMR) strings or lists of sentence graphs.
-        doc: apply DocSmatch's sentence constraint (graphs without ``:snt``
-            edges are aligned by plain Smatch either way).
-        solver, restarts, seed, time_limit: as for :func:`amreval.scores.smatch.smatch`.
-        mapping: an alignment already found (e.g. ``DocPairScore.mapping``, the
-            one a score was computed on): for each predicted node in
-            :func:`~amreval.match.triples.graph_triples` order, the gold node or -1.
-            When given, nothing is searched.
-
-    Returns:
-        An :class:`AlignmentDiff`; it does not need Graphviz.
-    """
-    al = _align(
-        prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit, mapping=mapping
-    )
-    diff = AlignmentDiff(
-        al.pred,
-        al.gold,
-        {v: (al.b.variables[j] if j >= 0 else None) for v, j in zip(al.a.variables, al.mapping.tolist())},
-    )
-    for item in al.items:
-        if item.status == "extra":
-            diff.extra.append(_as_string(al.a, item.kind, item.pred))  # type: ignore[arg-type]
-        else:
-            getattr(diff, item.status).append(_as_string(al.b, item.kind, item.gold))  # type: ignore[arg-type]
-    return diff
-
-
 def _written_relations(g: Graph, t: Triples) -> dict[tuple[str, int, int], Edge]:
     index = {v: k for k, v in enumerate(t.variables)}
     out: dict[tuple[str, int, int], Edge] = {}
@@ -537,7 +370,7 @@ def alignment_dot(
         MissingDependencyError: the ``graphviz`` Python package is missing.
     """
     _graphviz()
-    al = _align(
+    al = align_pair(
         prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit, mapping=mapping
     )
     a, b, mapping = al.a, al.b, al.mapping
