@@ -254,6 +254,18 @@ def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
     return pred, gold
 
 
+def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords that every scoring command passes on: search settings, interval, progress."""
+    return {
+        "solver": args.solver,
+        "restarts": args.r,
+        "seed": args.seed,
+        "time_limit": args.time_limit,
+        "bootstrap": args.ci,
+        "progress": args.progress,
+    }
+
+
 def _cmd_smatch(args: argparse.Namespace) -> int:
     from amreval.scores.smatch import smatch
 
@@ -262,29 +274,10 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         from amreval.scores.s2match import s2match
 
         result = s2match(
-            pred,
-            gold,
-            vectors=args.vectors,
-            cutoff=args.cutoff,
-            diffsense=args.diffsense,
-            solver=args.solver,
-            restarts=args.r,
-            seed=args.seed,
-            time_limit=args.time_limit,
-            bootstrap=args.ci,
-            progress=args.progress,
+            pred, gold, vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense, **_scoring_options(args)
         )
     else:
-        result = smatch(
-            pred,
-            gold,
-            solver=args.solver,
-            restarts=args.r,
-            seed=args.seed,
-            time_limit=args.time_limit,
-            bootstrap=args.ci,
-            progress=args.progress,
-        )
+        result = smatch(pred, gold, **_scoring_options(args))
     if args.json:
         out: dict[str, Any] = dict(result.as_dict())
         out["pairs"] = [
@@ -343,15 +336,10 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
     result = docsmatch(
         pred,
         gold,
-        solver=args.solver,
-        restarts=args.r,
-        seed=args.seed,
-        time_limit=args.time_limit,
-        bootstrap=args.ci,
-        progress=args.progress,
         coref=args.coref_subscore,
         fine_grained=args.fine_grained,
         num_workers=args.num_workers,
+        **_scoring_options(args),
     )
     if args.svg:
         from amreval.report.draw import alignment_svg

@@ -78,10 +78,14 @@ def test_keys_names_and_metric_inference(hand):
         ("DocSmatch match", 8),
         ("DocSmatch n pairs", 1),
     ]
-    # without the coref sub-score the default keys are the overall ones
+    # without the coref sub-score the default keys are the overall ones; the metric comes from the
+    # result's score entry, not from its keys (which look like Smatch's)
     plain = eval_results(docsmatch([PRED], [GOLD]))
     assert [e.metric_name for e in plain] == ["DocSmatch precision", "DocSmatch recall", "DocSmatch F1"]
-    # Smatch: no score= in its config; 3 of 4 triples match each way
+    # a metric output (a plain mapping) is read the same way, and never by parsing the config line
+    [s2] = eval_results({"f1": 0.5, "score": "s2match", "config": "score=docsmatch"}, keys=["f1"])
+    assert (s2.metric_type, s2.metric_name, s2.metric_config) == ("s2match", "S²match F1", "score=docsmatch")
+    # Smatch: 3 of 4 triples match each way
     r = smatch(["(w / want-01 :ARG0 (b / boy))"], ["(w / want-01 :ARG0 (g / girl))"])
     [f1] = eval_results(r, keys=["f1"], dataset_type="amr3", dataset_name="AMR 3.0", digits=2)
     assert (f1.metric_type, f1.metric_name, f1.metric_value, f1.dataset_type) == ("smatch", "Smatch F1", 0.75, "amr3")
