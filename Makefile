@@ -57,6 +57,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_docamr.py
 	$(PY) benchmarks/bench_s2match.py
 	$(PY) benchmarks/bench_docsmatch.py
+	$(PY) benchmarks/bench_compare.py
+	$(PY) benchmarks/bench_finegrained.py
 
 clean:
 	rm -rf $(VENV) $(CORE_VENV) build .pytest_cache src/*.egg-info

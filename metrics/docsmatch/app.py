@@ -18,6 +18,7 @@ import gradio as gr
 from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
 from amreval.match import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
+from amreval.scores.compare import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
 from amreval.scores.finegrained import MEASURES
 
 HERE = Path(__file__).resolve().parent
@@ -256,6 +257,100 @@ def make_scorer(metric):
     return score
 
 
+COMPARE_INTRO = """\
+Is the predicted system better than a second one? Paste or upload the second system's graphs for the same
+documents (same order), choose the test and press **Compare**: both systems are scored against the gold graphs
+above, with the options above, and a paired test over documents tests the difference of the corpus scores
+(counts re-summed in every resample). Or click the example below.
+"""
+COMPARE_ROWS = [("f1", "DocSmatch")] + [(f"{prefix}_f1", label) for prefix, label in COREF_ROWS]
+
+
+def comparison_html(out: dict) -> str:
+    """Both systems' F1, their difference with its interval, and the p-value, for every score compared."""
+    rows = [(base, label) for base, label in COMPARE_ROWS if f"{base}_difference" in out]
+    rows += [(f"{m}_f1", MEASURE_NAMES.get(m, m)) for m in MEASURES if f"{m}_f1_difference" in out]
+    body = "".join(
+        f"<tr><th scope='row'>{html.escape(label)}</th>{_cell(base, out[base])}"
+        + _cell(f"compare_{base}", out[f"compare_{base}"])
+        + "".join(
+            _cell(f"{base}_{part}", out[f"{base}_{part}"])
+            for part in ("difference", "difference_ci_low", "difference_ci_high", "p_value")
+        )
+        + "</tr>"
+        for base, label in rows
+    )
+    return (
+        "<table id='comparison-table'><thead><tr><th>F1</th><th>Predicted</th><th>Second</th><th>Difference</th>"
+        "<th>CI low</th><th>CI high</th><th>p</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def differences_html(labels: list[str], first: list[float], second: list[float]) -> str:
+    """One row per document pair, the largest differences first: both F1 and their difference."""
+    order = sorted(range(len(labels)), key=lambda k: (-abs(first[k] - second[k]), k))
+    body = "".join(
+        f"<tr><td>{k + 1}</td><td>{html.escape(labels[k])}</td>{_cell(f'cmp_{k + 1}_first', first[k])}"
+        f"{_cell(f'cmp_{k + 1}_second', second[k])}{_cell(f'cmp_{k + 1}_difference', first[k] - second[k])}</tr>"
+        for k in order
+    )
+    return (
+        "<table id='differences-table'><thead><tr><th>#</th><th>Document</th><th>Predicted</th><th>Second</th>"
+        f"<th>Difference</th></tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def differences_picture(labels: list[str], out: dict) -> str:
+    """The per-document differences, sorted, and the corpus difference with its interval, as SVG."""
+    from amreval.report.compare import differences_svg
+
+    svg = differences_svg(
+        labels,
+        out["per_document_f1"],
+        out["compare_per_document_f1"],
+        names=("predicted", "second"),
+        difference=out["f1_difference"],
+        interval=(out["f1_difference_ci_low"], out["f1_difference_ci_high"]),
+        p_value=out["f1_p_value"],
+    )
+    return f"<div class='svg-box' style='overflow:auto'>{svg}</div>"
+
+
+def make_comparer(metric):
+    """The event handler that compares the predicted graphs with a second system's through ``metric``."""
+
+    def compare(pred_text, other_text, gold_text, mode, restarts, seed, solver, coref, fine_grained, test, n, alt):
+        predictions, references, labels = read_documents(pred_text, gold_text, mode)
+        if not other_text or not other_text.strip():
+            raise gr.Error("Paste or upload the second system's graphs.")
+        other, _, _ = read_documents(other_text, gold_text, mode)
+        try:
+            out = metric.compute(
+                predictions=predictions,
+                references=references,
+                compare_predictions=other,
+                restarts=int(restarts),
+                seed=int(seed),
+                solver=solver,
+                coref=bool(coref),
+                fine_grained=bool(fine_grained),
+                per_document=True,
+                test=test,
+                n_resamples=int(n),
+                alternative=alt,
+            )
+        except (AmrevalError, ValueError) as exc:
+            raise gr.Error(str(exc)) from None
+        return (
+            comparison_html(out),
+            differences_html(labels, out["per_document_f1"], out["compare_per_document_f1"]),
+            differences_picture(labels, out),
+        )
+
+    return compare
+
+
 def _example(name: str) -> str:
     return (EXAMPLES / name).read_text(encoding="utf-8")
 
@@ -267,6 +362,7 @@ def build_demo(metric=None) -> gr.Blocks:
 
         metric = evaluate.load(str(HERE))
     score = make_scorer(metric)
+    compare = make_comparer(metric)
 
     with gr.Blocks(title="DocSmatch") as demo:
         gr.Markdown(INTRO)
@@ -334,6 +430,46 @@ def build_demo(metric=None) -> gr.Blocks:
         document.input(pictures, [state, document], drawn, concurrency_id="picture")
         pred_file.upload(load_file, pred_file, pred_text)
         gold_file.upload(load_file, gold_file, gold_text)
+
+        with gr.Tabs():
+            with gr.Tab("Compare two systems", elem_id="compare-tab"):
+                gr.Markdown(COMPARE_INTRO)
+                other_text = gr.Textbox(
+                    label="Second system's graphs (PENMAN)", lines=10, max_lines=30, elem_id="other-text"
+                )
+                other_file = gr.UploadButton("Upload the second system's file…", size="sm", elem_id="other-file")
+                with gr.Row():
+                    test = gr.Radio(list(TESTS), value="permutation", label="Paired test", elem_id="test")
+                    n_resamples = gr.Number(
+                        value=DEFAULT_RESAMPLES, precision=0, label="Resamples", elem_id="n-resamples"
+                    )
+                    alternative = gr.Radio(
+                        list(ALTERNATIVES), value="two-sided", label="Alternative", elem_id="alternative"
+                    )
+                compare_button = gr.Button("Compare", variant="primary", elem_id="compare")
+                compare_examples = gr.Examples(
+                    examples=[
+                        [
+                            _example("pred.docamr.amr"),
+                            _example("pred2.docamr.amr"),
+                            _example("gold.docamr.amr"),
+                            DOCUMENTS,
+                        ]
+                    ],
+                    example_labels=["Two systems on two DocAMR documents"],
+                    inputs=[pred_text, other_text, gold_text, mode],
+                    label="Example (click to load and compare)",
+                )
+                gr.Markdown("### Scores compared")
+                comparison = gr.HTML(elem_id="comparison")
+                gr.Markdown("### Documents, the largest differences first")
+                differences = gr.HTML(elem_id="differences")
+                differences_svg = gr.HTML(elem_id="differences-picture")
+        compare_inputs = [pred_text, other_text, *inputs[1:], test, n_resamples, alternative]
+        compared = [comparison, differences, differences_svg]
+        for event in (compare_button.click, compare_examples.load_input_event.then):
+            event(compare, compare_inputs, compared, concurrency_id="score")
+        other_file.upload(load_file, other_file, other_text)
     return demo
 
 

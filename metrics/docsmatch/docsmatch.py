@@ -6,6 +6,7 @@ A thin door into ``amreval.scores.docsmatch``: every number is computed there.
 import datasets
 import evaluate
 
+from amreval.scores.compare import DEFAULT_RESAMPLES, compare_results, score_intervals
 from amreval.scores.docsmatch import docsmatch as score_documents
 
 _CITATION = """\
@@ -53,6 +54,15 @@ Args:
     fine_grained (bool): add the Damonte et al. (2017) scores (default False).
     num_workers (int): documents are scored in this many processes (default 1).
     per_document (bool): add `per_document_f1`, the F1 of each document (default False).
+    bootstrap (int): add bootstrap intervals (documents resampled this many times; default 0,
+        none) of every precision, recall and F1 returned: `precision_ci_low`, `precision_ci_high`,
+        `recall_ci_*`, `f1_ci_*`, `coref_f1_ci_*`, ...
+    confidence (float): of the intervals (default 0.95).
+    compare_predictions: a second system's predictions of the same references: adds a paired test
+        of the first system against it, for every score returned (see below).
+    test (str): "permutation" (default) or "bootstrap": the paired test over documents.
+    n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
+    alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
 Returns:
     precision, recall, f1: overall DocSmatch, micro-averaged.
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
@@ -61,6 +71,10 @@ Returns:
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
     match, test, gold, n_pairs, n_optimal: the counts behind the scores.
     config: solver, restarts, seed and amreval version.
+    With `compare_predictions`, for `f1` and every other F1 (`coref_f1`, `srl_f1`, ...):
+        compare_f1 (the second system's), f1_difference (first minus second), its interval
+        f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
+        with `per_document`, compare_per_document_f1.
 Examples:
     >>> docsmatch = evaluate.load("metrics/docsmatch")
     >>> gold = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
@@ -101,10 +115,35 @@ class Docsmatch(evaluate.Metric):
             reference_urls=["https://aclanthology.org/2022.naacl-main.256/"],
         )
 
-    def _compute(self, predictions, references, coref=True, per_document=False, **options):
-        # restarts, seed, solver, time_limit, fine_grained, num_workers, ... go to the core with its defaults
+    def _compute(
+        self,
+        predictions,
+        references,
+        coref=True,
+        per_document=False,
+        compare_predictions=None,
+        test="permutation",
+        n_resamples=DEFAULT_RESAMPLES,
+        alternative="two-sided",
+        **options,
+    ):
+        # restarts, seed, solver, time_limit, fine_grained, num_workers, bootstrap, ... go to the core with its defaults
         result = score_documents(predictions, references, coref=coref, **options)
         out = result.as_dict()
         if per_document:
             out["per_document_f1"] = [pair.f1 for pair in result.pairs]
+        resampling = {"seed": options.get("seed", 0), "confidence": options.get("confidence", 0.95)}
+        if options.get("bootstrap"):
+            intervals = score_intervals(result, n_resamples=options["bootstrap"], **resampling)
+            out.update({key: value for key, value in intervals.items() if key not in out})  # the core gives F1's
+        if compare_predictions is not None:
+            single = {k: v for k, v in options.items() if k != "bootstrap"}
+            other = score_documents(compare_predictions, references, coref=coref, **single)
+            out.update(
+                compare_results(
+                    result, other, test=test, n_resamples=n_resamples, alternative=alternative, **resampling
+                )
+            )
+            if per_document:
+                out["compare_per_document_f1"] = [pair.f1 for pair in other.pairs]
         return out

@@ -8,6 +8,13 @@ import evaluate
 
 from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
+from amreval.scores.compare import (
+    DEFAULT_RESAMPLES,
+    bootstrap_mfbeta,
+    check_mfbeta_parts,
+    compare_mfbeta,
+    mfbeta_parts,
+)
 
 _CITATION = """\
 @inproceedings{opitz-frank-2021-towards,
@@ -40,7 +47,7 @@ bleurt), e.g. `evaluate.load("metrics/mfbeta", "gpt2")`, or the `lm` keyword.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions: the generated sentences.
+    predictions: the generated sentences; an empty one is scored (its parse fails, it is never preferred).
     references: the reference sentences.
     reference_amrs: gold AMRs (PENMAN strings), paired by position (default: parse the references).
     prediction_amrs: parses of the generated sentences made beforehand (None marks a failed parse).
@@ -54,13 +61,32 @@ Args:
     cutoff (float), diffsense (float): S²match settings (default 0.5, 0.5).
     restarts (int), seed (int), solver (str): alignment search settings.
     batch_size (int), device (str): for the parser and the language model.
+    clean: clean predictions and references before parsing and Form scoring, as the MFβ authors do
+        (lower-case, spaCy tokens and part-of-speech tags, re-casing of sentence starts, proper nouns
+        and "I", Moses detokenisation): True (spaCy's en_core_web_sm), a spaCy pipeline name or object,
+        an `amreval.mfbeta.clean.SentenceCleaner` (e.g. with an acronym list), or a callable
+        list[str] -> list[str] (default: False, sentences as given). Recorded in `config` as `clean=`.
     per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
     explain (bool): add `explanations`: per example, the gold triples lost, those added, and
         concepts credited partly.
+    bootstrap (int): add bootstrap intervals (examples resampled this many times; default 0, none):
+        `mf_beta_ci_low`, `mf_beta_ci_high`, `meaning_ci_*`, `form_ci_*`. Needs `prediction_amrs`
+        and `reference_amrs` (Meaning's counts per example are taken from them).
+    confidence (float): of the intervals (default 0.95).
+    compare_predictions, compare_prediction_amrs: a second system's generated sentences and their
+        parses: adds a paired test of the first system against it (needs `prediction_amrs` and
+        `reference_amrs`).
+    test (str): "permutation" (default) or "bootstrap": the paired test over examples.
+    n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
+    alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
 Returns:
     mf_beta, mf_1, mf_0.5, mf_2: MFβ scores; meaning, form: M and F; beta;
-    parse_failures, reference_parse_failures: parses that failed (scored as empty graphs);
+    parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
+        dummy graph `(er / serialization-error)`);
     config: the settings and amreval version.
+    With `compare_predictions`, for mf_beta, meaning and form: compare_mf_beta (the second system's),
+        mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
+        (paired bootstrap) and mf_beta_p_value; compare_meaning, meaning_difference, ... likewise.
 Examples:
     >>> mfbeta = evaluate.load("metrics/mfbeta")
     >>> lm_path = "gpt2"                                  # any causal LM: a Hub name or a local folder
@@ -105,6 +131,13 @@ class Mfbeta(evaluate.Metric):
         batch_size=None,
         device=None,
         per_example=False,
+        bootstrap=0,
+        confidence=0.95,
+        compare_predictions=None,
+        compare_prediction_amrs=None,
+        test="permutation",
+        n_resamples=DEFAULT_RESAMPLES,
+        alternative="two-sided",
         **options,
     ):
         # every other keyword (reference_amrs, parser, beta, tolerance, vectors, cutoff, diffsense,
@@ -112,6 +145,33 @@ class Mfbeta(evaluate.Metric):
         lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
         if batch_size is not None:
             options["batch_size"] = batch_size
+        if bootstrap or compare_predictions is not None:
+            check_mfbeta_parts(options.get("prediction_amrs"), options.get("reference_amrs"))
+        if compare_predictions is not None:
+            check_mfbeta_parts(compare_prediction_amrs, options.get("reference_amrs"))
         scorer = self._scorer(lm, lm_kind, device, options.get("batch_size", DEFAULT_BATCH_SIZE))
         result = score_generation(predictions, references, scorer=scorer, device=device, **options)
-        return result.as_dict(per_example=per_example)
+        out = result.as_dict(per_example=per_example)
+        if not bootstrap and compare_predictions is None:
+            return out
+        gold = options.get("reference_amrs")
+        items = mfbeta_parts(result, options.get("prediction_amrs"), gold, options)
+        resampling = {"seed": options.get("seed", 0), "confidence": confidence}
+        if bootstrap:
+            out.update(bootstrap_mfbeta(items, beta=result.beta, n_resamples=bootstrap, **resampling))
+        if compare_predictions is not None:
+            other_options = {**options, "prediction_amrs": compare_prediction_amrs}
+            other = score_generation(compare_predictions, references, scorer=scorer, device=device, **other_options)
+            other_items = mfbeta_parts(other, compare_prediction_amrs, gold, options)
+            out.update(
+                compare_mfbeta(
+                    items,
+                    other_items,
+                    beta=result.beta,
+                    test=test,
+                    n_resamples=n_resamples,
+                    alternative=alternative,
+                    **resampling,
+                )
+            )
+        return out

@@ -22,10 +22,12 @@ from amreval.errors import AmrevalError, AmrevalWarning, DecodeError, InputError
 from amreval.match import SearchOptions
 from amreval.mfbeta import MFResult, mfbeta
 from amreval.scores import (
+    Comparison,
     Config,
     DocsmatchResult,
     PairScore,
     SmatchResult,
+    compare_systems,
     docsmatch,
     docsmatch_pair,
     s2match,
@@ -38,6 +40,7 @@ __all__ = [
     "__version__",
     "AmrevalError",
     "AmrevalWarning",
+    "Comparison",
     "Config",
     "DecodeError",
     "DocsmatchResult",
@@ -48,6 +51,7 @@ __all__ = [
     "PairScore",
     "SearchOptions",
     "SmatchResult",
+    "compare_systems",
     "convert_document",
     "docsmatch",
     "docsmatch_pair",

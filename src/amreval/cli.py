@@ -1,5 +1,11 @@
 """The ``amreval`` command line: smatch-like scoring and conversion.
 
+Exit status: 0 when done, 1 for bad input (a file that cannot be read, a
+reference that cannot be parsed, files that do not pair), 2 for a bad
+command line (an unknown option, a value out of range, options that need
+each other), 130 when interrupted (Ctrl-C). A closed output pipe
+(``| head``) ends the run quietly.
+
 Example:
     amreval smatch -f pred.amr gold.amr --pr
 """
@@ -9,19 +15,82 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
+import os
+import re
+import signal
 import sys
+import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from amreval._version import __version__
 from amreval.errors import AmrevalError
 from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "EXIT_INPUT", "EXIT_USAGE", "EXIT_INTERRUPTED"]
+
+#: Exit status for input that cannot be used (files, graphs, pairing).
+EXIT_INPUT = 1
+#: Exit status for a bad command line (argparse's own status).
+EXIT_USAGE = 2
+#: Exit status after Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130
 
 
-def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
+class UsageError(AmrevalError):
+    """Options that do not go together, or an option value out of range (exit status 2)."""
+
+
+def _integer(low: int) -> Callable[[str], int]:
+    """An argparse type: an integer >= ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {value}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, got {text}")
+    return value
+
+
+def _fraction(upper_open: bool) -> Callable[[str], float]:
+    """An argparse type: a number in [0, 1] (or [0, 1))."""
+    bound = "1)" if upper_open else "1]"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number in [0, {bound}, got {text!r}") from None
+        if not (0.0 <= value < 1.0 if upper_open else 0.0 <= value <= 1.0):
+            raise argparse.ArgumentTypeError(f"must be in [0, {bound}, got {text}")
+        return value
+
+    return parse
+
+
+def _add_verbose(p: argparse.ArgumentParser) -> None:
+    # after the subcommand too; SUPPRESS keeps the value given before it
+    p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what is done to stderr")
+
+
+def _add_scoring_flags(p: argparse.ArgumentParser, *, significant: int = 2, pr: bool = True) -> None:
     p.add_argument(
         "-f",
         nargs=2,
@@ -31,15 +100,26 @@ def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "-r",
-        type=int,
+        type=_integer(0),
         default=DEFAULT_RESTARTS,
         metavar="N",
         help=f"random restarts of hill climbing after the greedy start (default {DEFAULT_RESTARTS})",
     )
-    p.add_argument("--significant", type=int, default=2, metavar="D", help="digits after the decimal point (default 2)")
-    p.add_argument("--pr", action="store_true", help="print precision and recall as well as F-score")
-    p.add_argument("--ms", action="store_true", help="print one score per pair instead of the corpus score")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
+    p.add_argument(
+        "--significant",
+        type=_integer(0),
+        default=significant,
+        metavar="D",
+        help=f"digits after the decimal point (default {significant})",
+    )
+    if pr:
+        p.add_argument("--pr", action="store_true", help="print precision and recall as well as F-score")
+    p.add_argument(
+        "--ms",
+        action="store_true",
+        help="print one score per pair (with its position and id) instead of the corpus score",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the random restarts, any integer (default 0)")
     p.add_argument(
         "--solver",
         choices=SOLVERS,
@@ -48,19 +128,25 @@ def _add_scoring_flags(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
         help=f"seconds per pair for the integer program (default {DEFAULT_TIME_LIMIT:g})",
     )
     p.add_argument(
         "--ci",
-        type=int,
+        type=_integer(0),
         default=0,
         metavar="N",
         help="print a 95%% bootstrap confidence interval of F with N resamples",
     )
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at a predicted graph that cannot be read (default: score it as an empty graph, count it, warn)",
+    )
+    _add_verbose(p)
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -73,7 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``amreval`` command."""
     from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
-    parser = argparse.ArgumentParser(prog="amreval", description="Evaluation of (document-level) AMR.")
+    parser = argparse.ArgumentParser(
+        prog="amreval",
+        description="Evaluation of (document-level) AMR.",
+        epilog="Exit status: 0 done, 1 bad input, 2 bad command line, 130 interrupted.",
+    )
     parser.add_argument("--version", action="version", version=f"amreval {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log what is done to stderr")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -100,13 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s2.add_argument(
         "--cutoff",
-        type=float,
+        type=_fraction(upper_open=True),
         default=DEFAULT_CUTOFF,
         help=f"similarities at or below it earn 0 (default {DEFAULT_CUTOFF})",
     )
     s2.add_argument(
         "--diffsense",
-        type=float,
+        type=_fraction(upper_open=False),
         default=DEFAULT_DIFFSENSE,
         help=f"credit for the same lemma with another sense, factor for predicates (default {DEFAULT_DIFFSENSE})",
     )
@@ -118,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="DocSmatch (Smatch under the sentence constraint) of predicted against "
         "gold document graphs, paired by position, printed in the reference's layout.",
     )
-    _add_scoring_flags(ds)
+    _add_scoring_flags(ds, significant=4, pr=False)
     ds.add_argument(
         "--coref-subscore",
         action="store_true",
@@ -131,17 +221,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--svg",
         metavar="OUT",
         help="also draw each document's alignment (matched, missing, extra triples) to SVG: OUT for "
-        "one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)",
+        "one document, OUT with _<document id> (or _1, _2, ...) before .svg for several (needs Graphviz)",
     )
     ds.add_argument(
         "-j",
         "--num-workers",
-        type=int,
+        type=_integer(1),
         default=1,
         metavar="N",
         help="score documents in N processes (default 1; the result does not depend on it)",
     )
-    ds.set_defaults(func=_cmd_docsmatch, significant=4)
+    ds.set_defaults(func=_cmd_docsmatch, pr=True)
 
     d = sub.add_parser(
         "docamr",
@@ -194,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--svg",
         metavar="OUT",
         help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
-        "OUT for one document, OUT with _1, _2, ... before .svg for several (needs Graphviz)",
+        "OUT for one document, OUT with _<document id> (or _1, _2, ...) before .svg for several (needs Graphviz)",
     )
     d.add_argument(
         "--progress",
@@ -202,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="progress bar (default: on a terminal only)",
     )
+    _add_verbose(d)
     d.set_defaults(func=_cmd_docamr)
 
     x = sub.add_parser(
@@ -227,12 +318,57 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="progress bar (default: on a terminal only)",
     )
+    _add_verbose(x)
     x.set_defaults(func=_cmd_export_ms_amr)
+
+    from amreval.report.compare import add_arguments as add_compare_arguments
+
+    c = sub.add_parser(
+        "compare",
+        help="is one system better than another: paired tests over items, intervals, per-item report",
+        description="Score each system's file once against the gold file, then test the difference of the "
+        "corpus scores with a paired permutation or bootstrap test over items (sentences or documents), "
+        "with intervals; with several systems, a ranking with Holm-corrected pairwise p-values.",
+    )
+    add_compare_arguments(c)
+    c.set_defaults(func=_cmd_compare)
     return parser
 
 
 def _fmt(value: float, digits: int) -> str:
     return f"{value:.{digits}f}"
+
+
+def _print_unproven(result: Any) -> None:
+    """Say which pairs are not proven optimal (a time limit ran out) and by how much they could rise."""
+    unproven = result.unproven
+    if unproven:
+        listed = ", ".join(f"#{k + 1}" for k in unproven[:20]) + (", ..." if len(unproven) > 20 else "")
+        print(f"Not proven optimal (time limit): {len(unproven)} of {len(result.pairs)} ({listed}); "
+              f"gap: at most {result.gap:g} more matched triples")
+
+
+def _intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:
+    """With ``--ci``: the intervals of every precision, recall and F1 of the result (F1's is the result's own)."""
+    if not args.ci:
+        return {}
+    from amreval.scores.compare import score_intervals
+
+    out = score_intervals(result, n_resamples=args.ci, seed=args.seed)
+    if result.ci is not None:
+        out["f1_ci_low"], out["f1_ci_high"] = result.ci
+    return out
+
+
+def _print_intervals(result: Any, args: argparse.Namespace) -> None:
+    """The 95% intervals of F (and, with ``--pr``, of precision and recall)."""
+    if args.pr:
+        ci = _intervals(result, args)
+        for name, key in (("Precision", "precision"), ("Recall", "recall")):
+            lo, hi = ci[f"{key}_ci_low"], ci[f"{key}_ci_high"]
+            print(f"{name} 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+    lo, hi = result.ci
+    print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
 
 
 def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
@@ -243,15 +379,49 @@ def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
 
 
 def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
+    """The predicted and gold graphs; a predicted graph that cannot be read is kept in its place
+    (unless ``--strict``) for the scorer to count."""
     from amreval.amr.read import read_graphs
 
-    pred = read_graphs(args.f[0])
+    pred = read_graphs(args.f[0], errors=None if args.strict else [])
     gold = read_graphs(args.f[1])
+    for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
+        if not graphs:
+            raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
     if len(pred) != len(gold):
         raise AmrevalError(
             f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
         )
     return pred, gold
+
+
+def _pair_id(pred: Any, gold: Any) -> str | None:
+    """The id of a pair: the gold graph's ``::id``, else the prediction's."""
+    return getattr(gold, "id", None) or getattr(pred, "id", None)
+
+
+def _pair_rows(result: Any, pred: list, gold: list) -> list[dict[str, Any]]:
+    """One JSON record per pair: position, id, counts and scores."""
+    return [
+        {
+            "index": k,
+            "id": _pair_id(p, g),
+            "match": s.match,
+            "test": s.test,
+            "gold": s.gold,
+            "precision": s.precision,
+            "recall": s.recall,
+            "f1": s.f1,
+            "optimal": s.optimal,
+            "unreadable": k in result.unreadable_predictions,
+        }
+        for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold))
+    ]
+
+
+def _pair_label(noun: str, k: int, pred: Any, gold: Any) -> str:
+    gid = _pair_id(pred, gold)
+    return f"{noun} {k + 1}" + (f" (id {gid}):" if gid else ":")
 
 
 def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -263,6 +433,7 @@ def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit": args.time_limit,
         "bootstrap": args.ci,
         "progress": args.progress,
+        "strict": args.strict,
     }
 
 
@@ -280,19 +451,19 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         result = smatch(pred, gold, **_scoring_options(args))
     if args.json:
         out: dict[str, Any] = dict(result.as_dict())
-        out["pairs"] = [
-            {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal} for s in result.pairs
-        ]
+        out.update(_intervals(result, args))
+        out["pairs"] = _pair_rows(result, pred, gold)
         print(json.dumps(out, indent=2))
         return 0
     if args.ms:
-        for s in result.pairs:
+        for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold)):
+            print(_pair_label("Pair", k, p, g))
             _print_prf(s.precision, s.recall, s.f1, args)
     else:
         _print_prf(result.precision, result.recall, result.f1, args)
+    _print_unproven(result)
     if result.ci is not None:
-        lo, hi = result.ci
-        print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+        _print_intervals(result, args)
     logging.getLogger("amreval").info(
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
         len(result.pairs),
@@ -317,20 +488,23 @@ _FINE_LABELS = {
 }
 
 
-def _svg_paths(out: str, n: int) -> list[str]:
-    """``OUT`` for one picture; ``OUT`` with ``_1``, ``_2``, ... before the suffix for several."""
-    import os
-
-    if n == 1:
+def _svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:
+    """``OUT`` for one picture; for several, ``OUT`` with ``_<document id>`` before the suffix when
+    every document has an id and the ids give distinct names, else ``_1``, ``_2``, .... The folder is made."""
+    folder = os.path.dirname(out)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    if len(ids) == 1:
         return [out]
     base, ext = os.path.splitext(out)
-    return [f"{base}_{k}{ext or '.svg'}" for k in range(1, n + 1)]
+    names = [re.sub(r"[^A-Za-z0-9._-]+", "_", i) if i else "" for i in ids]
+    if not all(names) or len(set(names)) != len(names):
+        names = [str(k) for k in range(1, len(ids) + 1)]
+    return [f"{base}_{name}{ext or '.svg'}" for name in names]
 
 
 def _cmd_docsmatch(args: argparse.Namespace) -> int:
-    from amreval.scores.coref import CATEGORIES
     from amreval.scores.docsmatch import docsmatch
-    from amreval.scores.harness import prf
 
     pred, gold = _read_pair_files(args, "documents")
     result = docsmatch(
@@ -341,35 +515,45 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
         num_workers=args.num_workers,
         **_scoring_options(args),
     )
+    _print_docsmatch(result, pred, gold, args)
     if args.svg:
         from amreval.report.draw import alignment_svg
 
-        # draw the alignments that were scored
-        for path, p, g, scored in zip(_svg_paths(args.svg, len(pred)), pred, gold, result.pairs):
+        # draw the alignments that were scored, after the scores are out
+        paths = _svg_paths(args.svg, [_pair_id(p, g) for p, g in zip(pred, gold)])
+        for path, p, g, scored in zip(paths, pred, gold, result.pairs):
             alignment_svg(p, g, path, mapping=scored.mapping)
+    return 0
+
+
+def _print_docsmatch(result: Any, pred: list, gold: list, args: argparse.Namespace) -> None:
+    from amreval.scores.coref import CATEGORIES
+    from amreval.scores.harness import prf
+
     if args.json:
         out: dict[str, Any] = dict(result.as_dict())
-        out["documents"] = [
-            {"match": s.match, "test": s.test, "gold": s.gold, "f1": s.f1, "optimal": s.optimal} for s in result.pairs
-        ]
+        out.update(_intervals(result, args))
+        out["documents"] = _pair_rows(result, pred, gold)
         if result.coref is not None:
             out["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
             out["coref_counts"]["mixed"] = result.coref.mixed
         if result.fine_grained is not None:
             out["fine_grained_counts"] = result.fine_grained
         print(json.dumps(out, indent=2))
-        return 0
+        return
     args.pr = True
     rows: list[Any] = list(result.pairs) if args.ms else [result]
-    for s in rows:
+    for k, s in enumerate(rows):
+        if args.ms:
+            print(_pair_label("Document", k, pred[k], gold[k]))
         print("Overall Score:")
         _print_prf(s.precision, s.recall, s.f1, args)
         if args.coref_subscore:
             print("Coref Score")
             _print_prf(*prf(*s.coref.total), args)  # type: ignore[union-attr]
+    _print_unproven(result)
     if result.ci is not None:
-        lo, hi = result.ci
-        print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+        _print_intervals(result, args)
     if result.fine_grained is not None:
         for name, label in _FINE_LABELS.items():
             p, r, f = (_fmt(x, args.significant) for x in prf(*result.fine_grained[name]))
@@ -383,7 +567,6 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
         result.n_optimal,
         result.config.as_string(),
     )
-    return 0
 
 
 def _cmd_docamr(args: argparse.Namespace) -> int:
@@ -401,11 +584,11 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
     )
     from amreval.errors import AmrevalWarning
 
-    rep = check_representation(args.rep)
+    rep = _usage(check_representation, args.rep, "--rep")
     graphs = []
     if args.coref:
         if not args.amrs:
-            raise AmrevalError("--coref needs --amrs (the aligned sentence AMR files)")
+            raise UsageError("--coref needs --amrs (the aligned sentence AMR files)")
         reports: list = []
         graphs = text_coref_to_docamr(
             args.amrs,
@@ -434,13 +617,13 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
     else:
         if args.amr3:
             if not args.split:
-                raise AmrevalError("--amr3 needs --split (train, dev, test or dev-alternative)")
+                raise UsageError("--amr3 needs --split (train, dev, test or dev-alternative)")
             layout = Amr3Layout(args.amr3)
             xml_files = layout.split_files(args.split)
             amr_files = args.amrs or layout.amr_files()
         else:
             if not args.amrs:
-                raise AmrevalError("--xml needs --amrs (the sentence AMR files)")
+                raise UsageError("--xml needs --amrs (the sentence AMR files)")
             xml_files, amr_files = args.xml, args.amrs
         amrs = read_sentence_amrs(amr_files)
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
@@ -448,22 +631,31 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
     if args.svg:
         from amreval.report.draw import document_graph_svg
 
-        for path, g in zip(_svg_paths(args.svg, len(graphs)), graphs):
-            document_graph_svg(g, path)
     text = "\n\n".join(g.to_string() for g in graphs) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
+    if args.svg:
+        from amreval.report.draw import document_graph_svg
+
+        for path, g in zip(_svg_paths(args.svg, [g.id for g in graphs]), graphs):
+            document_graph_svg(g, path)
     return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from amreval.report.compare import run
+
+    return run(args)
 
 
 def _cmd_export_ms_amr(args: argparse.Namespace) -> int:
     from amreval.docamr import REPRESENTATIONS, check_representation
     from amreval.errors import MissingDependencyError
 
-    configs = tuple(check_representation(c) for c in (args.config or REPRESENTATIONS))
+    configs = tuple(_usage(check_representation, c, "--config") for c in (args.config or REPRESENTATIONS))
     try:
         from amreval.hub.ms_amr import export_ms_amr
     except ImportError:
@@ -475,25 +667,86 @@ def _cmd_export_ms_amr(args: argparse.Namespace) -> int:
     return 0
 
 
+def _usage(check: Callable[[str], str], value: str, option: str) -> str:
+    """``check(value)``, its error a usage error naming ``option``."""
+    try:
+        return check(value)
+    except AmrevalError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     print(f"amreval: warning: {message}", file=sys.stderr)
 
 
+def _exit_on_interrupt() -> None:
+    """Ctrl-C ends the run within a moment, even inside compiled code, with one line and status 130.
+
+    Python runs its signal handlers in the main thread between two bytecodes,
+    which never come while a compiled kernel or the MILP solver runs. So the
+    signal's byte goes to a wakeup socket (written by the C-level handler, in
+    whichever thread the signal lands) and a thread of its own ends the
+    process; it runs while the kernels run because they release the GIL.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return  # pragma: no cover - signal handlers can only be set from the main thread
+    import socket
+
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
+    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+
+    def wait() -> None:
+        while True:
+            data = reader.recv(64)
+            if not data or signal.SIGINT in data:
+                break
+        os.write(2, b"amreval: interrupted\n")
+        os._exit(EXIT_INTERRUPTED)
+
+    threading.Thread(target=wait, name="amreval-interrupt", daemon=True).start()
+    _keep_alive.extend((reader, writer))
+
+
+_keep_alive: list[Any] = []
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader of our output went away (``| head``): stop without a message."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing more reaches the closed pipe, not even at exit
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (see the module docs).
+
+    Called without ``argv`` (as the ``amreval`` program) it also takes over
+    Ctrl-C: the run stops at once with status 130.
+    """
+    if argv is None:
+        _exit_on_interrupt()
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s: %(message)s")
     warnings.simplefilter("default")
     warnings.showwarning = _show_warning
     try:
-        return int(args.func(args) or 0)
-    except AmrevalError as exc:
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except UsageError as exc:
         print(f"amreval: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+        return EXIT_USAGE
+    except (AmrevalError, OSError) as exc:
         print(f"amreval: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":  # pragma: no cover

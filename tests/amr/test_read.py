@@ -157,7 +157,7 @@ def test_one_rule_for_sources(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="is a folder"):
         read_graphs(tmp_path)
     (tmp_path / "latin1.amr").write_bytes("(a / caf\xe9)".encode("latin-1"))
-    with pytest.raises(DecodeError, match=r"latin1.amr: not UTF-8 text \(byte 8"):
+    with pytest.raises(DecodeError, match=r"latin1.amr, line 1: not UTF-8 text \(byte 8"):
         read_graphs("latin1.amr")
     # text goes to loads_graphs, which never opens a file
     assert [g.instances for g in loads_graphs("(a / b)\n\n(c / d)")] == [{"a": "b"}, {"c": "d"}]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import penman
 import pytest
 
 from amreval import AmrevalWarning, InputError, loads_graph, loads_graphs, read_graphs
@@ -77,6 +78,52 @@ JAMR_ALIGNMENTS = [
     "1-2|0 0-1|0.0 3-4|0.1",
     "0-1|0.0.1.0 1-2|0",
 ]
+# IBM's transition parser (StructBART) with --jamr: nodes by variable, constants by a number of their own that
+# only the ::edge lines tie to their holder. In sentence 1, constant 0 ("Barack") is not the JAMR root path 0, and
+# the two "Paris" constants (ids 3 and 4) are told apart by their edges: 4 is the name's, aligned to token 3.
+IBM = [
+    (
+        [
+            "v\tvisit-01\t2-3",
+            "p\tperson",
+            '0\t"Barack"\t0-1',
+            "1\tObama\t1-2",
+            "2\tBarack_Obama",
+            "n\tname",
+            "c\tcity",
+            '3\t"Paris"',
+            "4\tParis\t3-4",
+            "n2\tname",
+        ],
+        "v\tvisit-01",
+        [
+            "visit-01\tARG0\tperson\tv\tp",
+            "visit-01\tARG1\tcity\tv\tc",
+            'person\twiki\t"Barack_Obama"\tp\t2',
+            "person\tname\tname\tp\tn",
+            'name\top1\t"Barack"\tn\t0',
+            'name\top2\t"Obama"\tn\t1',
+            'city\twiki\t"Paris"\tc\t3',
+            "city\tname\tname\tc\tn2",
+            'name\top1\t"Paris"\tn2\t4',
+        ],
+    ),
+    (
+        ["l\tlike-01\t1-2", "h\the\t0-1", "c\tcity\t3-4"],
+        "l\tlike-01",
+        ["like-01\tARG0\the\tl\th", "like-01\tARG1\tcity\tl\tc"],
+    ),
+    (
+        ["r\treturn-01\t1-2", "p\tperson", "0\tBarack_Obama", "n\tname", '1\t"Obama"\t0-1'],
+        "r\treturn-01",
+        [
+            "return-01\tARG1\tperson\tr\tp",
+            "person\twiki\tBarack_Obama\tp\t0",
+            "person\tname\tname\tp\tn",
+            'name\top1\t"Obama"\tn\t1',
+        ],
+    ),
+]
 
 
 def amr_file(notation: str = "isi", ids: bool = True, tok: bool = True) -> str:
@@ -89,6 +136,10 @@ def amr_file(notation: str = "isi", ids: bool = True, tok: bool = True) -> str:
             lines += [f"# ::node\t{node}" for node in JAMR_NODES[k]]
         if notation == "jamr-alignments":
             lines.append(f"# ::alignments {JAMR_ALIGNMENTS[k]}")
+        if notation == "ibm":
+            nodes, root, edges = IBM[k]
+            lines += [f"# ::node\t{node}" for node in nodes] + [f"# ::root\t{root}"]
+            lines += [f"# ::edge\t{edge}\t" for edge in edges]  # the parser ends these lines with a tab
         lines.append(graph.format(**(ISI[k] if notation == "isi" else NO_MARKERS[k])))
         blocks.append("\n".join(lines))
     return "# AMR release; a header block without a graph\n\n" + "\n\n".join(blocks) + "\n"
@@ -190,8 +241,8 @@ def test_isi_document_gives_the_expected_docamr(files, rep):
     assert report.chains == {0: "rel-0", 1: "rel-1"} and not report.unmapped
 
 
-@pytest.mark.parametrize("notation", ["jamr-node", "jamr-alignments"])
-def test_jamr_alignments_give_the_same_graph(files, notation):
+@pytest.mark.parametrize("notation", ["jamr-node", "jamr-alignments", "ibm"])
+def test_jamr_and_ibm_alignments_give_the_same_graph(files, notation):
     isi = text_coref_to_docamr(loads_aligned_amrs(amr_file()), loads_coref(jsonlines()))
     jamr = text_coref_to_docamr(files("doc.amr", amr_file(notation)), files("doc.jsonlines", jsonlines()))
     assert triples(jamr[0]) == triples(isi[0]) == triples(loads_graph(EXPECTED["docamr"]))
@@ -268,6 +319,53 @@ def test_jamr_errors_name_the_graph():
         read_alignments("# ::node\t0.0\tboy\t0-1\n(a / b :ARG0 (c / d))")
     with pytest.raises(InputError, match=r"::alignments item '0-1\|': expected start-end\|path"):
         read_alignments("# ::alignments 0-1|\n(a / b)")
+
+
+def test_ibm_node_lines_name_variables_and_constants():
+    text = amr_file("ibm").split("\n\n")[1]
+    assert "# ::node\tv\tvisit-01\t2-3\n" in text and '# ::edge\tname\top1\t"Paris"\tn2\t4\t\n' in text
+    # constants 0 and 1 align the name n that holds them; constant 4 the name n2, not the city c (constant 3)
+    expected = {"v": {2}, "n": {0, 1}, "n2": {3}}
+    assert read_alignments(text) == expected
+    assert read_alignments(penman.parse(text)) == read_alignments(penman.decode(text)) == expected
+    sentence = AlignedSentence.from_penman(text)
+    assert (sentence.spans["p"], sentence.spans["v"], sentence.node_for(0, 1)) == ((0, 1), (0, 3), "p")
+    # the ::root line alone tells the notation: with ::root 0 and paths only, 0 is the JAMR root
+    graph = '(p / person :name (n / name :op1 "Obama"))'
+    assert read_alignments(f"# ::node\t0\tperson\t0-1\n# ::root\t0\tperson\n{graph}") == {"p": {0}}
+    ibm = f"# ::node\t0\tObama\t0-1\n# ::root\tp\tperson\n# ::edge\tname\top1\tObama\tn\t0\t\n{graph}"
+    assert read_alignments(ibm) == {"n": {0}}
+
+
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        (["::node\tx\tperson\t0-1"], r"::node x person 0-1: 'x' is neither a variable of the graph nor a constant id"),
+        (["::node\tp\tboy\t0-1"], r"::node p boy 0-1: node p is 'boy' in the ::node line but 'person' in the graph"),
+        (["::root\tp\tperson", "::node\t0\tObama\t0-1"], r"::node 0 Obama 0-1: '0' is neither a variable"),
+        (
+            ["::root\tp\tperson", "::node\t0\tBarack\t0-1", "::edge\tname\top1\tObama\tn\t0"],
+            r"::node 0 Barack 0-1: constant 0 is 'Barack' in the ::node line, but node n holds no such constant",
+        ),
+        (
+            ["::root\tp\tperson", "::node\t0\tObama\t0-1", "::edge\tname\top1\tObama\tm\t0"],
+            r"::node 0 Obama 0-1: an ::edge line leads to 0 from 'm', no variable",
+        ),
+        (["::root\tp\tperson", "::edge\tperson\tname\tp\tn"], r"::edge person name p n: expected ::edge<TAB>"),
+    ],
+    ids=[
+        "unknown-id",
+        "wrong-concept",
+        "constant-without-edge",
+        "wrong-constant",
+        "edge-from-no-variable",
+        "short-edge",
+    ],
+)
+def test_ibm_errors_name_the_graph_and_the_line(lines, message):
+    text = "# ::id g1\n" + "".join(f"# {line}\n" for line in lines) + '(p / person :name (n / name :op1 "Obama"))'
+    with pytest.raises(InputError, match=r"^<string> \(id g1\): " + message):
+        read_alignments(text)
 
 
 def test_alignment_beyond_the_sentence_names_graph_and_index(files):
@@ -552,6 +650,15 @@ def test_cli_writes_the_expected_graph(files, tmp_path, capsys):
     assert triples(graph) == triples(loads_graph(EXPECTED["no-merge"]))
 
 
+def test_cli_reads_the_ibm_parser_lines(files, tmp_path):
+    out = tmp_path / "out.amr"
+    amrs = files("parsed.amr", amr_file("ibm"))
+    code = main(["docamr", "--coref", str(files("coref.jsonlines", jsonlines())), "--amrs", str(amrs), "-o", str(out)])
+    assert code == 0
+    [graph] = read_graphs(out)
+    assert triples(graph) == triples(loads_graph(EXPECTED["docamr"]))
+
+
 def test_cli_reports_unmapped_mentions_and_needs_amrs(files, capsys):
     coref = files("coref.jsonlines", jsonlines(CLUSTERS + [[[4, 4], [9, 9]]]))
     code = main(["docamr", "--coref", str(coref), "--amrs", str(files("parsed.amr", amr_file()))])
@@ -573,8 +680,6 @@ def test_malformed_amr_and_unknown_format_are_named(files):
 
 
 def test_penman_trees_and_graphs_keep_their_alignments():
-    import penman
-
     text = amr_file("jamr-node").split("\n\n")[1]
     expected = {"v": {2}, "n": {0, 1}, "n2": {3}}
     assert read_alignments(text) == expected

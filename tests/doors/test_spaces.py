@@ -331,6 +331,32 @@ def test_docsmatch_reports_bad_input(page, docsmatch_url):
     expect(page.locator("#overall [data-key]")).to_have_count(0)
 
 
+def test_docsmatch_compare_tab(page, docsmatch_url, docsmatch_metric, artifacts):
+    pred, other, gold = (
+        graph_blocks(DOCSMATCH_EXAMPLES / f) for f in ("pred.docamr.amr", "pred2.docamr.amr", "gold.docamr.amr")
+    )
+    page.goto(docsmatch_url)
+    page.get_by_text("Two systems on two DocAMR documents").click()
+    expect(page.locator("#other-text textarea")).to_have_value((DOCSMATCH_EXAMPLES / "pred2.docamr.amr").read_text())
+    expect(page.locator("#comparison [data-key=f1_p_value]")).to_be_visible()
+    expected = docsmatch_metric.compute(predictions=pred, references=gold, compare_predictions=other, per_document=True)
+    cells = shown(page, "#comparison")
+    keys = [k for k in expected if k.endswith("_difference")]
+    assert len(cells) == 6 * len(keys) and "coref_f1_difference" in keys
+    for base in (k[: -len("_difference")] for k in keys):
+        for key in (base, f"compare_{base}", f"{base}_difference", f"{base}_difference_ci_low", f"{base}_p_value"):
+            assert_number(cells, key, expected[key])
+    # documents, the largest difference first; the picture has a bar per document that differs
+    first, second = expected["per_document_f1"], expected["compare_per_document_f1"]
+    rows = shown(page, "#differences")
+    for k in (1, 2):
+        assert_number(rows, f"cmp_{k}_difference", first[k - 1] - second[k - 1])
+    biggest = max((1, 2), key=lambda k: abs(first[k - 1] - second[k - 1]))
+    expect(page.locator("#differences tbody tr").first).to_contain_text(["demo", "trip"][biggest - 1])
+    expect(page.locator("#differences-picture svg rect.item")).to_have_count(sum(a != b for a, b in zip(first, second)))
+    page.screenshot(path=artifacts / "docsmatch-compare.png", full_page=True)
+
+
 # --------------------------------------------------------------------------- MFβ
 
 

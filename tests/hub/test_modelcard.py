@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
 # the second sentence loses its ARG0, one of the two coref edges into c
 PRED = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01))"
-CONFIG = "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval="
+CONFIG = "solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval="
 BODY = "# my-parser\n\nA BART AMR parser fine-tuned on AMR 3.0.\n\n## Evaluation\n\nSee the metadata.\n"
 
 
@@ -98,7 +98,7 @@ def test_keys_names_and_metric_inference(hand):
         "meaning": 0.8,
         "form": 0.5,
         "beta": 1.0,
-        "config": "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=1.0,amreval=0.1.0",
+        "config": "solver=exact,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=1.0,amreval=0.1.0",
     }
     entries = eval_results(mf, dataset_type="amr3", dataset_name="AMR 3.0 (test)")
     assert [(e.metric_type, e.metric_name, e.metric_value) for e in entries] == [

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amreval import InputError, loads_graph
-from amreval.match.alignment import SearchOptions, align, build_problem, hill_climb, lp_bound, solve_milp
+from amreval.match.alignment import SearchOptions, align, assignment_bound, build_problem, hill_climb, lp_bound, solve_milp
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
 
@@ -63,8 +63,11 @@ def test_lp_bound_certifies_where_the_simple_bound_cannot():
     assert lp_bound(p) == pytest.approx(4.0)
     r = solve_milp(p)
     assert r.score == 4.0 and r.optimal
-    hc = align(p)
+    hc = align(p, SearchOptions("hillclimb"))
     assert hc.score == 4.0 and not hc.optimal  # not provable without the LP
+    assert assignment_bound(p) == 5.0  # b->q, c->t with a->p's optimistic 3: still above 4
+    certified = align(p)  # the default: the LP bound proves it, no integer program needed
+    assert (certified.score, certified.bound, certified.optimal, certified.method) == (4.0, 4.0, True, "hillclimb")
     assert align(p, SearchOptions("auto")).optimal
 
 
@@ -76,7 +79,7 @@ def test_unknown_solver_and_bad_restarts():
         SearchOptions(restarts=-1)
     with pytest.raises(InputError, match="time_limit must be a positive number of seconds, got 0"):
         SearchOptions(time_limit=0)
-    assert SearchOptions(restarts=4) == SearchOptions("hillclimb", 4, 0, 30.0)
+    assert SearchOptions(restarts=4) == SearchOptions("exact", 4, 0, 30.0)
     with pytest.raises(InputError, match="restarts must be >= 0"):
         hill_climb(p, restarts=-1)
 
@@ -144,3 +147,28 @@ def test_hill_climbing_never_beats_the_exact_optimum_and_exact_reaches_it(a, b, 
     assert p.value(exact.mapping) == pytest.approx(exact.score)
     again = hill_climb(p, restarts=19, seed=seed)
     assert again.mapping.tolist() == hc.mapping.tolist()
+
+
+def test_import_loads_no_kernel_and_read_only_installs_cache_elsewhere(tmp_path, monkeypatch):
+    import os
+    import subprocess
+    import sys
+
+    # importing the package compiles and loads nothing: Numba comes with the first alignment
+    code = "import sys, amreval; print('numba' in sys.modules, 'amreval.match._kernels' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+    from amreval.match import _kernels
+
+    # a writable install caches beside the source (Numba's own choice): nothing to do
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert _kernels._cache_dir() is None
+    # a read-only install: the user's cache folder, else the temporary folder
+    package = os.path.dirname(os.path.abspath(_kernels.__file__))
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if path == package else real_access(path, mode))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert _kernels._cache_dir() == str(tmp_path / "cache" / f"amreval-numba-{os.getuid()}")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/proc/no-such-place")
+    monkeypatch.setattr(_kernels.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    assert _kernels._cache_dir() == str(tmp_path / "tmp" / f"amreval-numba-{os.getuid()}")

@@ -311,6 +311,9 @@ def test_too_long_sentence_is_named(gpt2_dir):
         scorer.sentence_scores([GOOD, long])
     with pytest.raises(InputError, match=r"^reference #0: \d+ tokens"):
         form_score([GOOD], [long], scorer=scorer)
+    # an empty generated sentence is not sent to the model: the others keep their own numbers
+    with pytest.raises(InputError, match=r"^generated #2: \d+ tokens"):
+        form_score([GOOD, "", long], [GOOD, GOOD, GOOD], scorer=scorer)
 
 
 # --- masked LM ------------------------------------------------------------------------------------------------------
@@ -397,10 +400,35 @@ def test_form_from_scores():
 # --- errors -----------------------------------------------------------------------------------------------------------
 
 
+def test_empty_generated_sentence_is_never_preferred():
+    seen: list[list[str]] = []
+
+    class Recording(FixedScorer):
+        def sentence_scores(self, sentences, *, progress=None):
+            seen.append(list(sentences))
+            return super().sentence_scores(sentences)
+
+    scorer = Recording({"a": 0.4, "b": 0.4, "c": 0.1, "d": 0.3})
+    result = form_score(["a", "  ", ""], ["b", "c", "d"], scorer=scorer)
+    # only the non-empty generated sentence and the references reach the model
+    assert seen == [["a", "b", "c", "d"]]
+    # 0.4 / (0.4 + 0.4) = 0.5; an empty sentence scores 0: 0 / (0 + 0.1) = 0 / (0 + 0.3) = 0
+    assert result.generated_mtp == [0.4, 0.0, 0.0] and result.reference_mtp == [0.4, 0.1, 0.3]
+    assert result.pref_scores == [0.5, 0.0, 0.0] and result.acceptable == [True, False, False]
+    assert result.form == pytest.approx(1 / 3)
+
+
+def test_empty_generated_sentence_with_a_real_model(gpt2_dir):
+    scorer = LanguageModelScorer(str(gpt2_dir), device="cpu", batch_size=2)
+    result = form_score(["", GOOD], [GOOD, SCRAMBLED], scorer=scorer)
+    good, bad = scorer.sentence_scores([GOOD, SCRAMBLED])
+    assert result.generated_mtp == [0.0, pytest.approx(good, abs=1e-12)]
+    assert result.pref_scores == [0.0, pytest.approx(good / (good + bad))]
+    assert result.acceptable == [False, True] and result.form == 0.5
+
+
 def test_empty_sentences_are_named():
     scorer = FixedScorer({})
-    with pytest.raises(InputError, match=r"^generated #3: empty sentence$"):
-        form_score(["a", "b", "c", ""], ["a", "b", "c", "d"], scorer=scorer)
     with pytest.raises(InputError, match=r"^reference #1: empty sentence$"):
         form_score(["a", "b"], ["a", "  "], scorer=scorer)
     with pytest.raises(InputError, match=r"^generated #0: expected a string, got int$"):

@@ -46,14 +46,15 @@ def test_mf_beta_formula():
 
 def test_meaning_form_and_mf_by_hand():
     r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES, scorer=LM, vectors=V, beta=2.0, explain=True)
-    # Meaning: pair 1 earns 6 exact triples + go-01/go-02 0.5 of 7 and 7; pair 2's parse failed
-    # (an empty graph) against 4 gold triples: F = 2 * 6.5 / (7 + 11)
-    assert r.meaning_counts == (6.5, 7, 11)
-    assert r.meaning == pytest.approx(13 / 18)
+    # Meaning: pair 1 earns 6 exact triples + go-01/go-02 0.5 of 7 and 7; pair 2's parse failed and is the
+    # authors' dummy (er / serialization-error): 2 triples (instance, TOP) that earn nothing against 4 gold
+    # triples: F = 2 * 6.5 / (9 + 11)
+    assert r.meaning_counts == (6.5, 9, 11)
+    assert r.meaning == pytest.approx(13 / 20)
     assert (r.parse_failures, r.failed, r.reference_parse_failures) == (1, [1], 0)
     # Form: identical sentences prefer 0.5 (acceptable); 0.1 / (0.1 + 0.3) = 0.25 is not
     assert r.pref_scores == [0.5, 0.25] and r.acceptable == [True, False] and r.form == 0.5
-    m, f = 13 / 18, 0.5
+    m, f = 13 / 20, 0.5
     assert r.scores["mf_1"] == pytest.approx(2 * m * f / (m + f))
     assert r.scores["mf_0.5"] == pytest.approx(1.25 * m * f / (0.25 * m + f))
     assert r.mf_beta == r.scores["mf_2"] == pytest.approx(5 * m * f / (4 * m + f))
@@ -61,14 +62,13 @@ def test_meaning_form_and_mf_by_hand():
     assert r.explanations[0] == {"lost": [], "added": [], "approximate": [["go-02", "go-01", 0.5]]}
     assert r.explanations[1] == {
         "lost": ["sleep-01", "girl", "sleep-01 :TOP top", "sleep-01 :arg0 girl"],
-        "added": [],
+        "added": ["serialization-error", "serialization-error :TOP top"],
         "approximate": [],
     }
     d = r.as_dict(per_example=True)
     assert list(d)[:6] == ["mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"]
-    assert d["config"].startswith(
-        "solver=hillclimb,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=2.0,tolerance=0.05"
-    )
+    assert ",lm_kind=causal,clean=none," in d["config"] and r.config.as_dict()["clean"] == "none"
+    assert d["config"].startswith("solver=exact,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=2.0,tolerance=0.05")
 
 
 def test_tolerance_decides_acceptability():
@@ -88,18 +88,42 @@ def test_parser_callable_parses_generations_and_references():
         return [table[s] for s in sentences]
 
     r = mfbeta(GEN, REF, parser=parse, scorer=LM, vectors=V)
-    # without gold AMRs both sides are parsed; the malformed parse of "girl sleep the" failed
+    # without gold AMRs both sides are parsed; the malformed parse of "girl sleep the" failed: its 2 dummy
+    # triples stand against the 4 of the parsed reference
     assert calls == [GEN, REF]
     assert (r.parse_failures, r.reference_parse_failures) == (1, 0)
-    assert r.meaning_counts == (7.0, 7, 11)
+    assert r.meaning_counts == (7.0, 9, 11)
+
+
+def test_empty_generated_sentence_is_scored_not_refused():
+    calls = []
+
+    def parse(sentences):
+        calls.append(list(sentences))
+        return [GOLD[0] for _ in sentences]
+
+    # FixedScores has no score for "  ": it must not reach the language model either
+    r = mfbeta([GEN[0], "  "], REF, reference_amrs=GOLD, parser=parse, scorer=LM, vectors=V, explain=True)
+    assert calls == [[GEN[0]]]
+    assert (r.parse_failures, r.failed) == (1, [1])
+    # pair 1 is exact (7 of 7); pair 2 is the dummy graph (2 triples, nothing matched) against 4 gold triples
+    assert r.meaning_counts == (7.0, 9, 11) and r.meaning == pytest.approx(0.7)
+    assert r.s2match_f1 == [1.0, 0.0]
+    assert r.explanations[1]["added"] == ["serialization-error", "serialization-error :TOP top"]
+    # Form: an empty sentence scores 0, prefScore 0 / (0 + 0.3) = 0, never acceptable
+    assert r.pref_scores == [0.5, 0.0] and r.acceptable == [True, False] and r.form == 0.5
+    assert r.mf_beta == pytest.approx(2 * 0.7 * 0.5 / 1.2)
+    # a failed parse given beforehand is the same dummy graph
+    given = mfbeta([GEN[0], ""], REF, reference_amrs=GOLD, prediction_amrs=[GOLD[0], None], scorer=LM, vectors=V)
+    assert given.meaning_counts == (7.0, 9, 11) and given.pref_scores == [0.5, 0.0]
 
 
 def test_bad_inputs_name_the_index():
     kw = dict(scorer=LM, vectors=V)
     with pytest.raises(InputError, match=r"2 generated sentences but 1 references"):
         mfbeta(GEN, REF[:1], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
-    with pytest.raises(InputError, match=r"generated #1: empty sentence"):
-        mfbeta([GEN[0], "  "], REF, reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
+    with pytest.raises(InputError, match=r"reference #1: empty sentence"):
+        mfbeta(GEN, [REF[0], "  "], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
     with pytest.raises(InputError, match=r"reference AMR #1, graph #1, line 1: malformed PENMAN"):
         mfbeta(GEN, REF, reference_amrs=[GOLD[0], "(s / sleep-01"], prediction_amrs=PARSES, **kw)
     with pytest.raises(InputError, match=r"2 generated sentences but 1 prediction AMRs"):
@@ -166,10 +190,33 @@ def test_metric_bad_input_raises_value_error(metric, tiny_gpt2):
         metric.compute(
             predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=["", GOLD[1]], prediction_amrs=PARSES
         )
-    with pytest.raises(ValueError, match=r"generated #0: empty sentence"):
+    with pytest.raises(ValueError, match=r"reference #0: empty sentence"):
         metric.compute(
-            predictions=["", GEN[1]], references=REF, lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES
+            predictions=GEN, references=["", REF[1]], lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES
         )
+
+
+def lower_all(sentences):
+    return [s.lower() for s in sentences]
+
+
+def test_metric_scores_an_empty_prediction_and_passes_clean_on(metric, tiny_gpt2):
+    out = metric.compute(
+        predictions=["", "GIRL sleep the"],
+        references=REF,
+        lm=tiny_gpt2,
+        reference_amrs=GOLD,
+        prediction_amrs=PARSES,
+        clean=lower_all,
+        per_example=True,
+    )
+    assert out["pref_scores"][0] == 0.0 and out["acceptable"][0] is False
+    assert out["parse_failures"] == 1 and ",clean=lower_all," in out["config"]
+    # "GIRL sleep the" was lower-cased before Form: it scores what "girl sleep the" scores without cleaning
+    plain = metric.compute(
+        predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES, per_example=True
+    )
+    assert out["pref_scores"][1] == plain["pref_scores"][1] and ",clean=none," in plain["config"]
 
 
 def test_metric_docstring_examples_run(metric, tiny_gpt2, monkeypatch):

@@ -51,7 +51,7 @@ def test_callable_parser_returns_graphs_in_order():
     assert result.failure_rate == 0.0
 
 
-def test_failures_get_empty_graphs_at_their_indices():
+def test_failures_get_the_dummy_graph_at_their_indices():
     table = {
         "ok1": WANT,
         "none": None,
@@ -68,12 +68,31 @@ def test_failures_get_empty_graphs_at_their_indices():
     assert result.failures == [1, 2, 3, 4, 5, 6, 7]
     assert len(result.graphs) == len(result.penman) == 9
     for i in result.failures:
-        assert result.graphs[i].is_empty()
-        assert result.graphs[i].top is None
+        # the MFβ authors' one-node dummy, with the sentence as ::snt
+        g = result.graphs[i]
+        assert (g.top, g.instances, g.edges, g.attributes) == ("er", {"er": "serialization-error"}, [], [])
+        assert g.metadata == {"snt": sentences[i]}
         assert result.penman[i] is None
     assert result.graphs[0].top == "w" and result.graphs[8].top == "s"
     assert result.penman[0] == WANT and result.penman[8] == SLEEP
     assert result.failure_rate == pytest.approx(7 / 9)
+
+
+def test_the_dummy_graph_is_the_authors_penman():
+    from amreval.mfbeta.parsers import FAILED_PARSE, failed_parse_graph
+
+    assert FAILED_PARSE == "(er / serialization-error)"
+    dummy, decoded = failed_parse_graph(), loads_graph(FAILED_PARSE)
+    assert (dummy.top, dummy.instances, dummy.edges, dummy.attributes, dummy.metadata) == (
+        "er",
+        decoded.instances,
+        [],
+        [],
+        {},
+    )
+    assert decoded.instances == {"er": "serialization-error"}
+    # each call gives a graph of its own, so that the sentence stored in one never shows in another
+    assert failed_parse_graph("a") is not failed_parse_graph("a")
 
 
 def test_failures_are_logged_at_debug_level(caplog):
@@ -390,7 +409,7 @@ def test_amrlib_model_parses_or_fails_cleanly(tiny_amrlib_model):
     for i in range(n):
         assert result.graphs[i].metadata["snt"] == sentences[i]
         if i in result.failures:
-            assert result.penman[i] is None and result.graphs[i].is_empty()
+            assert result.penman[i] is None and result.graphs[i].instances == {"er": "serialization-error"}
         else:
             text = result.penman[i]
             assert isinstance(text, str)

@@ -45,7 +45,7 @@ def test_candidates_are_restricted_to_aligned_sentences():
     ta, tb = graph_triples(pred), graph_triples(gold)
     allowed = sentence_constraint(pred, gold, ta, tb)
     # rows d, a, r, b; columns d, x, y, q
-    assert allowed.tolist() == [
+    assert [[allowed.allows(i, j) for j in range(4)] for i in range(4)] == [
         [True, False, False, False],
         [False, True, False, False],
         [False, True, False, False],
@@ -162,11 +162,11 @@ def test_fine_grained_scores_by_hand():
     # unlabeled: 5 and 7 unlabeled edges, all 5 predicted ones match; the polarity and wiki
     # attributes both become (label, -), of which the one on sleep-01 matches
     assert f["unlabeled"] == [3 + 1 + 1 + 5, 5 + 1 + 1 + 5, 7 + 4 + 7]
-    # SRL: pred ARG0 w b, ARG1 w g, ARG0 g b + 3 concepts; gold ARG0 w b, ARG1 w g, ARG1 g b,
-    # ARG0 s p + 5 concepts; matched: boy, ARG0 w b, ARG1 w g (the senses differ)
-    assert f["srl"] == [3, 6, 9]
-    # reentrancies: b has two parents on both sides (2 edges + 3 concepts); boy and ARG0 w b match
-    assert f["reentrancies"] == [2, 5, 5]
+    # SRL: pred ARG0 w b, ARG1 w g, ARG0 g b + 3 concepts + (TOP, w, want-01); gold ARG0 w b, ARG1 w g,
+    # ARG1 g b, ARG0 s p + 5 concepts + (TOP, w, want-02); matched: boy, ARG0 w b, ARG1 w g (the senses differ)
+    assert f["srl"] == [3, 7, 10]
+    # reentrancies: b has two parents on both sides (2 edges + 3 concepts + TOP on w); boy and ARG0 w b match
+    assert f["reentrancies"] == [2, 6, 6]
 
 
 def test_one_graph_without_snt_edges_gives_plain_smatch():
@@ -183,3 +183,25 @@ def test_bad_snt_numbering_is_an_error():
         docsmatch_pair("(d / document :snt1 (a / boy) :snt1 (b / girl))", "(d / document :snt1 (a / boy))")
     with pytest.raises(InputError, match=r"reference #0.*numbered from :snt1"):
         docsmatch_pair("(d / document :snt1 (a / boy))", "(d / document :snt0 (a / boy))")
+
+
+def test_sentence_numbers_cost_nothing_and_nodes_in_no_sentence_align():
+    """A huge :sntK number allocates nothing per number; the constraint is per node, never per node pair."""
+    from amreval.docamr.document import sentence_membership
+
+    doc = "(d / document :snt1 (a / boy) :snt2000000000 (b / girl :ARG0-of (r / run-01)))"
+    g = loads_graph(doc)
+    assert sentence_membership(g) == [(0,), (1,), (2000000000,), (2000000000,)]
+    r = docsmatch_pair(doc, doc)
+    assert (r.match, r.test, r.gold, r.optimal) == (8, 8, 8, True)  # 4 concepts, TOP, 2 :snt, ARG0
+    with pytest.raises(InputError, match=r":snt2000000000 is beyond the 100000 sentences a picture can show"):
+        sentence_groups(g)
+    # a node no sentence reaches (written under the top by another role) may align only with such nodes
+    pred = loads_graph("(d / document :snt1 (a / boy) :mod (x / note))")
+    gold = loads_graph("(d / document :snt1 (a / boy) :mod (y / note))")
+    allowed = sentence_constraint(pred, gold, graph_triples(pred), graph_triples(gold))
+    assert [[allowed.allows(i, j) for j in range(3)] for i in range(3)] == [
+        [True, False, False],
+        [False, True, False],
+        [False, False, True],
+    ]

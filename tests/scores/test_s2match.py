@@ -1,4 +1,4 @@
-"""S²match: graded concept credit by hand, the TOP convention, the Smatch limit, real data."""
+"""S²match: graded concept credit by hand, the TOP rules, the Smatch limit, real data."""
 
 from __future__ import annotations
 
@@ -31,9 +31,12 @@ def test_same_lemma_other_sense():
     assert concept_similarity("hit-01", "hit-02", V) == 0.5
     assert concept_similarity("hit-01", "hit", V) == concept_similarity("hit", "hit-01", V) == 0.5
     assert concept_similarity("hit-01", "hit-02", V, diffsense=0.95) == 0.95
-    # TOP 1 + boy 1 + ARG0 1 + hit-01/hit-02 0.5 of 4 triples each
+    # boy 1 + ARG0 1 + hit-01/hit-02 0.5, and the TOP triple of the two roots 0.5, of 4 triples each
     s = s2match_pair("(h / hit-01 :ARG0 (b / boy))", "(h / hit-02 :ARG0 (b / boy))", vectors=V)
-    assert (s.match, s.test, s.gold, s.f1) == (3.5, 4, 4, 0.875)
+    assert (s.match, s.test, s.gold, s.f1) == (3.0, 4, 4, 0.75)
+    # with the constant TOP triple, mapping the roots earns 1
+    s = s2match_pair("(h / hit-01 :ARG0 (b / boy))", "(h / hit-02 :ARG0 (b / boy))", vectors=V, top="constant")
+    assert (s.match, s.f1) == (3.5, 0.875)
 
 
 def test_similar_words_above_and_below_the_cutoff():
@@ -59,23 +62,38 @@ def test_hyphenated_concepts():
     assert concept_similarity("have-org-role-91", "role", V, cutoff=0.0) == 0.0
 
 
-def test_top_is_the_constant_top():
-    # dog has no vector: only the TOP triple matches, although the concepts differ
+def test_top_triple_graded_by_default_or_constant():
+    # graded (the authors' rule): the TOP triple earns the similarity of the two root concepts;
+    # dog has no vector, so nothing matches
     s = s2match_pair("(d / dog)", "(k / kitten)", vectors=V)
-    assert (s.match, s.test, s.gold) == (1.0, 2, 2)
+    assert (s.match, s.test, s.gold) == (0.0, 2, 2)
     s = s2match_pair("(c / cat)", "(k / kitten)", vectors=V)
-    assert s.match == pytest.approx(1.8)
+    assert s.match == pytest.approx(2 * 0.8)
+    # constant: (TOP, root, top) matches whenever the roots are mapped to each other
+    s = s2match_pair("(d / dog)", "(k / kitten)", vectors=V, top="constant")
+    assert (s.match, s.test, s.gold) == (1.0, 2, 2)
+    s = s2match_pair("(c / cat)", "(k / kitten)", vectors=V, top="constant")
+    assert s.match == pytest.approx(1 + 0.8)
+    # the TOP credit needs the roots mapped to each other: the predicted kitten earns 1 on the gold
+    # kitten, or 0.8 + 0.8 on the gold root cat, and takes the latter
+    s = s2match_pair("(k / kitten)", "(c / cat :mod (k / kitten))", vectors=V, solver="exact")
+    assert (s.match, s.test, s.gold) == (pytest.approx(1.6), 2, 4)
+    r = s2match(["(c / cat)"], ["(k / kitten)"], vectors=V)
+    assert "diffsense=0.5,top=graded," in r.config.as_string()
+    assert "top=constant" in s2match(["(c / cat)"], ["(k / kitten)"], vectors=V, top="constant").config.as_string()
+    with pytest.raises(InputError, match="top must be one of graded, constant, got 'root'"):
+        s2match_pair("(c / cat)", "(k / kitten)", vectors=V, top="root")
 
 
 def test_graded_credit_finds_the_best_mapping_and_sums_over_the_corpus():
     pred = "(c / chase-01 :ARG0 (k / kitten) :ARG1 (c2 / car))"
     gold = "(c / chase-01 :ARG0 (x / cat) :ARG1 (y / dessert))"
     r = s2match([pred, "(i / ice-cream)"], [gold, "(d / dessert)"], vectors=V, solver="exact")
-    # pair 1: TOP, chase-01, ARG0, ARG1 + kitten/cat 0.8 + car/dessert cos 0.9218 (above the cutoff);
-    # pair 2: TOP + ice-cream/dessert (the sum of ice and cream)
+    # pair 1: TOP (chase-01 both), chase-01, ARG0, ARG1 + kitten/cat 0.8 + car/dessert cos 0.9218 (above
+    # the cutoff); pair 2: ice-cream/dessert (the sum of ice and cream), for the instance and the TOP triple
     car_dessert = (0.4 + math.sqrt(0.84)) / math.sqrt(2.04)
     ice = 2 / (math.sqrt(2) * math.sqrt(2.04))
-    assert r.match == pytest.approx(4 + 0.8 + car_dessert + 1 + ice)
+    assert r.match == pytest.approx(4 + 0.8 + car_dessert + 2 * ice)
     assert (r.test, r.gold) == (8, 8)
     assert r.f1 == pytest.approx(r.match / 8)
 
@@ -90,10 +108,13 @@ def test_without_vectors_and_sense_credit_it_is_smatch(data_dir):
     pred = bart(data_dir)
     gold = read_graphs(data_dir / "parses" / "gold.amr")
     empty = WordVectors.from_dict({"zzz": [1.0]})
-    r = s2match(pred, gold, vectors=empty, diffsense=0.0)
+    r = s2match(pred, gold, vectors=empty, diffsense=0.0, top="constant")
     assert r.match == smatch(pred, gold).match == 2957
     # with the sense rule on, it can only go up
-    assert s2match(pred, gold, vectors=empty).match > 2957
+    assert s2match(pred, gold, vectors=empty, top="constant").match > 2957
+    # the graded TOP triple is then 1 for equal root concepts, else 0: Smatch with the root's concept
+    # as the TOP value (as smatch before 1.0.3), 35 triples fewer
+    assert s2match(pred, gold, vectors=empty, diffsense=0.0, solver="exact").match == 2922
 
 
 def test_real_glove_vectors_on_bart_parses(data_dir):
@@ -103,8 +124,11 @@ def test_real_glove_vectors_on_bart_parses(data_dir):
     gold = read_graphs(data_dir / "parses" / "gold.amr")
     r = s2match(pred, gold)
     assert (r.test, r.gold) == (3973, 3933)
-    assert round(r.match, 3) == 3037.642 and round(r.f1, 5) == 0.76844
+    assert round(r.match, 3) == 3009.302 and round(r.f1, 5) == 0.76127
     assert "vectors=GloVe 6B 50d" in r.config.as_string()
+    # the constant TOP triple earns 1 wherever the roots are mapped: 28.34 more
+    c = s2match(pred, gold, top="constant")
+    assert round(c.match, 3) == 3037.642 and round(c.f1, 5) == 0.76844
 
 
 def test_glove_text_file(tmp_path):
@@ -113,7 +137,7 @@ def test_glove_text_file(tmp_path):
     v = load_vectors(path)
     assert len(v) == 2 and v.dim == 2
     assert concept_similarity("cat", "kitten", v) == pytest.approx(0.8)
-    assert s2match(["(c / cat)"], ["(k / kitten)"], vectors=path).match == pytest.approx(1.8)
+    assert s2match(["(c / cat)"], ["(k / kitten)"], vectors=path).match == pytest.approx(1.6)
     (tmp_path / "bad.txt").write_text("cat 1 0\nkitten 0.8\n")
     with pytest.raises(InputError, match="different numbers of values"):
         load_vectors(tmp_path / "bad.txt")
@@ -131,7 +155,8 @@ def test_cli(tmp_path, capsys):
     (tmp_path / "a").write_text("(c / cat)\n")
     (tmp_path / "b").write_text("(k / kitten)\n")
     assert main(["s2match", "-f", str(tmp_path / "a"), str(tmp_path / "b"), "--vectors", str(vec), "--pr"]) == 0
-    assert capsys.readouterr().out == "Precision: 0.90\nRecall: 0.90\nF-score: 0.90\n"
+    # cos(cat, kitten) = 0.8 for the instance and the TOP triple, of 2
+    assert capsys.readouterr().out == "Precision: 0.80\nRecall: 0.80\nF-score: 0.80\n"
 
 
 def test_pair_settings_are_checked():

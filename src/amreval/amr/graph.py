@@ -23,6 +23,9 @@ import penman
 
 __all__ = ["Edge", "Attribute", "Graph", "canonical_role", "NON_INVERTED_OF_ROLES"]
 
+#: Graphs nested deeper than this are written by amreval's own writer, not :func:`penman.encode`.
+PENMAN_DEPTH = 200
+
 #: Roles that end in ``-of`` but are not inverses.
 NON_INVERTED_OF_ROLES = frozenset({"consist-of", "prep-on-behalf-of", "prep-out-of"})
 
@@ -107,8 +110,99 @@ class Graph:
         return penman.Graph(triples, top=self.top, metadata=dict(self.metadata))
 
     def to_string(self, indent: int | None = 4) -> str:
-        """Serialise as PENMAN (metadata first)."""
-        return penman.encode(self.to_penman(), indent=indent)
+        """Serialise as PENMAN (metadata first).
+
+        A graph nested deeper than :data:`PENMAN_DEPTH` levels (where
+        :func:`penman.encode` recurses too deep and slows down quadratically)
+        is written without recursion, on one line.
+
+        Raises:
+            InputError: the graph has no node, or nodes the top does not reach.
+        """
+        from amreval.errors import InputError
+
+        if self.top is None or not self.instances:
+            raise InputError(f"{self.origin}: an empty graph cannot be written as PENMAN")
+        try:
+            flat, depth = self._to_string_deep()
+        except InputError:
+            flat, depth = None, 0
+        if flat is not None and depth > PENMAN_DEPTH:
+            return flat
+        try:
+            return penman.encode(self.to_penman(), indent=indent)
+        except RecursionError:
+            if flat is None:  # pragma: no cover - penman recursed where the flat writer found no tree
+                raise InputError(f"{self.origin}: nested too deep to be written as PENMAN") from None
+            return flat
+        except penman.LayoutError as exc:
+            raise InputError(f"{self.origin}: cannot be written as PENMAN: {exc}") from None
+
+    def _to_string_deep(self) -> tuple[str, int]:
+        """PENMAN on one line, by an explicit stack (any depth, linear time), and its depth."""
+        from amreval.errors import InputError
+
+        pg = self.to_penman()
+        triples = [t for t in pg.triples if t[1] != ":instance"]
+        out_of: dict[str, list[int]] = {}
+        into: dict[str, list[int]] = {}
+        for k, (source, _, target) in enumerate(triples):
+            out_of.setdefault(source, []).append(k)
+            if target in self.instances:
+                into.setdefault(target, []).append(k)
+        done = [False] * len(triples)
+        visited: set[str] = set()
+        parts = [f"# ::{key} {value}\n" for key, value in self.metadata.items()]
+
+        def open_node(var: str) -> list[tuple[int, bool]]:
+            visited.add(var)
+            parts.append(f"({var} / {self.instances[var]}")
+            return [(k, False) for k in out_of.get(var, [])] + [(k, True) for k in into.get(var, [])]
+
+        top = self.top
+        if top is None or top not in self.instances:
+            raise InputError(f"{self.origin}: the top {top!r} is not a node of the graph")
+        stack = [(top, open_node(top), 0)]
+        depth = 1
+        while stack:
+            var, branches, pos = stack.pop()
+            nested = None
+            while pos < len(branches) and nested is None:
+                k, inverted = branches[pos]
+                pos += 1
+                if done[k]:
+                    continue
+                source, role, target = triples[k]
+                if inverted:
+                    if source in visited:
+                        continue  # the source writes it
+                    done[k] = True
+                    parts.append(f" {_invert(role)} ")
+                    nested = source
+                else:
+                    done[k] = True
+                    parts.append(f" {role} ")
+                    if target in self.instances and target not in visited:
+                        nested = target
+                    else:
+                        parts.append(target)
+            if nested is not None:
+                stack.append((var, branches, pos))
+                stack.append((nested, open_node(nested), 0))
+                depth = max(depth, len(stack))
+            else:
+                parts.append(")")
+        if len(visited) != len(self.instances):
+            missing = next(v for v in self.instances if v not in visited)
+            raise InputError(f"{self.origin}: node {missing!r} is not connected to the top {top!r}")
+        return "".join(parts), depth
+
+
+def _invert(role: str) -> str:
+    """The role that writes a triple from its target: ``:ARG0`` <-> ``:ARG0-of``."""
+    if role.endswith("-of") and role[1:].lower() not in NON_INVERTED_OF_ROLES:
+        return role[:-3]
+    return role + "-of"
 
 
 def canonical_role(role: str) -> tuple[str, bool]:

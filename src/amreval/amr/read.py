@@ -29,6 +29,7 @@ import os
 import re
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import NamedTuple, TextIO, Union
 
 import penman
@@ -44,6 +45,9 @@ __all__ = [
     "read_text",
     "as_graph",
     "check_graph",
+    "read_bytes",
+    "decode_text",
+    "UnreadableGraph",
     "GraphLike",
     "FileSource",
     "split_blocks",
@@ -54,6 +58,23 @@ __all__ = [
 GraphLike = Union[Graph, str]
 #: A file to read: a path or an open text file.
 FileSource = Union[str, "os.PathLike[str]", TextIO]
+
+
+@dataclass
+class UnreadableGraph(Graph):
+    """An empty graph standing for one that could not be read; ``error`` says why.
+
+    Lenient readers (``errors=[...]``) put it where the graph would have been, so
+    graphs keep their positions; the scorers count it as an unreadable
+    prediction, and raise its ``error`` where a graph is required (a reference).
+    """
+
+    error: InputError | None = None
+
+    @classmethod
+    def of(cls, error: InputError, origin: str = "<unreadable>") -> UnreadableGraph:
+        return cls(top=None, origin=origin, error=error)
+
 
 _ALIGNMENT = re.compile(r"~[A-Za-z]*\.?\d+(?:,\d+)*$")
 # What an unbound variable looks like: a short letter prefix and optional
@@ -299,38 +320,59 @@ def _metadata_id(block: str) -> str | None:
     return m.group(1) if m else None
 
 
-def iter_graphs(source: FileSource, *, name: str | None = None, warn_unbound: bool = True) -> Iterator[Graph]:
+def iter_graphs(
+    source: FileSource,
+    *,
+    name: str | None = None,
+    warn_unbound: bool = True,
+    errors: list[InputError] | None = None,
+) -> Iterator[Graph]:
     """Read the PENMAN graphs of a file one by one.
 
     Args:
         source: a path (a string is always a path) or an open text file.
         name: what to call the source in messages (default: the path).
         warn_unbound: warn when a role points to an undefined variable.
+        errors: read leniently: a graph that cannot be read is yielded as an
+            :class:`UnreadableGraph` in its place and its error appended here
+            (a block that runs over blank lines because of unbalanced
+            parentheses is read part by part, so the graphs after it keep
+            their positions).
 
     Yields:
         One :class:`Graph` per graph in the file, in order.
 
     Raises:
         InputError: no such file, or a folder.
-        DecodeError: the file is not UTF-8 text, or a graph is malformed; the
-            message names the file, the graph's position and id, and the line.
+        DecodeError: the file is not UTF-8 text (the message names the line), or
+            a graph is malformed (without ``errors``); the message names the
+            file, the graph's position and id, and the line.
     """
     text, label = read_text(source, name)
-    yield from _iter_text(text, label, warn_unbound)
+    yield from _iter_text(text, label, warn_unbound, errors)
 
 
-def read_graphs(source: FileSource, *, name: str | None = None, warn_unbound: bool = True) -> list[Graph]:
+def read_graphs(
+    source: FileSource,
+    *,
+    name: str | None = None,
+    warn_unbound: bool = True,
+    errors: list[InputError] | None = None,
+) -> list[Graph]:
     """Read all PENMAN graphs of a file (see :func:`iter_graphs`)."""
-    return list(iter_graphs(source, name=name, warn_unbound=warn_unbound))
+    return list(iter_graphs(source, name=name, warn_unbound=warn_unbound, errors=errors))
 
 
-def loads_graphs(text: str, *, name: str | None = None, warn_unbound: bool = True) -> list[Graph]:
+def loads_graphs(
+    text: str, *, name: str | None = None, warn_unbound: bool = True, errors: list[InputError] | None = None
+) -> list[Graph]:
     """Read all PENMAN graphs of a string.
 
     Args:
         text: PENMAN text (never a file name: see :func:`read_graphs`).
         name: what to call the text in messages (default ``"<string>"``).
         warn_unbound: warn when a role points to an undefined variable.
+        errors: read leniently (see :func:`iter_graphs`).
 
     Raises:
         DecodeError: a graph is malformed (the message names it and its line),
@@ -339,7 +381,7 @@ def loads_graphs(text: str, *, name: str | None = None, warn_unbound: bool = Tru
     label = name or "<string>"
     if not isinstance(text, str):
         raise DecodeError(f"expected PENMAN text, got {type(text).__name__}", source=label)
-    return list(_iter_text(text, label, warn_unbound))
+    return list(_iter_text(_without_bom(text), label, warn_unbound, errors))
 
 
 def loads_graph(text: str, *, name: str | None = None) -> Graph:
@@ -355,39 +397,118 @@ def loads_graph(text: str, *, name: str | None = None) -> Graph:
     return graphs[0]
 
 
-def _iter_text(text: str, label: str, warn_unbound: bool) -> Iterator[Graph]:
+def _without_bom(text: str) -> str:
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _iter_text(text: str, label: str, warn_unbound: bool, errors: list[InputError] | None = None) -> Iterator[Graph]:
     index = 0
     for block in split_blocks(text):
         try:
-            flats = _fast_parse(block.text)
-        except _TrailingText as exc:
+            graphs = _read_block(block, label, index, warn_unbound)
+        except DecodeError as exc:
+            if errors is None:
+                raise
+            graphs = list(_read_leniently(block, exc, label, index, warn_unbound, errors))
+        yield from graphs
+        index += len(graphs)
+
+
+def _read_leniently(
+    block: Block, error: DecodeError, label: str, index: int, warn_unbound: bool, errors: list[InputError]
+) -> Iterator[Graph]:
+    """The graphs of a block that cannot be read as a whole, an :class:`UnreadableGraph` for each bad part.
+
+    A block that runs over blank lines (unbalanced parentheses) is read part by part.
+    """
+    parts = _blank_line_parts(block)
+    for part in parts if len(parts) > 1 else [block]:
+        try:
+            graphs = _read_block(part, label, index, warn_unbound) if len(parts) > 1 else []
+        except DecodeError as exc:
+            error = exc
+            graphs = []
+        if not graphs:
+            errors.append(error)
+            graphs = [UnreadableGraph.of(error, f"{label}, graph #{index + 1}, line {part.line}")]
+        yield from graphs
+        index += len(graphs)
+
+
+def _blank_line_parts(block: Block) -> list[Block]:
+    """A block cut at every blank line (parts holding only comments are left out)."""
+    parts: list[Block] = []
+    lines = block.text.split("\n")
+    start = 0
+    for n in range(len(lines) + 1):
+        if n == len(lines) or not lines[n].strip():
+            chunk = lines[start:n]
+            if any(line.strip() and not line.lstrip().startswith("#") for line in chunk):
+                parts.append(Block("\n".join(chunk), block.line + start))
+            start = n + 1
+    return parts
+
+
+def _read_block(block: Block, label: str, index: int, warn_unbound: bool) -> list[Graph]:
+    """The graphs of one block (usually one).
+
+    Raises:
+        DecodeError: the block is malformed.
+    """
+    try:
+        flats = _fast_parse(block.text)
+    except _TrailingText as exc:
+        raise DecodeError(
+            f"unexpected {exc.token!r} after the end of the graph (unbalanced parentheses?)",
+            source=label,
+            index=index,
+            graph_id=_metadata_id(block.text),
+            line=block.line + exc.line_offset,
+        ) from None
+    if flats is None:
+        flats = _penman_parse(block, label, index)
+    graphs = []
+    for flat in flats:
+        gid = flat[0].get("id")
+        if not flat[1]:
             raise DecodeError(
-                f"unexpected {exc.token!r} after the end of the graph (unbalanced parentheses?)",
+                "a graph without a variable ('()'); expected (var / concept ...)",
                 source=label,
                 index=index,
-                graph_id=_metadata_id(block.text),
-                line=block.line + exc.line_offset,
-            ) from None
-        if flats is None:
-            flats = _penman_parse(block, label, index)
-        for flat in flats:
-            gid = flat[0].get("id")
-            if not flat[1]:
-                raise DecodeError(
-                    "a graph without a variable ('()'); expected (var / concept ...)",
-                    source=label,
-                    index=index,
-                    graph_id=gid,
-                    line=block.line,
-                )
-            origin = f"{label}, graph #{index + 1}" + (f" (id {gid})" if gid else "") + f", line {block.line}"
-            yield _build_graph(flat, origin, warn_unbound=warn_unbound)
-            index += 1
+                graph_id=gid,
+                line=block.line,
+            )
+        origin = f"{label}, graph #{index + 1}" + (f" (id {gid})" if gid else "") + f", line {block.line}"
+        graphs.append(_build_graph(flat, origin, warn_unbound=warn_unbound))
+        index += 1
+    return graphs
+
+
+def _nesting(text: str) -> int:
+    """The deepest parenthesis nesting of PENMAN text (outside strings)."""
+    depth = deepest = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[()]', text):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif tok == ")":
+            depth -= 1
+    return deepest
 
 
 def _penman_parse(block: Block, label: str, index: int) -> list[_Flat]:
     try:
         trees = list(penman.iterparse(block.text))
+    except RecursionError:
+        raise DecodeError(
+            f"malformed PENMAN nested {_nesting(block.text)} levels deep (too deep to say more); "
+            "well-formed graphs are read at any depth",
+            source=label,
+            index=index,
+            graph_id=_metadata_id(block.text),
+            line=block.line,
+        ) from None
     except penman.DecodeError as exc:
         line = block.line + exc.lineno - 1 if exc.lineno else block.line
         near = exc.text.strip() if exc.text else ""
@@ -430,25 +551,121 @@ def check_graph(g: Graph, what: str, index: int) -> Graph:
     return g
 
 
-def as_graph(g: GraphLike, what: str, index: int) -> Graph:
+def as_graph(g: GraphLike, what: str, index: int, *, errors: list[InputError] | None = None) -> Graph:
     """One graph as the scorers take it: a :class:`Graph` (checked) or its PENMAN text.
+
+    Args:
+        g: the graph or its PENMAN text.
+        what, index: how messages name it (``prediction #3``).
+        errors: read leniently: text that cannot be read (malformed, empty)
+            gives an :class:`UnreadableGraph` and its error is appended here.
+            Without it an :class:`UnreadableGraph` raises its error.
 
     Raises:
         InputError: an empty string or an object of another type (naming
             ``what`` and ``index``).
         DecodeError: malformed PENMAN.
     """
+    if isinstance(g, UnreadableGraph):
+        error = g.error or DecodeError("a graph that could not be read", source=g.origin)
+        if errors is None:
+            raise error
+        errors.append(error)
+        return g
     if isinstance(g, Graph):
         return check_graph(g, what, index)
     if isinstance(g, str):
-        if not g.strip():
-            raise InputError(f"{what} #{index}: empty string; expected a PENMAN graph")
-        return loads_graph(g, name=f"{what} #{index}")
+        try:
+            if not g.strip():
+                raise InputError(f"{what} #{index}: empty string; expected a PENMAN graph")
+            return loads_graph(g, name=f"{what} #{index}")
+        except InputError as exc:
+            if errors is None:
+                raise
+            errors.append(exc)
+            return UnreadableGraph.of(exc, f"{what} #{index}")
     raise InputError(f"{what} #{index}: expected a PENMAN string or a Graph, got {type(g).__name__}")
+
+
+def _open_label(source: FileSource, name: str | None) -> tuple[str, str] | None:
+    """``(path, label)`` for a path, None for an open file; the error for anything else."""
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        return path, name or path
+    if hasattr(source, "read"):
+        return None
+    raise InputError(
+        f"expected a file path or an open text file, got {type(source).__name__} (text goes to the loads_* readers)"
+    )
+
+
+def read_bytes(source: FileSource, name: str | None = None, what: str = "file") -> tuple[bytes | str, str]:
+    """The raw bytes of a file (or the text of an open text file) and its label, by the rules of :func:`read_text`.
+
+    For formats that declare their own encoding (XML).
+
+    Raises:
+        InputError: no such file, a folder, something that is not a file.
+    """
+    opened = _open_label(source, name)
+    if opened is None:
+        label = str(name or getattr(source, "name", "<file>"))
+        data = _read_open_file(source, label)  # type: ignore[arg-type]
+        return data, label
+    path, label = opened
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(), label
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a folder; expected a {what}") from None
+
+
+def _read_open_file(source: TextIO, label: str) -> str | bytes:
+    try:
+        return source.read()
+    except UnicodeDecodeError as exc:
+        raise DecodeError(f"not {exc.encoding} text (byte {exc.start}: {_byte(exc)})", source=label) from None
+
+
+def _byte(exc: UnicodeDecodeError) -> str:
+    return repr(exc.object[exc.start : exc.start + 1])
+
+
+def decode_text(data: bytes, label: str) -> str:
+    """UTF-8 bytes as text: a byte-order mark is dropped, line ends become ``\\n``.
+
+    Raises:
+        DecodeError: a byte that is not UTF-8, or a NUL byte (a binary file),
+            naming ``label`` and the line.
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DecodeError(
+            f"not UTF-8 text (byte {exc.start}: {_byte(exc)}); convert the file to UTF-8",
+            source=label,
+            line=line,
+        ) from None
+    return _checked_text(text, label)
+
+
+def _checked_text(text: str, label: str) -> str:
+    text = _without_bom(text)
+    nul = text.find("\0")
+    if nul >= 0:
+        raise DecodeError("a binary file, not text (a NUL byte)", source=label, line=text.count("\n", 0, nul) + 1)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def read_text(source: FileSource, name: str | None = None, what: str = "file of PENMAN graphs") -> tuple[str, str]:
     """The text of a file and its label for messages: the one rule for every reader of files.
+
+    Files are UTF-8 (a byte-order mark is accepted); line ends are read as ``\\n``.
 
     Args:
         source: a path (a string is always a path) or an open text file.
@@ -457,28 +674,12 @@ def read_text(source: FileSource, name: str | None = None, what: str = "file of 
 
     Raises:
         InputError: no such file, a folder, a file opened in binary mode.
-        DecodeError: the file is not UTF-8 text.
+        DecodeError: the file is not UTF-8 text, or is binary (the message
+            names the file and the line).
     """
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        label = name or path
-        try:
-            with open(path, encoding="utf-8") as fh:
-                return fh.read(), label
-        except FileNotFoundError:
-            raise InputError(f"no such file: {path}") from None
-        except IsADirectoryError:
-            raise InputError(f"{path} is a folder; expected a {what}") from None
-        except UnicodeDecodeError as exc:
-            raise DecodeError(
-                f"not UTF-8 text (byte {exc.start}: {exc.object[exc.start : exc.start + 1]!r})", source=label
-            ) from None
-    if hasattr(source, "read"):
-        label = str(name or getattr(source, "name", "<file>"))
-        text = source.read()
-        if not isinstance(text, str):
-            raise InputError(f"{label}: opened in binary mode; open it as text (encoding='utf-8')")
-        return text, label
-    raise InputError(
-        f"expected a file path or an open text file, got {type(source).__name__} (text goes to the loads_* readers)"
-    )
+    data, label = read_bytes(source, name, what)
+    if isinstance(data, str):
+        return _checked_text(data, label), label
+    if not isinstance(source, (str, os.PathLike)):
+        raise InputError(f"{label}: opened in binary mode; open it as text (encoding='utf-8')")
+    return decode_text(data, label), label

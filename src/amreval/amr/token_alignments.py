@@ -12,7 +12,7 @@ onto nodes needs (see :mod:`amreval.docamr.textcoref`):
 * **Heights and written order**, which break ties between nodes with the
   same span (:meth:`AlignedSentence.node_for`).
 
-Alignments are read from three notations, and their union is used:
+Alignments are read from these notations, and their union is used:
 
 * ISI markers in the graph: ``(b / boy~e.2)``; a marker on a constant
   (``:op1 "Obama"~e.1``) aligns the node holding the constant; markers on
@@ -20,6 +20,9 @@ Alignments are read from three notations, and their union is used:
   ignored (the latter mark a second mention, which would stretch the node's
   span over the words between);
 * JAMR node lines ``# ::node<TAB>0.1<TAB>city<TAB>3-4``;
+* IBM node lines, as IBM's transition parser (StructBART, the DocAMR paper's
+  parser) writes them with ``--jamr``: ``# ::node<TAB>p<TAB>person<TAB>0-1``
+  names the node by its variable; see below;
 * JAMR alignment lines ``# ::alignments 3-4|0.1 0-2|0.0+0.0.0`` (span end
   exclusive; nodes separated by ``+`` or ``|``; items starting with ``*`` are
   hand coreference alignments and skipped; a line without any ``|`` item is
@@ -29,6 +32,23 @@ JAMR node paths follow JAMR's documentation: the root is ``0`` and the k-th
 child (0-based, written order) of ``p`` is ``p.k``, where children are new
 nodes *and constants* (``:month 11`` is a child) but not re-entrant
 references. A path that names a constant aligns the node holding it.
+
+IBM's lines name nodes by id: a concept node by its variable, a constant by a
+number of its own (``0``, ``1``, ...), which only the edge lines tie to the
+graph::
+
+    # ::node<TAB>p<TAB>person<TAB>0-2          id, concept, span (end exclusive; may be absent)
+    # ::node<TAB>0<TAB>"Obama"<TAB>1-2         a constant: aligns the node holding it
+    # ::root<TAB>s<TAB>say-01                  id, concept
+    # ::edge<TAB>name<TAB>op1<TAB>"Obama"<TAB>n<TAB>0
+                                               source concept, role, target concept, source id, target id
+
+A constant's id is looked up among the target ids of the ``::edge`` lines;
+their source ids are the nodes that hold it. Which notation a graph's
+``::node`` lines use is told by their ids and the ``::root`` id: JAMR paths
+are digits and dots (``0``, ``0.1.2``), so when every such id is one, they
+are JAMR paths; when any is not (a variable), all are IBM ids. In both
+notations the concept column must agree with the graph.
 
 Tokens are ``# ::tok`` split on spaces, else ``# ::snt`` split on spaces; an
 alignment to a token beyond them is an error.
@@ -219,8 +239,67 @@ def _tokens_of(fields: Sequence[str]) -> list[str] | None:
     return None
 
 
+def _columns(rest: str) -> list[str]:
+    """The tab-separated columns of a metadata line (space-separated when it has no tab), trailing blanks dropped."""
+    parts = rest.strip("\n").split("\t") if "\t" in rest else rest.split()
+    parts = [p.strip() for p in parts]
+    while parts and not parts[-1]:
+        parts.pop()
+    return parts
+
+
+def _ids_are_variables(fields: Sequence[str]) -> bool:
+    """True when the ``::node`` and ``::root`` lines name nodes by IBM ids rather than JAMR paths."""
+    ids = [_columns(rest) for rest in _field(fields, "node") + _field(fields, "root")]
+    return any(parts and not _PATH.match(parts[0]) for parts in ids)
+
+
+class _IbmIds:
+    """Resolves IBM node ids: a variable of the graph, or a constant's id through the ``::edge`` lines."""
+
+    def __init__(self, structure: _Structure, fields: Sequence[str], label: str) -> None:
+        self.structure = structure
+        self.holders: dict[str, list[str]] = {}
+        for rest in _field(fields, "edge"):
+            parts = _columns(rest)
+            if len(parts) < 5:
+                raise InputError(
+                    f"{label}: ::edge {' '.join(parts)}: expected ::edge<TAB>source concept<TAB>role"
+                    "<TAB>target concept<TAB>source id<TAB>target id"
+                )
+            self.holders.setdefault(parts[4], []).append(parts[3])
+
+    def resolve(self, node_id: str, concept: str | None, what: str, label: str) -> list[str]:
+        """The variables a ``::node`` id aligns (the node itself, or the holders of a constant)."""
+        s = self.structure
+        if node_id in s.concept:
+            if concept is not None and _unquote(concept).lower() != _unquote(s.concept[node_id]).lower():
+                raise InputError(
+                    f"{label}: {what}: node {node_id} is {concept!r} in the ::node line "
+                    f"but {s.concept[node_id]!r} in the graph"
+                )
+            return [node_id]
+        holders = self.holders.get(node_id)
+        if not holders:
+            raise InputError(
+                f"{label}: {what}: {node_id!r} is neither a variable of the graph nor a constant id "
+                "that an ::edge line leads to (the graph's ids are read as IBM ids: not all are JAMR paths)"
+            )
+        for holder in holders:
+            if holder not in s.concept:
+                raise InputError(f"{label}: {what}: an ::edge line leads to {node_id} from {holder!r}, no variable")
+            values = {_unquote(c).lower() for _, c in s.jamr[holder] if c is not None}
+            if concept is not None and _unquote(concept).lower() not in values:
+                raise InputError(
+                    f"{label}: {what}: constant {node_id} is {concept!r} in the ::node line, "
+                    f"but node {holder} holds no such constant"
+                )
+        return list(dict.fromkeys(holders))
+
+
 def _jamr_alignments(structure: _Structure, fields: Sequence[str], label: str) -> dict[str, set[int]]:
     out: dict[str, set[int]] = {}
+    ibm = _IbmIds(structure, fields, label) if _ids_are_variables(fields) else None
 
     def add(path: str, start: int, end: int, what: str, concept: str | None = None) -> None:
         if not _PATH.match(path):
@@ -238,19 +317,20 @@ def _jamr_alignments(structure: _Structure, fields: Sequence[str], label: str) -
         out.setdefault(var, set()).update(range(start, end))
 
     for rest in _field(fields, "node"):
-        parts = rest.strip("\n").split("\t") if "\t" in rest else rest.split()
-        parts = [p.strip() for p in parts]
-        while parts and not parts[-1]:
-            parts.pop()
+        parts = _columns(rest)
         what = "::node " + " ".join(parts)
         if len(parts) < 2:
-            raise InputError(f"{label}: {what}: expected ::node<TAB>path<TAB>concept<TAB>start-end")
+            raise InputError(f"{label}: {what}: expected ::node<TAB>path or id<TAB>concept<TAB>start-end")
         if len(parts) < 3:
             continue  # unaligned node
         m = _JAMR_SPAN.match(parts[2])
         if not m or int(m.group(1)) >= int(m.group(2)):
             raise InputError(f"{label}: {what}: expected a token span start-end with start < end")
-        add(parts[0], int(m.group(1)), int(m.group(2)), what, parts[1])
+        if ibm is None:
+            add(parts[0], int(m.group(1)), int(m.group(2)), what, parts[1])
+        else:
+            for var in ibm.resolve(parts[0], parts[1], what, label):
+                out.setdefault(var, set()).update(range(int(m.group(1)), int(m.group(2))))
     for rest in _field(fields, "alignments"):
         items = rest.split()
         if not any("|" in item for item in items):
@@ -328,9 +408,10 @@ def read_alignments(
         sentence (ISI markers, ``::node`` and ``::alignments`` lines joined).
 
     Raises:
-        InputError: an index beyond the sentence's tokens, a JAMR path that is
-            not in the graph, or a malformed JAMR line; the message names the
-            graph (id) and the index, path or line.
+        InputError: an index beyond the sentence's tokens, a JAMR path or an
+            IBM id that is not in the graph, a concept that disagrees with the
+            graph, or a malformed line; the message names the graph (id) and
+            the index, path or line.
 
     Example:
         >>> sorted(read_alignments('(v / visit-01~e.2 :ARG0~e.9 (p / person :name '

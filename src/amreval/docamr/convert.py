@@ -33,6 +33,7 @@ Example:
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -91,6 +92,11 @@ NAMED_ENTITY_TYPES = tuple(
 _NE_RANK = {t: k for k, t in enumerate(dict.fromkeys(NAMED_ENTITY_TYPES))}
 
 _NO_RECURSIVE_MERGE = frozenset({"name", "coref", "additional-type", "wiki"})
+
+# a relation id that can be a chain node's variable as it is; others get a name of our own
+_PLAIN_NODE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+# a role as PENMAN writes it
+_ROLE = re.compile(r'^[^\s"()/:~]+$')
 
 
 def check_representation(rep: str) -> str:
@@ -414,12 +420,41 @@ class _Resolver:
         self, doc: MsAmrDocument, renames: dict[str, dict[str, str]], graphs: dict[str, Graph], strict: bool
     ) -> None:
         self.doc, self.renames, self.graphs, self.strict = doc, renames, graphs, strict
+        self.chain_ids: set[str] = set()
+        # the relation ids that may become variables: names of our own avoid them
+        self.reserved = {c.relation_id for c in doc.chains if _PLAIN_NODE.match(c.relation_id)}
 
     def problem(self, relation_id: str, what: str) -> None:
         msg = f"{self.doc.source}: document {self.doc.doc_id}, {relation_id}: {what}"
         if self.strict:
             raise InputError(msg)
         _warn(msg + "; skipped")
+
+    def role(self, relation_id: str, argument: str) -> str | None:
+        """The role of an implicit-role argument (``ARG4``; ``ARG 4`` and ``:ARG4`` are read as ``ARG4``)."""
+        role = re.sub(r"\s+", "", argument).lstrip(":")
+        if not _ROLE.match(role):
+            self.problem(relation_id, f"implicit role argument {argument!r} is not a role name")
+            return None
+        if role != argument:
+            _warn(f"{self.doc.source}: document {self.doc.doc_id}, {relation_id}: argument {argument!r} read as {role}")
+        return role
+
+    def chain_node(self, dg: DocGraph, relation_id: str) -> str:
+        """The variable of a chain's node: the relation id when it is a plain name that no node and no
+        other relation id has, else ``rel-<n>`` (a second chain with the same id gets its own node)."""
+        if relation_id in self.chain_ids:
+            msg = f"{self.doc.source}: document {self.doc.doc_id}, {relation_id}: a second chain with this relationid"
+            if self.strict:
+                raise InputError(msg)
+            _warn(msg + "; kept apart, with a node of its own (bridging refers to the first)")
+        self.chain_ids.add(relation_id)
+        if _PLAIN_NODE.match(relation_id) and relation_id not in dg.concepts:
+            return relation_id
+        n = 0
+        while f"rel-{n}" in dg.concepts or f"rel-{n}" in self.reserved:
+            n += 1
+        return f"rel-{n}"
 
     def node(self, relation_id: str, sentence_id: str, variable: str, concept: str = "") -> str | None:
         if sentence_id not in self.renames:
@@ -528,18 +563,19 @@ def _add_chain(dg: DocGraph, chain: Chain, resolver: _Resolver, endpoints: dict[
     roles = []
     for ir in chain.implicit_roles:
         node = resolver.node(chain.relation_id, ir.sentence_id, ir.parent_variable, ir.parent_concept)
-        if node is not None:
-            roles.append((node, ir.argument))
+        role = resolver.role(chain.relation_id, ir.argument)
+        if node is not None and role is not None:
+            roles.append((node, role))
     if not members and not roles:
         return
-    rid = chain.relation_id
-    dg.concepts[rid] = "coref-entity"
+    var = resolver.chain_node(dg, chain.relation_id)
+    dg.concepts[var] = "coref-entity"
     for member in members:
-        dg.edges.append((rid, "coref", member))
+        dg.edges.append((var, "coref", member))
     for pred, arg in roles:
-        dg.edges.append((pred, arg, rid))
-    dg.chains.append(_ChainState(rid, members))
-    endpoints[rid] = rid
+        dg.edges.append((pred, arg, var))
+    dg.chains.append(_ChainState(var, members))
+    endpoints.setdefault(chain.relation_id, var)
 
 
 def _add_singleton(dg: DocGraph, chain: Chain, resolver: _Resolver, endpoints: dict[str, str]) -> None:
@@ -549,7 +585,8 @@ def _add_singleton(dg: DocGraph, chain: Chain, resolver: _Resolver, endpoints: d
             endpoints.setdefault(chain.relation_id, node)
     for ir in chain.implicit_roles:
         pred = resolver.node(chain.relation_id, ir.sentence_id, ir.parent_variable, ir.parent_concept)
-        if pred is None:
+        role = resolver.role(chain.relation_id, ir.argument)
+        if pred is None or role is None:
             continue
         var = base = f"{pred}i"
         n = 1
@@ -557,7 +594,7 @@ def _add_singleton(dg: DocGraph, chain: Chain, resolver: _Resolver, endpoints: d
             n += 1
             var = f"{base}{n}"
         dg.concepts[var] = "implicit-role"
-        dg.edges.append((pred, ir.argument, var))
+        dg.edges.append((pred, role, var))
         endpoints.setdefault(chain.relation_id, var)
 
 

@@ -39,10 +39,20 @@ from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.amr.read import as_graph
 from amreval.errors import AmrevalWarning, InputError
 
-__all__ = ["numbered_sentences", "join_sentences", "document_graph", "sentence_groups", "DOCUMENT_TOP"]
+__all__ = [
+    "numbered_sentences",
+    "join_sentences",
+    "document_graph",
+    "sentence_membership",
+    "sentence_groups",
+    "DOCUMENT_TOP",
+]
 
 #: The variable and concept of the document node.
 DOCUMENT_TOP = ("d", "document")
+
+#: :func:`sentence_groups` draws at most this many sentence columns.
+MAX_SENTENCE_COLUMNS = 100_000
 
 _SNT = re.compile(r"^snt(\d+)$", re.IGNORECASE)
 _REVERSE_ALWAYS = frozenset({"coref", "part", "subset"})
@@ -83,11 +93,20 @@ def join_sentences(sentences: Sequence[Graph | None], doc_id: str | None = None)
     return doc
 
 
-def document_graph(doc: object, what: str = "document", index: int = 0) -> Graph:
+def document_graph(
+    doc: object, what: str = "document", index: int = 0, *, errors: list[InputError] | None = None
+) -> Graph:
     """A document graph from a DocAMR PENMAN string, a :class:`Graph`, or a list of
     sentence graphs or PENMAN strings (joined by :func:`join_sentences`).
 
     An empty string in a list is an empty sentence (it keeps its number), with a warning.
+
+    Args:
+        doc: the document.
+        what, index: how messages name it (``prediction #3``).
+        errors: read leniently (see :func:`~amreval.amr.read.as_graph`): a
+            document, or a sentence of a list, that cannot be read is empty and
+            its error is appended here.
 
     Raises:
         InputError: an empty list or string, or an entry of the wrong type
@@ -96,7 +115,7 @@ def document_graph(doc: object, what: str = "document", index: int = 0) -> Graph
             document and the sentence).
     """
     if isinstance(doc, (Graph, str)):
-        return as_graph(doc, what, index)
+        return as_graph(doc, what, index, errors=errors)
     if isinstance(doc, (list, tuple)):
         if not doc:
             raise InputError(
@@ -112,28 +131,33 @@ def document_graph(doc: object, what: str = "document", index: int = 0) -> Graph
                 )
                 sentences.append(Graph.empty())
             else:
-                sentences.append(as_graph(s, f"{what} #{index}, sentence", k))
+                sentences.append(as_graph(s, f"{what} #{index}, sentence", k, errors=errors))
         return join_sentences(sentences)
     raise InputError(
         f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence graphs, got {type(doc).__name__}"
     )
 
 
-def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.ndarray | None:
-    """The sentences each node belongs to, as a boolean matrix.
+def sentence_membership(graph: Graph, variables: Sequence[str] | None = None) -> list[tuple[int, ...]] | None:
+    """The sentence numbers each node belongs to, sorted (the top node: ``(0,)``; a node in no sentence: ``()``).
 
     Args:
         graph: a document graph.
-        variables: the node order of the rows (default: ``graph.instances`` order).
+        variables: the node order (default: ``graph.instances`` order).
 
     Raises:
         InputError: an ``:snt0`` edge, or two ``:sntK`` edges with the same K.
 
     Returns:
-        ``None`` when the graph has no ``:sntK`` edge from its top; otherwise a
-        matrix with one row per node and one column per group: column 0 is the
-        top node alone, column k is sentence k. A node reached from no
-        sentence has an all-False row.
+        ``None`` when the graph has no ``:sntK`` edge from its top. Its size
+        grows with the nodes and their sentences, never with the numbers
+        themselves (``:snt2000000000`` costs what ``:snt2`` costs).
+
+    Example:
+        >>> from amreval.amr.read import loads_graph
+        >>> g = loads_graph("(d / document :snt1 (a / go-02 :ARG0 (b / boy)) :snt7 (c / sleep-01 :ARG0 b))")
+        >>> sentence_membership(g)
+        [(0,), (1,), (1, 7), (7,)]
     """
     top = graph.top
     roots: dict[int, str] = {}
@@ -161,18 +185,47 @@ def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.
             adj.setdefault(e.source, []).append(e.target)
         if backward:
             adj.setdefault(e.target, []).append(e.source)
-    groups = np.zeros((len(order), max(roots) + 1), dtype=bool)
+    member: list[list[int]] = [[] for _ in order]
     if top in index:
-        groups[index[top], 0] = True
-    for k, root in roots.items():
+        member[index[top]].append(0)
+    for k in sorted(roots):
+        root = roots[k]
         seen = {root}
         stack = [root]
         while stack:
             node = stack.pop()
             if node in index:
-                groups[index[node], k] = True
+                member[index[node]].append(k)
             for nxt in adj.get(node, ()):
                 if nxt not in seen and nxt != top:
                     seen.add(nxt)
                     stack.append(nxt)
+    return [tuple(m) for m in member]
+
+
+def sentence_groups(graph: Graph, variables: Sequence[str] | None = None) -> np.ndarray | None:
+    """The sentences each node belongs to, as a boolean matrix (for pictures and tests).
+
+    Column 0 is the top node alone, column k sentence k; a node reached from
+    no sentence has an all-False row. The scores use the compact
+    :func:`sentence_membership`; this matrix has a column for every number up
+    to the largest, so a graph whose numbers run far beyond its sentences is
+    refused.
+
+    Raises:
+        InputError: as :func:`sentence_membership`, or sentence numbers beyond
+            :data:`MAX_SENTENCE_COLUMNS`.
+    """
+    member = sentence_membership(graph, variables)
+    if member is None:
+        return None
+    last = max((k for m in member for k in m), default=0)
+    if last > MAX_SENTENCE_COLUMNS:
+        raise InputError(
+            f"{graph.origin}: :snt{last} is beyond the {MAX_SENTENCE_COLUMNS} sentences a picture can show; "
+            "number the sentences :snt1 ... :sntN"
+        )
+    groups = np.zeros((len(member), last + 1), dtype=bool)
+    for row, ks in enumerate(member):
+        groups[row, list(ks)] = True
     return groups

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Union
 
 from amreval.amr.graph import Graph
-from amreval.amr.read import FileSource, iter_graphs, read_text
+from amreval.amr.read import FileSource, iter_graphs, read_bytes
 from amreval.errors import DecodeError, InputError
 
 __all__ = [
@@ -196,29 +196,38 @@ _BRIDGES = {"setmember": ("set-member", "superset", "member"), "partwhole": ("pa
 
 
 def read_msamr_xml(source: FileSource) -> MsAmrDocument:
-    """Read one MS-AMR XML document from a file (a path or an open text file).
+    """Read one MS-AMR XML document from a file (a path or an open file).
+
+    The file is read in the encoding its XML declaration names (UTF-8 by default).
 
     Raises:
         InputError: no such file.
-        DecodeError: the XML is malformed or lacks the document structure;
-            the message names the file.
+        DecodeError: the XML is malformed, not in its declared encoding, or
+            lacks the document structure; the message names the file.
     """
-    text, label = read_text(source, what="MS-AMR XML file")
-    return loads_msamr_xml(text, name=label)
+    data, label = read_bytes(source, what="MS-AMR XML file")
+    return loads_msamr_xml(data, name=label)
 
 
-def loads_msamr_xml(text: str, *, name: str = "<string>") -> MsAmrDocument:
-    """Read one MS-AMR XML document from a string (``name`` labels it in messages).
+def loads_msamr_xml(text: str | bytes, *, name: str = "<string>") -> MsAmrDocument:
+    """Read one MS-AMR XML document from a string, or from bytes in the encoding their declaration names
+    (``name`` labels it in messages).
 
     Raises:
         DecodeError: the XML is malformed or lacks the document structure.
     """
     label = name
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
+    if not isinstance(text, (str, bytes)):
+        raise DecodeError(f"expected XML text, got {type(text).__name__}", source=label)
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise DecodeError(f"malformed XML: {exc}", source=label, line=line) from None
+    except (LookupError, ValueError) as exc:  # an encoding Python does not know
+        raise DecodeError(f"cannot read the XML: {exc}", source=label) from None
     sentences = root.find(".//sentences")
     if sentences is None:
         raise DecodeError("expected a <sentences> element", source=label)

@@ -60,11 +60,11 @@ Example:
         - type: docsmatch
           value: 0.9411764705882353
           name: DocSmatch F1
-          config: solver=hillclimb,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
+          config: solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
         - type: docsmatch
           value: 0.8
           name: DocSmatch coref F1
-          config: solver=hillclimb,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
+          config: solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
     ---
     # my-parser
     <BLANKLINE>

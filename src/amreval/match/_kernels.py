@@ -8,13 +8,120 @@ the benchmark measures what compiling buys.
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
-from numba import njit
+
+
+def _cache_dir() -> str | None:
+    """Where compiled kernels are cached when the installed package's folder is read-only.
+
+    Numba caches beside the source or in the user's cache folder; when neither
+    can be written (a read-only install without a writable home) it refuses to
+    run. Then a folder under the user's cache or the temporary folder is used.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR") or os.access(os.path.dirname(os.path.abspath(__file__)), os.W_OK):
+        return None
+    for base in (os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), tempfile.gettempdir()):
+        path = os.path.join(base, f"amreval-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(path, os.W_OK):
+            return path
+    return None
+
+
+_CACHE = _cache_dir()
+if _CACHE:
+    os.environ["NUMBA_CACHE_DIR"] = _CACHE
+
+from numba import njit  # noqa: E402
 
 _EPS = 1e-9
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
+    """Whether node i of A may align with node j of B: they share a group (sorted id lists)."""
+    return first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) >= 0
+
+
+@njit(cache=True, nogil=True)
+def first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
+    """The smallest group of both node i of A and node j of B, or -1."""
+    x = ga_ptr[i]
+    x_end = ga_ptr[i + 1]
+    y = gb_ptr[j]
+    y_end = gb_ptr[j + 1]
+    while x < x_end and y < y_end:
+        if ga_ids[x] == gb_ids[y]:
+            return ga_ids[x]
+        if ga_ids[x] < gb_ids[y]:
+            x += 1
+        else:
+            y += 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _group_index(keys, owners, gb_ptr, gb_ids, n_groups):
+    """Items of B (with a key and an owner node) sorted by (key, group of the owner), one entry per group.
+
+    Returns ``(composite, items)``: ``composite = key * n_groups + group``, ascending,
+    and for each entry its item; within one composite value items ascend.
+    """
+    total = 0
+    for t in range(keys.shape[0]):
+        j = owners[t]
+        total += gb_ptr[j + 1] - gb_ptr[j]
+    comp = np.empty(total, dtype=np.int64)
+    item = np.empty(total, dtype=np.int64)
+    x = 0
+    for t in range(keys.shape[0]):
+        j = owners[t]
+        for y in range(gb_ptr[j], gb_ptr[j + 1]):
+            comp[x] = keys[t] * n_groups + gb_ids[y]
+            item[x] = t
+            x += 1
+    order = np.argsort(comp, kind="mergesort")
+    return comp[order].copy(), item[order].copy()
+
+
+@njit(cache=True, nogil=True)
+def _range_of(sorted_keys, key):
+    """``[lo, hi)`` of ``key`` in an ascending array."""
+    lo = np.searchsorted(sorted_keys, key, side="left")
+    hi = np.searchsorted(sorted_keys, key, side="right")
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
+    """The number of pairwise terms :func:`build_pool` will make (to check memory first)."""
+    comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
+    n_terms = 0
+    for s in range(rel_a.shape[0]):
+        i = rel_a[s, 1]
+        k = rel_a[s, 2]
+        if i == k:
+            continue
+        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
+            lo, hi = _range_of(comp, rel_a[s, 0] * n_groups + g)
+            for x in range(lo, hi):
+                t = item[x]
+                j = rel_b[t, 1]
+                l = rel_b[t, 2]  # noqa: E741
+                if j == l or first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                    continue
+                if compatible(k, l, ga_ptr, ga_ids, gb_ptr, gb_ids):
+                    n_terms += 1
+    return n_terms
+
+
+@njit(cache=True, nogil=True)
 def build_pool(
     inst_a,
     attr_a,
@@ -22,8 +129,11 @@ def build_pool(
     inst_b,
     attr_b,
     rel_b,
-    allowed,
-    use_allowed,
+    ga_ptr,
+    ga_ids,
+    gb_ptr,
+    gb_ids,
+    n_groups,
     inst_w,
     use_inst_w,
     inst_bw,
@@ -32,134 +142,220 @@ def build_pool(
 ):
     """Candidate pool, unary weights, pairwise terms and a simple upper bound.
 
-    Returns ``(pair_id, pair_src, pair_tgt, pair_u, term_p, term_q, term_ta,
-    term_tb, term_w, bound)``. ``pair_id`` is an ``n_a x n_b`` matrix of pair
-    indices (-1 where (i, j) is not a candidate). Terms are one per matchable
-    (relation of A, relation of B) with distinct ends; relation matches that
-    need the same pair at both ends (self-loops) are folded into unary weights.
+    Node ``i`` of A may align with node ``j`` of B when they share a group
+    (``g*_ptr``/``g*_ids``: each node's groups, ascending ids below
+    ``n_groups``; one group for all when unconstrained). Returns
+    ``(pair_src, pair_tgt, pair_u, term_p, term_q, term_ta, term_tb, term_w,
+    bound)``. Candidate pairs are ordered by source, then target. Terms are
+    one per matchable (relation of A, relation of B) with distinct ends, in
+    (relation of A, relation of B) order; relation matches that need the same
+    pair at both ends (self-loops) are folded into unary weights. B's triples
+    are looked up by (concept, attribute or role, group), so only matching
+    triples of shared groups are visited, each once (under the first group
+    both nodes share), and nothing is allocated per node pair: time and
+    memory grow with the candidates and terms.
     """
     n_a = inst_a.shape[0]
     n_b = inst_b.shape[0]
-    unary = np.zeros((n_a, n_b), dtype=np.float64)
-    in_term = np.zeros((n_a, n_b), dtype=np.bool_)
+    # unary contributions as (pair key, weight) entries, in the order they are found
+    cap = 16
+    e_key = np.empty(cap, dtype=np.int64)
+    e_w = np.empty(cap, dtype=np.float64)
+    n_e = 0
     best_a_inst = np.zeros(n_a, dtype=np.float64)
     best_b_inst = np.zeros(n_b, dtype=np.float64)
-    for i in range(n_a):
-        for j in range(n_b):
-            if use_allowed and not allowed[i, j]:
-                continue
-            if use_inst_w:
+    if use_inst_w:
+        for i in range(n_a):
+            for j in range(n_b):
+                if not compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
+                    continue
                 w = inst_w[i, j] * inst_bw[j]
-            elif inst_a[i] == inst_b[j]:
-                w = inst_bw[j]
-            else:
-                w = 0.0
-            if w > 0.0:
-                unary[i, j] += w
-                if w > best_a_inst[i]:
-                    best_a_inst[i] = w
-                if w > best_b_inst[j]:
-                    best_b_inst[j] = w
+                if w > 0.0:
+                    if n_e == cap:
+                        cap *= 2
+                        e_key = _grow_i(e_key, cap)
+                        e_w = _grow_f(e_w, cap)
+                    e_key[n_e] = i * n_b + j
+                    e_w[n_e] = w
+                    n_e += 1
+                    if w > best_a_inst[i]:
+                        best_a_inst[i] = w
+                    if w > best_b_inst[j]:
+                        best_b_inst[j] = w
+    else:
+        comp, item = _group_index(inst_b, np.arange(n_b), gb_ptr, gb_ids, n_groups)
+        for i in range(n_a):
+            for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
+                lo, hi = _range_of(comp, inst_a[i] * n_groups + g)
+                for x in range(lo, hi):
+                    j = item[x]
+                    if first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                        continue
+                    w = inst_bw[j]
+                    if w > 0.0:
+                        if n_e == cap:
+                            cap *= 2
+                            e_key = _grow_i(e_key, cap)
+                            e_w = _grow_f(e_w, cap)
+                        e_key[n_e] = i * n_b + j
+                        e_w[n_e] = w
+                        n_e += 1
+                        if w > best_a_inst[i]:
+                            best_a_inst[i] = w
+                        if w > best_b_inst[j]:
+                            best_b_inst[j] = w
     m_a = attr_a.shape[0]
     m_b = attr_b.shape[0]
     attr_a_best = np.zeros(m_a, dtype=np.float64)
     attr_b_best = np.zeros(m_b, dtype=np.float64)
+    comp, item = _group_index(attr_b[:, 1], attr_b[:, 0], gb_ptr, gb_ids, n_groups)
     for s in range(m_a):
         i = attr_a[s, 0]
-        for t in range(m_b):
-            if attr_a[s, 1] != attr_b[t, 1]:
-                continue
-            j = attr_b[t, 0]
-            if use_allowed and not allowed[i, j]:
-                continue
-            unary[i, j] += attr_bw[t]
-            if attr_bw[t] > attr_a_best[s]:
-                attr_a_best[s] = attr_bw[t]
-            attr_b_best[t] = attr_bw[t]
+        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
+            lo, hi = _range_of(comp, attr_a[s, 1] * n_groups + g)
+            for x in range(lo, hi):
+                t = item[x]
+                j = attr_b[t, 0]
+                if first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                    continue
+                if n_e == cap:
+                    cap *= 2
+                    e_key = _grow_i(e_key, cap)
+                    e_w = _grow_f(e_w, cap)
+                e_key[n_e] = i * n_b + j
+                e_w[n_e] = attr_bw[t]
+                n_e += 1
+                if attr_bw[t] > attr_a_best[s]:
+                    attr_a_best[s] = attr_bw[t]
+                attr_b_best[t] = attr_bw[t]
     r_a = rel_a.shape[0]
     r_b = rel_b.shape[0]
     rel_a_best = np.zeros(r_a, dtype=np.float64)
     rel_b_best = np.zeros(r_b, dtype=np.float64)
-    cap = 16
-    t_i = np.empty(cap, dtype=np.int64)
-    t_j = np.empty(cap, dtype=np.int64)
-    t_k = np.empty(cap, dtype=np.int64)
-    t_l = np.empty(cap, dtype=np.int64)
-    t_ta = np.empty(cap, dtype=np.int64)
-    t_tb = np.empty(cap, dtype=np.int64)
-    t_w = np.empty(cap, dtype=np.float64)
+    t_cap = 16
+    t_i = np.empty(t_cap, dtype=np.int64)
+    t_j = np.empty(t_cap, dtype=np.int64)
+    t_k = np.empty(t_cap, dtype=np.int64)
+    t_l = np.empty(t_cap, dtype=np.int64)
+    t_ta = np.empty(t_cap, dtype=np.int64)
+    t_tb = np.empty(t_cap, dtype=np.int64)
+    t_w = np.empty(t_cap, dtype=np.float64)
     n_terms = 0
+    comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
     for s in range(r_a):
-        role = rel_a[s, 0]
         i = rel_a[s, 1]
         k = rel_a[s, 2]
-        for t in range(r_b):
-            if rel_b[t, 0] != role:
-                continue
-            j = rel_b[t, 1]
-            l = rel_b[t, 2]  # noqa: E741
-            if (i == k) != (j == l):
-                continue
-            if use_allowed and not (allowed[i, j] and allowed[k, l]):
-                continue
-            if rel_bw[t] > rel_a_best[s]:
-                rel_a_best[s] = rel_bw[t]
-            rel_b_best[t] = rel_bw[t]
-            if i == k:
-                unary[i, j] += rel_bw[t]
-                continue
-            if n_terms == cap:
-                cap *= 2
-                t_i = _grow_i(t_i, cap)
-                t_j = _grow_i(t_j, cap)
-                t_k = _grow_i(t_k, cap)
-                t_l = _grow_i(t_l, cap)
-                t_ta = _grow_i(t_ta, cap)
-                t_tb = _grow_i(t_tb, cap)
-                t_w = _grow_f(t_w, cap)
-            t_i[n_terms] = i
-            t_j[n_terms] = j
-            t_k[n_terms] = k
-            t_l[n_terms] = l
-            t_ta[n_terms] = s
-            t_tb[n_terms] = t
-            t_w[n_terms] = rel_bw[t]
-            in_term[i, j] = True
-            in_term[k, l] = True
-            n_terms += 1
-    # pair ids, ordered by source then target
-    pair_id = np.full((n_a, n_b), -1, dtype=np.int64)
+        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
+            lo, hi = _range_of(comp, rel_a[s, 0] * n_groups + g)
+            for x in range(lo, hi):
+                t = item[x]
+                j = rel_b[t, 1]
+                l = rel_b[t, 2]  # noqa: E741
+                if (i == k) != (j == l):
+                    continue
+                if first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                    continue
+                if not compatible(k, l, ga_ptr, ga_ids, gb_ptr, gb_ids):
+                    continue
+                if rel_bw[t] > rel_a_best[s]:
+                    rel_a_best[s] = rel_bw[t]
+                rel_b_best[t] = rel_bw[t]
+                if i == k:
+                    if n_e == cap:
+                        cap *= 2
+                        e_key = _grow_i(e_key, cap)
+                        e_w = _grow_f(e_w, cap)
+                    e_key[n_e] = i * n_b + j
+                    e_w[n_e] = rel_bw[t]
+                    n_e += 1
+                    continue
+                if n_terms == t_cap:
+                    t_cap *= 2
+                    t_i = _grow_i(t_i, t_cap)
+                    t_j = _grow_i(t_j, t_cap)
+                    t_k = _grow_i(t_k, t_cap)
+                    t_l = _grow_i(t_l, t_cap)
+                    t_ta = _grow_i(t_ta, t_cap)
+                    t_tb = _grow_i(t_tb, t_cap)
+                    t_w = _grow_f(t_w, t_cap)
+                t_i[n_terms] = i
+                t_j[n_terms] = j
+                t_k[n_terms] = k
+                t_l[n_terms] = l
+                t_ta[n_terms] = s
+                t_tb[n_terms] = t
+                t_w[n_terms] = rel_bw[t]
+                n_terms += 1
+    # terms in (relation of A, relation of B) order, whatever group found them
+    order = np.argsort(t_ta[:n_terms] * r_b + t_tb[:n_terms], kind="mergesort")
+    t_i = t_i[order]
+    t_j = t_j[order]
+    t_k = t_k[order]
+    t_l = t_l[order]
+    t_ta = t_ta[order]
+    t_tb = t_tb[order]
+    t_w = t_w[order]
+    # term ends are candidates even without unary weight: zero-weight entries for them
+    total = n_e + 2 * n_terms
+    keys_all = np.empty(total, dtype=np.int64)
+    w_all = np.zeros(total, dtype=np.float64)
+    keys_all[:n_e] = e_key[:n_e]
+    w_all[:n_e] = e_w[:n_e]
+    for e in range(n_terms):
+        keys_all[n_e + 2 * e] = t_i[e] * n_b + t_j[e]
+        keys_all[n_e + 2 * e + 1] = t_k[e] * n_b + t_l[e]
+    in_term = np.zeros(total, dtype=np.bool_)
+    in_term[n_e:] = True
+    # pairs in (source, target) order; a stable sort keeps each pair's weights in the order found,
+    # so they add up exactly as a scan over a dense table would
+    order = np.argsort(keys_all, kind="mergesort")
     n_pairs = 0
-    for i in range(n_a):
-        for j in range(n_b):
-            if unary[i, j] > 0.0 or in_term[i, j]:
-                pair_id[i, j] = n_pairs
-                n_pairs += 1
-    pair_src = np.empty(n_pairs, dtype=np.int64)
-    pair_tgt = np.empty(n_pairs, dtype=np.int64)
-    pair_u = np.empty(n_pairs, dtype=np.float64)
-    for i in range(n_a):
-        for j in range(n_b):
-            p = pair_id[i, j]
-            if p >= 0:
-                pair_src[p] = i
-                pair_tgt[p] = j
-                pair_u[p] = unary[i, j]
+    pair_key = np.empty(total, dtype=np.int64)
+    pair_u = np.zeros(total, dtype=np.float64)
+    flag = np.zeros(total, dtype=np.bool_)
+    last = -1
+    for x in range(total):
+        y = order[x]
+        key = keys_all[y]
+        if key != last:
+            pair_key[n_pairs] = key
+            n_pairs += 1
+            last = key
+        pair_u[n_pairs - 1] += w_all[y]
+        if in_term[y]:
+            flag[n_pairs - 1] = True
+    keep = np.zeros(n_pairs, dtype=np.bool_)
+    n_keep = 0
+    for p in range(n_pairs):
+        if pair_u[p] > 0.0 or flag[p]:
+            keep[p] = True
+            n_keep += 1
+    pair_src = np.empty(n_keep, dtype=np.int64)
+    pair_tgt = np.empty(n_keep, dtype=np.int64)
+    out_u = np.empty(n_keep, dtype=np.float64)
+    kept_key = np.empty(n_keep, dtype=np.int64)
+    q = 0
+    for p in range(n_pairs):
+        if keep[p]:
+            pair_src[q] = pair_key[p] // n_b
+            pair_tgt[q] = pair_key[p] % n_b
+            out_u[q] = pair_u[p]
+            kept_key[q] = pair_key[p]
+            q += 1
     term_p = np.empty(n_terms, dtype=np.int64)
     term_q = np.empty(n_terms, dtype=np.int64)
     for e in range(n_terms):
-        term_p[e] = pair_id[t_i[e], t_j[e]]
-        term_q[e] = pair_id[t_k[e], t_l[e]]
+        term_p[e] = np.searchsorted(kept_key, t_i[e] * n_b + t_j[e])
+        term_q[e] = np.searchsorted(kept_key, t_k[e] * n_b + t_l[e])
     # upper bound: every triple of A matches at most one of B and vice versa,
     # each earning at most the largest weight it can earn
     bound_a = best_a_inst.sum() + attr_a_best.sum() + rel_a_best.sum()
     bound_b = best_b_inst.sum() + attr_b_best.sum() + rel_b_best.sum()
     bound = min(bound_a, bound_b)
     return (
-        pair_id,
         pair_src,
         pair_tgt,
-        pair_u,
+        out_u,
         term_p,
         term_q,
         t_ta[:n_terms].copy(),
@@ -169,21 +365,49 @@ def build_pool(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def find_pair(cand_ptr, pair_tgt, i, j):
+    """The index of candidate pair ``(i, j)``, or -1 (row ``i`` holds its targets in ascending order)."""
+    lo = cand_ptr[i]
+    hi = cand_ptr[i + 1]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        t = pair_tgt[mid]
+        if t == j:
+            return mid
+        if t < j:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def row_pointers(n_a, pair_src):
+    """Where each node's candidate pairs start (pairs are ordered by source)."""
+    ptr = np.zeros(n_a + 1, dtype=np.int64)
+    for p in range(pair_src.shape[0]):
+        ptr[pair_src[p] + 1] += 1
+    for i in range(n_a):
+        ptr[i + 1] += ptr[i]
+    return ptr
+
+
+@njit(cache=True, nogil=True)
 def _grow_i(a, cap):
     out = np.empty(cap, dtype=np.int64)
     out[: a.shape[0]] = a
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _grow_f(a, cap):
     out = np.empty(cap, dtype=np.float64)
     out[: a.shape[0]] = a
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def adjacency(n_pairs, term_p, term_q, term_w):
     """Symmetric CSR adjacency of pairwise terms: ``(ptr, nbr, w)``."""
     deg = np.zeros(n_pairs + 1, dtype=np.int64)
@@ -207,7 +431,7 @@ def adjacency(n_pairs, term_p, term_q, term_w):
     return deg, nbr, w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _splitmix(state):
     state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     z = state
@@ -217,7 +441,7 @@ def _splitmix(state):
     return state, z
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pair_weight(p, q, ptr, nbr, w):
     total = 0.0
     if p < 0 or q < 0:
@@ -228,14 +452,14 @@ def _pair_weight(p, q, ptr, nbr, w):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _activate(p, sign, ctx, ptr, nbr, w):
     for x in range(ptr[p], ptr[p + 1]):
         ctx[nbr[x]] += sign * w[x]
 
 
-@njit(cache=True)
-def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w, cand_ptr):
+@njit(cache=True, nogil=True)
+def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr):
     """Steepest-ascent hill climbing from the state given; returns the gain."""
     n_a = mapping.shape[0]
     total_gain = 0.0
@@ -278,7 +502,7 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w,
                     # active, hold exactly their terms with the pairs that stay.
                     pd = -1
                     if a >= 0:
-                        pd = pair_id[k, a]
+                        pd = find_pair(cand_ptr, pair_tgt, k, a)
                         if pd < 0:
                             continue
                     pb = mapping[k]
@@ -330,7 +554,7 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w,
                     used[pair_tgt[cur]] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _score(mapping, pair_u, ctx):
     s = 0.0
     for i in range(mapping.shape[0]):
@@ -340,19 +564,15 @@ def _score(mapping, pair_u, ctx):
     return s
 
 
-@njit(cache=True)
-def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w, restarts, seed, bound, init):
+@njit(cache=True, nogil=True)
+def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed, bound, init):
     """Smart start (or ``init`` when given), then ``restarts`` random starts.
 
     Returns ``(best_mapping_as_pairs, best_score, climbs_run)``. The search
     stops early once a climb reaches ``bound``.
     """
     n_pairs = pair_src.shape[0]
-    cand_ptr = np.zeros(n_a + 1, dtype=np.int64)
-    for p in range(n_pairs):
-        cand_ptr[pair_src[p] + 1] += 1
-    for i in range(n_a):
-        cand_ptr[i + 1] += cand_ptr[i]
+    cand_ptr = row_pointers(n_a, pair_src)
     best_map = np.full(n_a, -1, dtype=np.int64)
     best_score = -1.0
     mapping = np.full(n_a, -1, dtype=np.int64)
@@ -412,7 +632,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w, resta
                             _activate(p, 1.0, ctx, ptr, nbr, w)
                             break
                         pick -= 1
-        _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, pair_id, ptr, nbr, w, cand_ptr)
+        _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr)
         climbs += 1
         score = _score(mapping, pair_u, ctx)
         if score > best_score + _EPS:

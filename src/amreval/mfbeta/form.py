@@ -22,6 +22,11 @@ The preference for the generated sentence ``s'`` over the reference ``s`` is
 is acceptable when ``prefScore >= 0.5 - tolerance`` (default tolerance 0.05),
 and Form is the share of acceptable pairs.
 
+An empty (or blank) generated sentence is scored, not refused: it is not sent
+to the language model, its score is 0, so its prefScore is 0 and it is never
+acceptable (the authors' scripts score the empty line too, and it is not
+preferred). A reference sentence must not be empty.
+
 Models are loaded on first use and kept in a module-level cache keyed by
 ``(name_or_path, kind, device)``; :func:`clear_cache` empties it. torch and
 transformers are imported only when a model is needed
@@ -115,15 +120,15 @@ def _check_batch_size(batch_size: int) -> None:
         raise InputError(f"batch_size must be a positive integer, got {batch_size!r}")
 
 
-def check_sentences(sentences: Sequence[str], label: str) -> list[str]:
-    """The sentences as a list; each must be a non-blank string."""
+def check_sentences(sentences: Sequence[str], label: str, *, allow_empty: bool = False) -> list[str]:
+    """The sentences as a list; each must be a string, and non-blank unless ``allow_empty``."""
     if isinstance(sentences, str):
         raise InputError(f"{label}: expected a list of sentences, got a single string")
     out = list(sentences)
     for index, s in enumerate(out):
         if not isinstance(s, str):
             raise InputError(f"{label} #{index}: expected a string, got {type(s).__name__}")
-        if not s.strip():
+        if not allow_empty and not s.strip():
             raise InputError(f"{label} #{index}: empty sentence")
     return out
 
@@ -523,7 +528,8 @@ def form_score(
     pair by pair (see the module documentation).
 
     Args:
-        generated: the generated sentences.
+        generated: the generated sentences; an empty one scores 0 (prefScore
+            0, never acceptable) without reaching the language model.
         references: the reference sentences, paired by position.
         scorer: the scorer to use; when given, ``model``, ``kind``,
             ``batch_size`` and ``device`` are ignored. Any object with a
@@ -540,13 +546,14 @@ def form_score(
         A :class:`FormResult`.
 
     Raises:
-        InputError: the lists differ in length or are empty, a sentence is
-            blank or not a string (named by list and 0-based position, e.g.
-            ``generated #3: empty sentence``), or the tolerance is outside [0, 0.5].
+        InputError: the lists differ in length or are empty, a reference is
+            blank, a sentence is not a string (named by list and 0-based
+            position, e.g. ``reference #3: empty sentence``), or the tolerance
+            is outside [0, 0.5].
         MissingDependencyError: no scorer was given and torch or transformers
             is not installed.
     """
-    gen = check_sentences(generated, "generated")
+    gen = check_sentences(generated, "generated", allow_empty=True)
     ref = check_sentences(references, "reference")
     if len(gen) != len(ref):
         raise InputError(f"{len(gen)} generated sentences but {len(ref)} references; they are paired by position")
@@ -555,11 +562,17 @@ def form_score(
     tol = check_tolerance(tolerance)
     if scorer is None:
         scorer = get_scorer(model, kind, device, batch_size)
+    kept = [k for k, s in enumerate(gen) if s.strip()]
+    to_score = [gen[k] for k in kept] + ref
+    m = len(kept)
     if isinstance(scorer, LanguageModelScorer):
-        n = len(gen)
-        scores = scorer._scores(gen + ref, lambda k: f"generated #{k}" if k < n else f"reference #{k - n}", progress)
+        scores = scorer._scores(
+            to_score, lambda k: f"generated #{kept[k]}" if k < m else f"reference #{k - m}", progress
+        )
     else:
-        scores = np.asarray(scorer.sentence_scores(gen + ref, progress=progress), dtype=np.float64)
-    if scores.shape != (2 * len(gen),):
-        raise InputError(f"the scorer returned {scores.shape} scores for {2 * len(gen)} sentences")
-    return form_from_scores(scores[: len(gen)], scores[len(gen) :], tol)
+        scores = np.asarray(scorer.sentence_scores(to_score, progress=progress), dtype=np.float64)
+    if scores.shape != (len(to_score),):
+        raise InputError(f"the scorer returned {scores.shape} scores for {len(to_score)} sentences")
+    generated_scores = np.zeros(len(gen), dtype=np.float64)  # an empty sentence scores 0
+    generated_scores[kept] = scores[:m]
+    return form_from_scores(generated_scores, scores[m:], tol)

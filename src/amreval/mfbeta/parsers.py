@@ -10,9 +10,15 @@ of PENMAN strings can serve as the parser:
 * any object with a ``parse(sentences)`` method satisfies :class:`Parser`.
 
 :func:`parse_sentences` runs a parser in batches and decodes its output into
-:class:`~amreval.amr.graph.Graph` objects. A sentence whose parse fails gets an
-empty graph and its index is recorded in :attr:`ParseResult.failures`; a
-failed parse never stops the run.
+:class:`~amreval.amr.graph.Graph` objects. A sentence whose parse fails gets
+the one-node graph ``(er / serialization-error)`` (:data:`FAILED_PARSE`), the
+dummy that the MFβ authors' parser wrapper puts in place of a failed parse
+(``AMRLibT5.parse_sents`` in ``src/sent_parsers.py`` of their MFscore
+scripts); its index is recorded in :attr:`ParseResult.failures`, and a failed
+parse never stops the run. Against a gold graph the dummy earns what its
+concept and TOP triple earn (usually nothing) and adds two triples to the
+parse side, so a failure lowers precision as well as recall, as it did for
+the authors.
 
 A parse fails when the parser's output for the sentence
 
@@ -35,8 +41,8 @@ Example:
     ...     lambda sents: ["(b / boy)" if "boy" in s else None for s in sents],
     ...     ["A boy.", "Rain."],
     ... )
-    >>> result.graphs[0].instances, result.failures
-    ({'b': 'boy'}, [1])
+    >>> result.graphs[0].instances, result.failures, result.graphs[1].instances
+    ({'b': 'boy'}, [1], {'er': 'serialization-error'})
 """
 
 from __future__ import annotations
@@ -65,11 +71,13 @@ from amreval.mfbeta.form import DEFAULT_BATCH_SIZE
 
 __all__ = [
     "AMRLIB_META",
+    "FAILED_PARSE",
     "AmrlibParser",
     "CallableParser",
     "ParseResult",
     "Parser",
     "clear_parser_cache",
+    "failed_parse_graph",
     "get_parser",
     "parse_sentences",
 ]
@@ -78,6 +86,20 @@ logger = logging.getLogger(__name__)
 
 #: The file that marks a folder as an amrlib model.
 AMRLIB_META = "amrlib_meta.json"
+#: What a failed parse becomes: the MFβ authors' one-node dummy graph.
+FAILED_PARSE = "(er / serialization-error)"
+
+
+def failed_parse_graph(sentence: str | None = None) -> Graph:
+    """The graph that stands in for a failed parse: :data:`FAILED_PARSE`, with the sentence as ``::snt``.
+
+    Example:
+        >>> g = failed_parse_graph("Rain.")
+        >>> g.top, g.instances, g.edges, g.attributes, g.metadata
+        ('er', {'er': 'serialization-error'}, [], [], {'snt': 'Rain.'})
+    """
+    metadata = {"snt": sentence} if sentence is not None else {}
+    return Graph(top="er", instances={"er": "serialization-error"}, metadata=metadata, origin="<failed parse>")
 
 
 @runtime_checkable
@@ -355,10 +377,9 @@ class ParseResult:
     """Parsed graphs of a list of sentences.
 
     Attributes:
-        graphs: one graph per sentence; an empty graph
-            (:meth:`Graph.empty() <amreval.amr.graph.Graph.empty>`) where the parse
-            failed. A parsed graph gets the sentence as ``::snt`` metadata
-            unless the parser wrote one.
+        graphs: one graph per sentence; the dummy graph of
+            :func:`failed_parse_graph` where the parse failed. Every graph
+            gets the sentence as ``::snt`` metadata unless the parser wrote one.
         failures: indices of the sentences whose parse failed, ascending.
         penman: the parser's PENMAN output per sentence; ``None`` exactly at
             the failures.
@@ -434,8 +455,8 @@ def parse_sentences(
     Example:
         >>> outputs = {"Dogs bark.": "(b / bark-01 :ARG0 (d / dog))", "Hm": "(oops"}
         >>> result = parse_sentences(lambda sents: [outputs[s] for s in sents], ["Dogs bark.", "Hm"])
-        >>> result.failures, result.penman[1], result.graphs[1].is_empty()
-        ([1], None, True)
+        >>> result.failures, result.penman[1], result.graphs[1].instances
+        ([1], None, {'er': 'serialization-error'})
         >>> result.graphs[0].metadata["snt"]
         'Dogs bark.'
     """
@@ -482,7 +503,7 @@ def parse_sentences(
             if graph is None:
                 logger.debug("parse of sentence #%d failed: %s", index, reason)
                 result.failures.append(index)
-                result.graphs.append(Graph.empty(metadata={"snt": batch[offset]}))
+                result.graphs.append(failed_parse_graph(batch[offset]))
                 result.penman.append(None)
             else:
                 graph.metadata.setdefault("snt", batch[offset])

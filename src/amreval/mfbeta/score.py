@@ -2,12 +2,28 @@
 
 * **Meaning** M: corpus S²match (:mod:`amreval.scores.s2match`) between the parse
   of each generated sentence and its gold AMR, or, without gold AMRs, the
-  parse of the reference sentence. A parse that fails is an empty graph and
-  is counted (``parse_failures``).
+  parse of the reference sentence. A parse that fails becomes the authors'
+  one-node dummy graph ``(er / serialization-error)``
+  (:func:`~amreval.mfbeta.parsers.failed_parse_graph`) and is counted
+  (``parse_failures``).
 * **Form** F: the share of generated sentences a language model finds
   acceptable next to their reference (:mod:`amreval.mfbeta.form`).
 * **MFβ** = (1 + β²)·M·F / (β²·M + F), 0 when M = F = 0: β > 1 weights Form
   more, β < 1 Meaning more.
+
+An empty (or blank) generated sentence is scored, never an error for the
+corpus: it is not sent to the parser, its parse fails (the dummy graph), and
+its Form score (mtp) is 0, so it is never preferred to its reference
+(:func:`~amreval.mfbeta.form.form_score`). In the authors' scripts the empty
+line is parsed and scored like any other (the language model then scores
+only the end-of-text token after the start token) and is not preferred;
+fixing its score at 0 keeps that outcome whatever the model. Reference
+sentences must not be empty.
+
+With ``clean=True`` (or a spaCy pipeline, or a cleaner) both the generated
+and the reference sentences are cleaned before parsing and Form scoring, as
+the authors' scripts do (:mod:`amreval.mfbeta.clean`); the configuration
+records it (``clean=basic(en_core_web_sm)``, ``clean=none`` without).
 
 With ``explain=True`` each example carries what the generation lost and
 added relative to the gold graph, read off the S²match alignment: gold
@@ -157,12 +173,14 @@ def _gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
     return graphs
 
 
-def _given_parses(amrs: Sequence[Any], n: int) -> tuple[list[Graph], list[int]]:
+def _given_parses(amrs: Sequence[Any], sentences: list[str]) -> tuple[list[Graph], list[int]]:
     """Graphs parsed beforehand: None, an empty string or an unreadable graph is a failure."""
     import warnings
 
     from amreval.errors import AmrevalWarning, DecodeError
+    from amreval.mfbeta.parsers import failed_parse_graph
 
+    n = len(sentences)
     if len(amrs) != n:
         raise InputError(f"{n} generated sentences but {len(amrs)} prediction AMRs; they are paired by position")
     graphs: list[Graph] = []
@@ -180,7 +198,7 @@ def _given_parses(amrs: Sequence[Any], n: int) -> tuple[list[Graph], list[int]]:
                 graph = None
         if graph is None or graph.is_empty():
             failed.append(k)
-            graph = Graph.empty()
+            graph = failed_parse_graph(sentences[k])
         graphs.append(graph)
     return graphs, failed
 
@@ -188,16 +206,23 @@ def _given_parses(amrs: Sequence[Any], n: int) -> tuple[list[Graph], list[int]]:
 def _parse(
     parser: Any, sentences: list[str], batch_size: int, device: str | None, progress: bool | None
 ) -> tuple[list[Graph], list[int]]:
-    from amreval.mfbeta.parsers import get_parser, parse_sentences
+    """Parse the sentences; an empty one is not sent to the parser and its parse fails."""
+    from amreval.mfbeta.parsers import failed_parse_graph, get_parser, parse_sentences
 
+    kept = [k for k, s in enumerate(sentences) if s.strip()]
     result = parse_sentences(
         get_parser(parser, batch_size=batch_size, device=device),
-        sentences,
+        [sentences[k] for k in kept],
         batch_size=batch_size,
         device=device,
         progress=progress,
     )
-    return list(result.graphs), list(result.failures)
+    graphs = [failed_parse_graph(s) for s in sentences]
+    for graph, k in zip(result.graphs, kept):
+        graphs[k] = graph
+    failed = set(range(len(sentences))) - set(kept)
+    failed.update(kept[j] for j in result.failures)
+    return graphs, sorted(failed)
 
 
 def mfbeta(
@@ -221,13 +246,15 @@ def mfbeta(
     time_limit: float = DEFAULT_TIME_LIMIT,
     batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
+    clean: bool | str | Callable[[list[str]], list[str]] | Any | None = False,
     explain: bool = False,
     progress: bool | None = None,
 ) -> MFResult:
     """MFβ of generated sentences against references (see the module docs).
 
     Args:
-        generated: the generated sentences.
+        generated: the generated sentences; an empty one is scored (its parse
+            fails, it is never preferred to its reference).
         references: the reference sentences (Form compares with them).
         reference_amrs: gold AMRs (PENMAN); without them Meaning compares
             with the parses of ``references``.
@@ -243,16 +270,26 @@ def mfbeta(
             at least 0.5 - tolerance.
         vectors, cutoff, diffsense, solver, restarts, seed, time_limit: S²match settings.
         batch_size, device: for the parser and the language model.
+        clean: clean the generated and reference sentences before parsing and
+            Form scoring, as the authors do (:mod:`amreval.mfbeta.clean`):
+            ``True`` (spaCy's ``en_core_web_sm``), a spaCy pipeline name or
+            object, a :class:`~amreval.mfbeta.clean.SentenceCleaner`, or any
+            callable ``list[str] -> list[str]``; ``False`` (default) leaves
+            them as given. Recorded in the config as ``clean=``.
         explain: add per-example explanations (lost, added, approximate triples).
         progress: progress bars (default: on a terminal only).
 
     Raises:
-        InputError: lengths differ, an empty sentence, an unreadable gold AMR
-            (the message names the index), or neither a parser nor parses given.
+        InputError: lengths differ, an empty reference sentence, an unreadable
+            gold AMR (the message names the index), or neither a parser nor
+            parses given.
+        MissingDependencyError: cleaning asked for without sacremoses or spaCy
+            (``pip install 'amreval[lm]'``).
     """
+    from amreval.mfbeta.clean import clean_sentences, cleaner_name, get_cleaner
     from amreval.mfbeta.form import KINDS, check_sentences, check_tolerance, form_score, get_scorer
 
-    gen = check_sentences(generated, "generated")
+    gen = check_sentences(generated, "generated", allow_empty=True)
     refs = check_sentences(references, "reference")
     n = len(gen)
     if len(refs) != n:
@@ -273,8 +310,12 @@ def mfbeta(
     if reference_amrs is None and parser is None:
         raise InputError("without reference_amrs, Meaning compares with parsed references: pass parser=")
     gold = _gold_graphs(reference_amrs, n) if reference_amrs is not None else None
+    cleaner = get_cleaner(clean)
+    if cleaner is not None:
+        gen = clean_sentences(cleaner, gen, "generated")
+        refs = check_sentences(clean_sentences(cleaner, refs, "reference"), "cleaned reference")
     if prediction_amrs is not None:
-        pred, failed = _given_parses(prediction_amrs, n)
+        pred, failed = _given_parses(prediction_amrs, gen)
     else:
         pred, failed = _parse(parser, gen, batch_size, device, progress)
     ref_failed: list[int] = []
@@ -310,6 +351,7 @@ def mfbeta(
             ("tolerance", tolerance),
             ("lm", getattr(scorer, "name_or_path", lm)),
             ("lm_kind", getattr(scorer, "kind", lm_kind)),
+            ("clean", "none" if cleaner is None else cleaner_name(cleaner)),
             *s2.options,
         ),
     )

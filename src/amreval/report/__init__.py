@@ -1,1 +1,2 @@
-"""Pictures of document graphs and alignment diffs (:mod:`amreval.report.draw`, extra ``draw``)."""
+"""Pictures of document graphs and alignment diffs (:mod:`amreval.report.draw`, extra ``draw``), and
+reports of comparisons of systems (:mod:`amreval.report.compare`: text, CSV, plain SVG)."""

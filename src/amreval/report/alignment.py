@@ -116,7 +116,7 @@ def align_pair(
     ga = sentence_groups(pred, a.variables) if a.variables else None
     gb = sentence_groups(ref, b.variables) if b.variables else None
     if mapping is None:
-        allowed = sentence_constraint(pred, ref, a, b, groups=(ga, gb)) if doc else None
+        allowed = sentence_constraint(pred, ref, a, b) if doc else None
         search = pair_search(SearchOptions(solver, restarts, seed, time_limit), 0)  # type: ignore[arg-type]
         mapping = align_triples(a, b, search, allowed=allowed).mapping
     mapping = np.asarray(mapping, dtype=np.int64)

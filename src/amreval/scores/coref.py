@@ -49,6 +49,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -104,24 +105,28 @@ class CorefItems:
         return int(self.nodes.sum() + self.edges.sum())
 
 
-def coref_items(graph: Graph, triples: Triples, groups: np.ndarray | None) -> CorefItems:
+def coref_items(graph: Graph, triples: Triples, groups: Sequence[tuple[int, ...]] | np.ndarray | None) -> CorefItems:
     """Find the coref nodes, merged nodes and coref edges of one graph.
 
     Args:
         graph: the (document) graph.
         triples: its triples (:func:`amreval.match.triples.graph_triples`).
-        groups: its sentence matrix (:func:`amreval.docamr.document.sentence_groups`)
-            over ``triples.variables``; ``None`` when the graph has no
-            ``:snt`` edges (then every node is in one group).
+        groups: the sentences of each node over ``triples.variables``
+            (:func:`amreval.docamr.document.sentence_membership`, or the
+            matrix of :func:`~amreval.docamr.document.sentence_groups`);
+            ``None`` when the graph has no ``:snt`` edges (then every node is
+            in one group).
     """
     n = len(triples.variables)
     index = {v: k for k, v in enumerate(triples.variables)}
+    sets: list[tuple[int, ...]]
     if groups is None:
-        sets = [b"\x01"] * n
-        n_sets = np.ones(n, dtype=np.int64)
+        sets = [(1,)] * n
+    elif isinstance(groups, np.ndarray):
+        sets = [tuple(np.nonzero(row)[0].tolist()) for row in groups]
     else:
-        sets = [row.tobytes() for row in groups]
-        n_sets = groups.sum(axis=1)
+        sets = [tuple(m) for m in groups]
+    n_sets = np.array([len(x) for x in sets], dtype=np.int64)
     nodes = np.fromiter((c in COREF_CONCEPTS for c in triples.concepts), dtype=bool, count=n)
     # incoming edges as written: the written parent of each node
     parents: list[list[int]] = [[] for _ in range(n)]

@@ -38,11 +38,12 @@ from functools import partial
 import numpy as np
 
 from amreval.amr.graph import Graph
-from amreval.docamr.document import document_graph, sentence_groups
+from amreval.docamr.document import document_graph, sentence_membership
 from amreval.match.alignment import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
     DEFAULT_TIME_LIMIT,
+    Candidates,
     SearchOptions,
     align,
     align_triples,
@@ -52,7 +53,10 @@ from amreval.match.diff import triple_diff
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, prf, score_corpus
+from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, prf, score_corpus, strict_option
+
+# the group of nodes in no sentence: they may align with each other
+_NO_SENTENCE = -1
 
 __all__ = [
     "sentence_constraint",
@@ -69,23 +73,25 @@ def sentence_constraint(
     gold: Graph,
     a: Triples,
     b: Triples,
-    groups: tuple[np.ndarray | None, np.ndarray | None] | None = None,
-) -> np.ndarray | None:
-    """The allowed-candidate matrix for two document graphs (None: no constraint).
+    members: tuple[list[tuple[int, ...]] | None, list[tuple[int, ...]] | None] | None = None,
+) -> Candidates | None:
+    """The candidates of two document graphs: nodes that share a sentence (None: no constraint).
 
-    ``groups`` may pass both graphs' :func:`sentence_groups` when known.
+    Nodes in no sentence may align with each other. ``members`` may pass both
+    graphs' :func:`~amreval.docamr.document.sentence_membership` when known.
     """
-    ga, gb = groups if groups is not None else (sentence_groups(pred, a.variables), sentence_groups(gold, b.variables))
-    if ga is None or gb is None:
+    ma, mb = (
+        members
+        if members is not None
+        else (
+            sentence_membership(pred, a.variables),
+            sentence_membership(gold, b.variables),
+        )
+    )
+    if ma is None or mb is None:
         # a graph without :snt edges is one group: plain Smatch
         return None
-    k = max(ga.shape[1], gb.shape[1])
-    ga = np.pad(ga, ((0, 0), (0, k - ga.shape[1])))
-    gb = np.pad(gb, ((0, 0), (0, k - gb.shape[1])))
-    allowed = (ga.astype(np.float32) @ gb.T.astype(np.float32)) > 0
-    # nodes in no sentence may align with each other
-    allowed |= np.outer(~ga.any(axis=1), ~gb.any(axis=1))
-    return allowed
+    return Candidates.from_lists([m or (_NO_SENTENCE,) for m in ma], [m or (_NO_SENTENCE,) for m in mb])
 
 
 @dataclass
@@ -174,10 +180,10 @@ def score_docsmatch_pair(
 ) -> DocPairScore:
     """DocSmatch of one pair of document graphs, with the mapping it found."""
     a, b = graph_triples(pred), graph_triples(gold)
-    ga, gb = sentence_groups(pred, a.variables), sentence_groups(gold, b.variables)
-    allowed = sentence_constraint(pred, gold, a, b, groups=(ga, gb))
+    ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
+    allowed = sentence_constraint(pred, gold, a, b, members=(ma, mb))
     if coref:
-        items_a, items_b = coref_items(pred, a, ga), coref_items(gold, b, gb)
+        items_a, items_b = coref_items(pred, a, ma), coref_items(gold, b, mb)
         eps = 1.0 / (2 * (items_b.count + 1))
         problem = build_problem(
             encode_pair(a, b),
@@ -208,7 +214,7 @@ def score_docsmatch_pair(
     if fine_grained:
         fine = SearchOptions(search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit)
 
-        def aligner(x: Triples, y: Triples, sub: np.ndarray | None, init: np.ndarray | None) -> int:
+        def aligner(x: Triples, y: Triples, sub: Candidates | None, init: np.ndarray | None) -> int:
             return int(round(align(build_problem(encode_pair(x, y), allowed=sub), fine, init=init).score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
@@ -229,6 +235,7 @@ def docsmatch(
     bootstrap: int = 0,
     confidence: float = 0.95,
     progress: bool | None = None,
+    strict: bool = False,
 ) -> DocsmatchResult:
     """Corpus DocSmatch: documents paired by position, counts micro-averaged.
 
@@ -243,6 +250,10 @@ def docsmatch(
         fine_grained: also compute the Damonte et al. (2017) scores.
         num_workers: score documents in this many processes (the result does
             not depend on it).
+        strict: raise on a prediction that cannot be read; by default it
+            (or the sentence of a list that cannot be read) is scored as
+            empty, its position is kept in ``unreadable_predictions`` and one
+            warning names them all.
 
     Raises:
         InputError: lengths differ, no documents, an entry is not a graph, or
@@ -250,24 +261,24 @@ def docsmatch(
         DecodeError: a PENMAN string is malformed (the message names it).
     """
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    preds = [document_graph(p, "prediction", k) for k, p in enumerate(predictions)]
-    refs = [document_graph(r, "reference", k) for k, r in enumerate(references)]
     options: list[tuple[str, object]] = []
     if coref:
         options.append(("coref", "tiebreak"))
     if fine_grained:
         options.append(("fine_grained", True))
     base = score_corpus(
-        preds,
-        refs,
+        predictions,
+        references,
         partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained),
-        Config("docsmatch", search, tuple(options)),
+        Config("docsmatch", search, tuple(options) + strict_option(strict)),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,
         desc="docsmatch",
         unit="doc",
         num_workers=num_workers,
+        strict=strict,
+        read=document_graph,
     )
     result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
     pairs: list[DocPairScore] = base.pairs  # type: ignore[assignment]

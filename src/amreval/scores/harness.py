@@ -16,12 +16,19 @@ Example:
     >>> prf(25, 30, 29)
     (0.8333333333333334, 0.8620689655172413, 0.847457627118644)
     >>> Config("smatch", SearchOptions(restarts=4)).as_string().rsplit(",", 1)[0]
-    'solver=hillclimb,restarts=4,seed=0,time_limit=30,score=smatch'
+    'solver=exact,restarts=4,seed=0,time_limit=30,score=smatch'
 """
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -32,8 +39,8 @@ import numpy as np
 from amreval._progress import progress_bar
 from amreval._version import __version__
 from amreval.amr.graph import Graph
-from amreval.amr.read import GraphLike, as_graph
-from amreval.errors import InputError
+from amreval.amr.read import as_graph
+from amreval.errors import AmrevalWarning, InputError
 from amreval.match.alignment import SearchOptions
 
 __all__ = [
@@ -45,6 +52,9 @@ __all__ = [
     "summarize",
     "bootstrap_f1",
     "pair_search",
+    "pair_seed",
+    "read_predictions",
+    "check_confidence",
     "ScorePair",
 ]
 
@@ -157,6 +167,12 @@ class SmatchResult:
         n_optimal: how many pairs are proven optimal.
         ci: ``(low, high)`` bootstrap confidence interval of F1, when asked.
         config: what produced the result (:class:`Config`).
+        unreadable_predictions: positions of the predictions that could not
+            be read and were scored as empty graphs (``strict=False``).
+
+    With the default (certified) search every pair is proven optimal unless
+    its time limit ran out: :attr:`unproven` lists those pairs and
+    :attr:`gap` is how many matches the optimum could still add.
     """
 
     precision: float
@@ -169,6 +185,17 @@ class SmatchResult:
     n_optimal: int = 0
     ci: tuple[float, float] | None = None
     config: Config = field(default_factory=lambda: Config("smatch"))
+    unreadable_predictions: list[int] = field(default_factory=list)
+
+    @property
+    def unproven(self) -> list[int]:
+        """Positions of the pairs whose score is not proven optimal."""
+        return [k for k, p in enumerate(self.pairs) if not p.optimal]
+
+    @property
+    def gap(self) -> float:
+        """Best bound minus score, summed over the unproven pairs (0 when all are proven)."""
+        return round(sum(max(0.0, p.bound - p.match) for p in self.pairs if not p.optimal), 6)
 
     def as_dict(self) -> dict[str, float | int | str]:
         """Flat numbers, then ``score`` and the ``config`` line: ready for logging or JSON."""
@@ -181,6 +208,9 @@ class SmatchResult:
             "gold": self.gold,
             "n_pairs": len(self.pairs),
             "n_optimal": self.n_optimal,
+            "n_unreadable": len(self.unreadable_predictions),
+            "n_unproven": len(self.pairs) - self.n_optimal,
+            "gap": self.gap,
         }
         if self.ci is not None:
             out["f1_ci_low"], out["f1_ci_high"] = self.ci
@@ -204,12 +234,124 @@ def pair_search(search: SearchOptions, index: int) -> SearchOptions:
         >>> pair_search(SearchOptions(seed=1), 2).seed
         2654435763
     """
-    return replace(search, seed=(int(search.seed) * 0x9E3779B1 + index) & 0xFFFFFFFFFFFFFFFF)
+    return replace(search, seed=pair_seed(search.seed, index))
+
+
+_MASK64 = (1 << 64) - 1
+_INT63 = 1 << 63
+
+
+def pair_seed(seed: int, index: int) -> int:
+    """The seed of the pair at ``index`` under the user's ``seed``: any Python int gives a value in ``[0, 2**63)``.
+
+    For a seed in ``[0, 2**64)`` it is ``(seed * 0x9E3779B1 + index) mod 2**64``
+    whenever that is below ``2**63`` (so seed 0 gives ``index``); otherwise it
+    is 63 bits of a hash of the seed and the index. It depends on nothing
+    else (not on other calls, not on the process).
+
+    Example:
+        >>> pair_seed(0, 5), pair_seed(1, 2)
+        (5, 2654435763)
+        >>> 0 <= pair_seed(-1, 0) < 2**63 and 0 <= pair_seed(7174667213974021846, 3) < 2**63
+        True
+    """
+    seed, index = int(seed), int(index)
+    legacy = (seed * 0x9E3779B1 + index) & _MASK64
+    if 0 <= seed <= _MASK64 and 0 <= index and legacy < _INT63:
+        return legacy
+    digest = hashlib.blake2b(f"{seed},{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+ReadGraph = Callable[..., Graph]
+
+
+def strict_option(strict: bool) -> tuple[tuple[str, Any], ...]:
+    """The ``strict`` entry of a :class:`Config`'s options: recorded only when true."""
+    return (("strict", True),) if strict else ()
+
+
+def _check_count(name: str, value: object, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise InputError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def check_confidence(confidence: object) -> float:
+    """The confidence level of an interval: a number strictly between 0 and 1.
+
+    Raises:
+        InputError: anything else, naming ``confidence`` and the range.
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) or not 0 < confidence < 1:
+        raise InputError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
+    return float(confidence)
+
+
+def read_predictions(
+    predictions: Sequence[object], read: ReadGraph = as_graph, *, strict: bool = False
+) -> tuple[list[Graph], list[int]]:
+    """Read predictions by the one rule for bad predictions.
+
+    A prediction that cannot be read (malformed or empty PENMAN, or a list of
+    sentences with such a sentence) is scored as an empty graph (that sentence
+    empty), and its position is returned; one :class:`~amreval.errors.AmrevalWarning`
+    names them all. With ``strict=True`` the first such prediction raises its error.
+
+    Returns:
+        The graphs and the positions of the unreadable predictions.
+    """
+    graphs: list[Graph] = []
+    failed: list[int] = []
+    first: InputError | None = None
+    for k, item in enumerate(predictions):
+        errors: list[InputError] | None = None if strict else []
+        graphs.append(read(item, "prediction", k, errors=errors))
+        if errors:
+            failed.append(k)
+            first = first or errors[0]
+    if failed:
+        listed = ", ".join(f"#{k}" for k in failed[:10]) + (", ..." if len(failed) > 10 else "")
+        warnings.warn(
+            f"{len(failed)} of {len(graphs)} predictions could not be read and were scored as empty graphs "
+            f"({listed}; the first: {first}); pass strict=True (--strict) to stop at the first",
+            AmrevalWarning,
+            stacklevel=3,
+        )
+    return graphs, failed
+
+
+def _die_with_parent(parent: int) -> None:
+    """Initializer of worker processes: a worker ends when the process that started it ends.
+
+    On Linux the kernel kills it (``PR_SET_PDEATHSIG``), however the parent
+    ended (a signal, SIGKILL, the OOM killer); elsewhere a thread watches
+    the parent's process id.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - Linux without a usable libc
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()  # pragma: no cover
+
+
+def _watch_parent(parent: int) -> None:  # pragma: no cover - used where prctl is missing
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def score_corpus(
-    predictions: Iterable[GraphLike],
-    references: Iterable[GraphLike],
+    predictions: Iterable[object],
+    references: Iterable[object],
     score_pair: ScorePair,
     config: Config,
     *,
@@ -219,43 +361,59 @@ def score_corpus(
     desc: str = "scoring",
     unit: str = "pair",
     num_workers: int = 1,
+    strict: bool = False,
+    read: ReadGraph = as_graph,
 ) -> SmatchResult:
     """Check two lists paired by position, score each pair, micro-average.
 
     With ``num_workers > 1`` pairs are scored in that many processes and
     ``score_pair`` must be picklable (a module-level function or a
-    ``functools.partial`` of one). Every graph is read and checked here first,
-    so a bad input is reported by its index before any work.
+    ``functools.partial`` of one); the workers end when this process ends.
+    Every graph is read and checked here first, so a bad input is reported
+    by its index before any work. A prediction that cannot be read is scored
+    as an empty graph (see :func:`read_predictions`; ``strict=True`` raises
+    instead); a reference that cannot be read is an error.
+
+    Args:
+        read: ``read(item, what, index, errors=...)`` gives the graph of one
+            entry (default :func:`~amreval.amr.read.as_graph`).
 
     Raises:
         InputError: the lists differ in length or are empty, an entry is not
-            a graph, or ``num_workers`` is below 1.
+            a graph, a reference cannot be read, or ``num_workers``,
+            ``bootstrap`` or ``confidence`` is out of range.
     """
+    num_workers = _check_count("num_workers", num_workers, 1)
+    bootstrap = _check_count("bootstrap", bootstrap, 0)
+    confidence = check_confidence(confidence)
     preds = list(predictions)
     refs = list(references)
     if len(preds) != len(refs):
         raise InputError(f"{len(preds)} predictions but {len(refs)} references; they are paired by position")
     if not preds:
         raise InputError("nothing to score: predictions and references are empty")
-    if num_workers < 1:
-        raise InputError(f"num_workers must be >= 1, got {num_workers}")
+    golds = [read(r, "reference", k) for k, r in enumerate(refs)]
+    graphs, failed = read_predictions(preds, read, strict=strict)
     search = config.search
-    if num_workers > 1 and len(preds) > 1:
-        graphs = [(as_graph(preds[k], "prediction", k), as_graph(refs[k], "reference", k)) for k in range(len(preds))]
+    if num_workers > 1 and len(graphs) > 1:
         searches = [pair_search(search, k) for k in range(len(graphs))]
         chunk = max(1, len(graphs) // (num_workers * 8))
         with ProcessPoolExecutor(
-            max_workers=min(num_workers, len(graphs)), mp_context=multiprocessing.get_context()
+            max_workers=min(num_workers, len(graphs)),
+            mp_context=multiprocessing.get_context(),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
         ) as pool:
-            results = pool.map(score_pair, [g[0] for g in graphs], [g[1] for g in graphs], searches, chunksize=chunk)
+            results = pool.map(score_pair, graphs, golds, searches, chunksize=chunk)
             pairs = list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=len(graphs)))
     else:
-        pairs = []
-        for k in progress_bar(range(len(preds)), enable=progress, desc=desc, unit=unit):
-            a = as_graph(preds[k], "prediction", k)
-            b = as_graph(refs[k], "reference", k)
-            pairs.append(score_pair(a, b, pair_search(search, k)))
-    return summarize(pairs, config, bootstrap=bootstrap, confidence=confidence)
+        pairs = [
+            score_pair(graphs[k], golds[k], pair_search(search, k))
+            for k in progress_bar(range(len(graphs)), enable=progress, desc=desc, unit=unit)
+        ]
+    result = summarize(pairs, config, bootstrap=bootstrap, confidence=confidence)
+    result.unreadable_predictions = failed
+    return result
 
 
 def summarize(
@@ -291,10 +449,13 @@ def bootstrap_f1(
     so the interval is reproducible.
 
     Raises:
-        InputError: fewer than 2 pairs.
+        InputError: fewer than 2 pairs, ``confidence`` not strictly between 0
+            and 1, or ``n_resamples`` below 1.
     """
     from scipy.stats import bootstrap as _bootstrap
 
+    confidence = check_confidence(confidence)
+    n_resamples = _check_count("n_resamples", n_resamples, 1)
     if len(pairs) < 2:
         raise InputError("a bootstrap interval needs at least 2 pairs")
     m = np.array([p.match for p in pairs], dtype=float)
@@ -306,7 +467,8 @@ def bootstrap_f1(
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where((ts > 0) & (gs > 0), 2 * ms / (ts + gs), 0.0)
 
-    rng = np.random.default_rng(seed)
+    # a negative seed counts modulo 2**128 (numpy's generators take non-negative seeds)
+    rng = np.random.default_rng(seed if seed >= 0 else seed % (1 << 128))
     res = _bootstrap(
         (m, t, g),
         stat,

@@ -19,8 +19,16 @@ except that an instance-triple pair earns a similarity in [0, 1]:
 
 Defaults are the authors' code's: ``cutoff=0.5``, ``diffsense=0.5`` (some
 texts say 0.95; it is a parameter). Attribute and relation triples stay
-exact, and the **TOP triple** is Smatch's ``(TOP, root, top)``: a constant,
-matched exactly, not the root's concept graded as in the original code.
+exact. The **TOP triple** follows ``top``:
+
+* ``"graded"`` (default, the authors' code since its "top node convention"
+  change of February 2021): the TOP triple carries the root's concept, and when
+  the two roots are mapped to each other it earns the similarity of the two
+  root concepts, like an instance triple (1 for equal roots, ``diffsense`` for
+  ``go-01``/``go-02``, a cosine or 0 otherwise);
+* ``"constant"``: Smatch's ``(TOP, root, top)``, matched exactly, so mapping the
+  roots to each other earns 1 whatever their concepts (as Smatch ≥ 1.0.3).
+
 All instance pairs with a similarity, and all pairs that can match a
 relation, are candidates (the complete pool).
 
@@ -32,8 +40,10 @@ loaded once, on first use, and cached.
 Example:
     >>> vecs = WordVectors.from_dict({"cat": [1.0, 0.0], "kitten": [0.8, 0.6], "dog": [0.0, 1.0]})
     >>> r = s2match(["(c / cat)"], ["(k / kitten)"], vectors=vecs)
-    >>> round(r.match, 4), r.test, r.gold    # TOP (exact) + cos(cat, kitten) = 0.8
-    (1.8, 2, 2)
+    >>> round(r.match, 4), r.test, r.gold    # cos(cat, kitten) = 0.8, for the instance and the TOP triple
+    (1.6, 2, 2)
+    >>> round(s2match(["(c / cat)"], ["(k / kitten)"], vectors=vecs, top="constant").match, 4)
+    1.8
     >>> concept_similarity("hit-01", "hit-02", vecs), concept_similarity("cat", "dog", vecs)
     (0.5, 0.0)
 """
@@ -52,7 +62,7 @@ import numpy as np
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
-from amreval.errors import InputError, MissingDependencyError
+from amreval.errors import DecodeError, InputError, MissingDependencyError
 from amreval.match.alignment import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
@@ -63,7 +73,7 @@ from amreval.match.alignment import (
     build_problem,
 )
 from amreval.match.triples import Triples, encode_pair, graph_triples
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus
+from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus, strict_option
 
 __all__ = [
     "WordVectors",
@@ -78,11 +88,16 @@ __all__ = [
     "S2Alignment",
     "DEFAULT_CUTOFF",
     "DEFAULT_DIFFSENSE",
+    "DEFAULT_TOP",
+    "TOP_RULES",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
 DEFAULT_CUTOFF = 0.5
 DEFAULT_DIFFSENSE = 0.5
+#: How the TOP triple is credited (see the module docs); the first is the default.
+TOP_RULES = ("graded", "constant")
+DEFAULT_TOP = TOP_RULES[0]
 _DIGIT = re.compile(r"\d")
 
 
@@ -149,28 +164,63 @@ def _lemma(concept: str) -> str | None:
 
 
 def load_vectors(path: PathLike) -> WordVectors:
-    """Read a GloVe-style text file (``word v1 v2 ...`` per line).
+    """Read a GloVe-style text file (``word v1 v2 ...`` per line, UTF-8).
 
     Raises:
-        InputError: the file cannot be read or its lines have different lengths.
+        InputError: the file cannot be read.
+        DecodeError: it is not UTF-8 text, a value is not a number, or lines
+            have different numbers of values (the message names the line).
     """
     label = os.fspath(path)
     words: list[str] = []
     rows: list[str] = []
+    numbers: list[int] = []
     try:
-        with open(label, encoding="utf-8") as fh:
-            for line in fh:
-                word, _, rest = line.rstrip("\n").partition(" ")
+        with open(label, "rb") as fh:
+            for n, raw in enumerate(fh, start=1):
+                try:
+                    line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    raise DecodeError(
+                        f"not UTF-8 text (byte {raw[exc.start : exc.start + 1]!r}); expected a GloVe text file",
+                        source=label,
+                        line=n,
+                    ) from None
+                if "\0" in line:
+                    raise DecodeError("a binary file, not GloVe text (a NUL byte)", source=label, line=n)
+                word, _, rest = line.rstrip("\r\n").partition(" ")
                 if rest:
                     words.append(word)
                     rows.append(rest)
+                    numbers.append(n)
     except OSError as exc:
         raise InputError(f"{label}: cannot read word vectors: {exc.strerror}") from None
     if not rows:
         raise InputError(f"{label}: no word vectors found; expected lines 'word v1 v2 ...'")
-    flat = np.array(" ".join(rows).split(), dtype=np.float32)
-    if flat.size % len(rows):
-        raise InputError(f"{label}: lines have different numbers of values")
+    try:
+        flat = np.array(" ".join(rows).split(), dtype=np.float32)
+    except ValueError:
+        for n, row in zip(numbers, rows):
+            for value in row.split():
+                try:
+                    float(value)
+                except ValueError:
+                    raise DecodeError(
+                        f"{value[:40]!r} is not a number; expected lines 'word v1 v2 ...' (GloVe text)",
+                        source=label,
+                        line=n,
+                    ) from None
+        raise  # pragma: no cover - numpy refused what float() accepts
+    dim = len(rows[0].split())
+    for n, row in zip(numbers, rows):
+        values = row.split()
+        if len(values) != dim:
+            raise DecodeError(
+                f"lines have different numbers of values: {len(values)} here, {dim} on line {numbers[0]}; "
+                "expected lines 'word v1 v2 ...' (GloVe text)",
+                source=label,
+                line=n,
+            )
     return WordVectors(words, flat.reshape(len(rows), -1), label)
 
 
@@ -269,9 +319,11 @@ def similarity_matrix(
     return out
 
 
-def check_settings(cutoff: float, diffsense: float) -> None:
+def check_settings(cutoff: float, diffsense: float, top: str = DEFAULT_TOP) -> None:
     """Raise :class:`InputError` unless ``0 <= cutoff < 1`` and ``0 <= diffsense <= 1``
-    (so that no credit exceeds 1 and no score exceeds 1.0)."""
+    (so that no credit exceeds 1 and no score exceeds 1.0) and ``top`` is one of :data:`TOP_RULES`."""
+    if top not in TOP_RULES:
+        raise InputError(f"top must be one of {', '.join(TOP_RULES)}, got {top!r}")
     if not 0.0 <= diffsense <= 1.0:
         raise InputError(f"diffsense must be in [0, 1], got {diffsense}")
     if not 0.0 <= cutoff < 1.0:
@@ -305,12 +357,17 @@ def align_s2match(
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
     cache: dict[tuple[str, str], float] | None = None,
+    top: str = DEFAULT_TOP,
 ) -> S2Alignment:
-    """Align one pair for S²match and keep the mapping (for explanations)."""
-    check_settings(cutoff, diffsense)
+    """Align one pair for S²match and keep the mapping (for explanations).
+
+    ``top`` is the TOP triple's rule (:data:`TOP_RULES`, see the module docs).
+    """
+    check_settings(cutoff, diffsense, top)
     a, b = graph_triples(prediction), graph_triples(gold)
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
-    result = align(build_problem(encode_pair(a, b), instance_weights=sim), search)
+    weights = _top_weights(a, b, sim) if top == "graded" else None
+    result = align(build_problem(encode_pair(a, b), instance_weights=sim, b_weights=weights), search)
     score = PairScore(
         float(result.score),
         a.count,
@@ -322,6 +379,21 @@ def align_s2match(
     return S2Alignment(score, result.mapping, a, b, sim, result)
 
 
+def _top_weights(a: Triples, b: Triples, sim: np.ndarray) -> tuple[None, np.ndarray, None]:
+    """Weights of the gold attribute triples under the graded TOP rule.
+
+    Both TOP triples are ``(TOP, root, top)``, so they match only when the two
+    roots are mapped to each other; the gold one then earns the similarity of
+    the two root concepts instead of 1.
+    """
+    top_a = [i for r, i, _ in a.attributes if r == "TOP"]
+    weights = np.ones(len(b.attributes), dtype=np.float64)
+    for q, (r, j, _) in enumerate(b.attributes):
+        if r == "TOP":
+            weights[q] = sim[top_a[0], j] if top_a else 0.0
+    return None, weights, None
+
+
 def _score_s2(
     pred: Graph,
     gold: Graph,
@@ -331,8 +403,9 @@ def _score_s2(
     cutoff: float,
     diffsense: float,
     cache: dict,
+    top: str = DEFAULT_TOP,
 ) -> PairScore:
-    return align_s2match(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, cache=cache).score
+    return align_s2match(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, cache=cache, top=top).score
 
 
 def s2match_pair(
@@ -342,6 +415,7 @@ def s2match_pair(
     vectors: WordVectors | PathLike | None = None,
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
+    top: str = DEFAULT_TOP,
     solver: str = DEFAULT_SOLVER,
     restarts: int = DEFAULT_RESTARTS,
     seed: int = 0,
@@ -356,14 +430,21 @@ def s2match_pair(
         pair_search(search, 0),
         cutoff=cutoff,
         diffsense=diffsense,
+        top=top,
     ).score
 
 
-def s2match_config(search: SearchOptions, cutoff: float, diffsense: float, vectors: WordVectors) -> Config:
+def s2match_config(
+    search: SearchOptions,
+    cutoff: float,
+    diffsense: float,
+    vectors: WordVectors,
+    strict: bool = False,
+    top: str = DEFAULT_TOP,
+) -> Config:
     """The recorded configuration of an S²match run."""
-    return Config(
-        "s2match", search, (("cutoff", cutoff), ("diffsense", diffsense), ("vectors", vectors.name.replace(",", " ")))
-    )
+    options = (("cutoff", cutoff), ("diffsense", diffsense), ("top", top), ("vectors", vectors.name.replace(",", " ")))
+    return Config("s2match", search, options + strict_option(strict))
 
 
 def s2match(
@@ -373,6 +454,7 @@ def s2match(
     vectors: WordVectors | PathLike | None = None,
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
+    top: str = DEFAULT_TOP,
     solver: str = DEFAULT_SOLVER,
     restarts: int = DEFAULT_RESTARTS,
     seed: int = 0,
@@ -380,6 +462,7 @@ def s2match(
     bootstrap: int = 0,
     confidence: float = 0.95,
     progress: bool | None = None,
+    strict: bool = False,
 ) -> SmatchResult:
     """Corpus S²match: graded matches summed over pairs, then P, R, F1.
 
@@ -391,22 +474,26 @@ def s2match(
         cutoff: cosine similarities at or below it earn nothing (default 0.5).
         diffsense: credit for the same lemma with another sense, and factor
             of similarities involving a predicate (default 0.5).
+        top: the TOP triple's rule: ``"graded"`` (default, the authors' code: the
+            similarity of the two root concepts) or ``"constant"`` (Smatch's
+            ``(TOP, root, top)``, matched exactly).
 
     Returns:
         A :class:`~amreval.scores.harness.SmatchResult` whose ``match`` is graded.
     """
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    check_settings(cutoff, diffsense)
+    check_settings(cutoff, diffsense, top)
     vecs = resolve_vectors(vectors)
-    scorer = partial(_score_s2, vectors=vecs, cutoff=cutoff, diffsense=diffsense, cache={})
+    scorer = partial(_score_s2, vectors=vecs, cutoff=cutoff, diffsense=diffsense, cache={}, top=top)
     return score_corpus(
         predictions,
         references,
         scorer,
-        s2match_config(search, cutoff, diffsense, vecs),
+        s2match_config(search, cutoff, diffsense, vecs, strict, top),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,
         desc="s2match",
         unit="pair",
+        strict=strict,
     )

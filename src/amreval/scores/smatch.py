@@ -19,7 +19,7 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions, align_triples
 from amreval.match.triples import graph_triples
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus
+from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus, strict_option
 
 __all__ = ["smatch", "smatch_pair", "score_smatch_pair"]
 
@@ -66,6 +66,7 @@ def smatch(
     bootstrap: int = 0,
     confidence: float = 0.95,
     progress: bool | None = None,
+    strict: bool = False,
 ) -> SmatchResult:
     """Corpus Smatch of predicted graphs against gold graphs, paired by position.
 
@@ -82,6 +83,9 @@ def smatch(
             F1 (0 = none; 1000 is a common choice).
         confidence: confidence level of that interval.
         progress: show a progress bar (default: only on a terminal).
+        strict: raise on a prediction that cannot be read; by default it is
+            scored as an empty graph, its position is kept in
+            ``unreadable_predictions`` and one warning names them all.
 
     Returns:
         A :class:`~amreval.scores.harness.SmatchResult`.
@@ -89,17 +93,19 @@ def smatch(
     Raises:
         InputError: the two lists differ in length or are empty, an entry is
             not a graph, or a search setting is invalid.
-        DecodeError: a PENMAN string is malformed (the message names it).
+        DecodeError: a reference (or, with ``strict``, a prediction) is
+            malformed PENMAN (the message names it).
     """
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
     return score_corpus(
         predictions,
         references,
         score_smatch_pair,
-        Config("smatch", search),
+        Config("smatch", search, strict_option(strict)),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,
         desc="smatch",
         unit="pair",
+        strict=strict,
     )

@@ -1,0 +1,523 @@
+"""Reports of a comparison of systems: text, CSV, an SVG picture, and the ``amreval compare`` command.
+
+Everything here lays out a :class:`~amreval.scores.compare.Comparison` (or
+plain numbers, for the picture); every number is computed in
+:mod:`amreval.scores.compare`. The picture is plain SVG text: no extra needed.
+
+Example:
+    >>> svg = differences_svg(["s1", "s2", "s3"], [0.5, 1.0, 0.8], [0.7, 0.6, 0.8], names=("A", "B"),
+    ...                       difference=0.0667, interval=(-0.2, 0.3), p_value=0.5)
+    >>> svg.startswith("<svg") and svg.count('class="item') == 2
+    True
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from amreval.scores.compare import (
+    ALTERNATIVES,
+    DEFAULT_RESAMPLES,
+    SCORES,
+    STATISTICS,
+    TESTS,
+    Comparison,
+    PairedTest,
+)
+
+__all__ = [
+    "summary_text",
+    "items_csv",
+    "differences_svg",
+    "comparison_svg",
+    "add_arguments",
+    "run",
+]
+
+_LABELS = {"smatch": "Smatch", "s2match": "S²match", "docsmatch": "DocSmatch", "mfbeta": "MFβ"}
+_STAT_LABELS = {"f1": "F1", "precision": "precision", "recall": "recall"}
+
+
+def _label(score: str) -> str:
+    return _LABELS.get(score, score)
+
+
+def _stat_label(statistic: str) -> str:
+    return _STAT_LABELS.get(statistic) or _LABELS.get(statistic) or statistic
+
+
+def _num(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}"
+
+
+def _p(value: float, digits: int) -> str:
+    """A p-value to ``digits`` places, or ``< 10^-digits`` when it rounds to zero."""
+    if value < 0.5 * 10**-digits:
+        return f"< {10**-digits:.{digits}f}"
+    return f"{value:.{digits}f}"
+
+
+def _table(rows: list[list[str]], right: set[int]) -> list[str]:
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    return [
+        "  ".join(cell.rjust(widths[j]) if j in right else cell.ljust(widths[j]) for j, cell in enumerate(r)).rstrip()
+        for r in rows
+    ]
+
+
+def _test_line(t: PairedTest, digits: int, statistic: str) -> str:
+    pct = f"{100 * t.confidence:g}%"
+    p = f"p = {_p(t.p_value, digits)}"
+    if t.p_holm is not None:
+        p += f" (Holm {_p(t.p_holm, digits)})"
+    return (
+        f"{t.a} - {t.b}: {statistic} difference {t.difference:+.{digits}f}, {pct} CI "
+        f"[{t.ci_low:+.{digits}f}, {t.ci_high:+.{digits}f}], {p}"
+    )
+
+
+def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
+    """The comparison as the command line prints it: systems ranked, tests, breakdown, items that differ most."""
+    stat = _stat_label(cmp.statistic)
+    first = cmp.tests[0]
+    exact = ", exact" if first.exact else ""
+    what = stat if cmp.score == cmp.statistic else f"{_label(cmp.score)} {stat}"
+    lines = [
+        f"{what} of {cmp.n_items} items; {first.test} test ({first.alternative}, "
+        f"{first.n_resamples} resamples{exact}, seed {first.seed}); intervals: paired bootstrap",
+        "",
+    ]
+    pct = f"{100 * first.confidence:g}% CI"
+    rows = [["rank", "system", stat, pct]]
+    for rank, name in enumerate(cmp.ranking(), start=1):
+        lo, hi = cmp.intervals[name]
+        rows.append([str(rank), name, _num(cmp.scores[name], digits), f"[{_num(lo, digits)}, {_num(hi, digits)}]"])
+    lines += _table(rows, {0, 2})
+    lines.append("")
+    lines += [_test_line(t, digits, stat) for t in cmp.tests]
+    if len(cmp.names) > 2:
+        ranked = cmp.ranking()
+        lines += ["", "Pairwise p-values, Holm-corrected over all pairs:"]
+        grid = [["", *ranked]]
+        for a in ranked:
+            row = [a]
+            for b in ranked:
+                t = _find(cmp, a, b)
+                row.append("-" if t is None else _p(t.p_holm if t.p_holm is not None else t.p_value, digits))
+            grid.append(row)
+        lines += _table(grid, set(range(1, len(ranked) + 1)))
+    if cmp.breakdown:
+        a, b = cmp.names[0], cmp.names[1]
+        lines += ["", f"Breakdown ({stat}, {a} - {b}):"]
+        rows = [["score", a, b, "difference", pct, "p"]]
+        for t in cmp.breakdown:
+            rows.append(
+                [
+                    t.score,
+                    _num(t.score_a, digits),
+                    _num(t.score_b, digits),
+                    f"{t.difference:+.{digits}f}",
+                    f"[{t.ci_low:+.{digits}f}, {t.ci_high:+.{digits}f}]",
+                    _p(t.p_value, digits),
+                ]
+            )
+        lines += _table(rows, {1, 2, 3, 5})
+    if top > 0:
+        a, b = cmp.names[0], cmp.names[1]
+        rows = [["#", "id", a, b, "difference"]]
+        for d in cmp.differences(a, b)[:top]:
+            rows.append(
+                [
+                    str(d.index + 1),
+                    d.id,
+                    _num(d.score_a, digits),
+                    _num(d.score_b, digits),
+                    f"{d.difference:+.{digits}f}",
+                ]
+            )
+        lines += ["", f"Items that differ most ({stat} of each item alone, {a} - {b}):"]
+        lines += _table(rows, {0, 2, 3, 4})
+    return "\n".join(lines) + "\n"
+
+
+def _find(cmp: Comparison, a: str, b: str) -> PairedTest | None:
+    for t in cmp.tests:
+        if {t.a, t.b} == {a, b} and a != b:
+            return t
+    return None
+
+
+def items_csv(cmp: Comparison, a: str | None = None, b: str | None = None) -> str:
+    """Every item as CSV, the largest differences first: position (from 1), id, both scores, difference,
+    and both systems' counts."""
+    a = a if a is not None else cmp.names[0]
+    b = b if b is not None else cmp.names[1]
+    columns = cmp.counts[a].shape[1]
+    from amreval.scores.compare import MF_COLUMNS, PRF_COLUMNS
+
+    names = PRF_COLUMNS if columns == 3 else MF_COLUMNS
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["position", "id", a, b, "difference", *(f"{a}_{c}" for c in names), *(f"{b}_{c}" for c in names)])
+    for d in cmp.differences(a, b):
+        writer.writerow(
+            [
+                d.index + 1,
+                d.id,
+                repr(d.score_a),
+                repr(d.score_b),
+                repr(d.difference),
+                *(_count(x) for x in cmp.counts[a][d.index]),
+                *(_count(x) for x in cmp.counts[b][d.index]),
+            ]
+        )
+    return out.getvalue()
+
+
+def _count(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+# --------------------------------------------------------------------------- the picture
+
+_W, _H = 760, 440
+_LEFT, _RIGHT = 70, 24
+_TOP, _BOTTOM = 58, 292  # the items' panel
+_CI_Y = 372  # the corpus difference's axis
+_BLUE, _RED, _GREY = "#1f77b4", "#d62728", "#555555"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".") if abs(x) >= 0.01 else f"{x:.4f}".rstrip("0").rstrip(".")
+
+
+def differences_svg(
+    ids: Sequence[str],
+    scores_a: Sequence[float],
+    scores_b: Sequence[float],
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    difference: float,
+    interval: tuple[float, float],
+    p_value: float | None = None,
+    statistic: str = "F1",
+    confidence: float = 0.95,
+) -> str:
+    """An SVG picture of per-item score differences, sorted, above the corpus difference and its interval.
+
+    Each item is a bar from zero to ``scores_a - scores_b`` (blue where A
+    scores higher, red where B does; its tooltip names the item and both
+    scores), items sorted by difference; a dashed line marks the corpus
+    difference on the same scale. Below, on a scale of its own, the corpus
+    difference with its interval and the line of no difference.
+
+    Args:
+        ids, scores_a, scores_b: per item, its id and each system's own score.
+        difference, interval: the corpus-level difference and its interval.
+        p_value: printed under the interval when given.
+    """
+    n = len(ids)
+    diffs = [float(x) - float(y) for x, y in zip(scores_a, scores_b)]
+    order = sorted(range(n), key=lambda k: (diffs[k], k))
+    span = max([abs(d) for d in diffs] + [abs(difference), 1e-12])
+    span = math.ceil(span * 20) / 20 if span > 0.05 else span * 1.1
+    mid = (_TOP + _BOTTOM) / 2
+    scale = (_BOTTOM - _TOP) / 2 / span
+    width = (_W - _LEFT - _RIGHT) / max(n, 1)
+    a, b = (escape(x) for x in names)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" viewBox="0 0 {_W} {_H}" '
+        f'font-family="sans-serif" font-size="12">',
+        f'<rect width="{_W}" height="{_H}" fill="white"/>',
+        f'<text x="{_W / 2}" y="22" text-anchor="middle" font-size="15">{a} − {b}: per-item {escape(statistic)} '
+        f"differences, sorted ({n} items)</text>",
+    ]
+    better_a = sum(d > 0 for d in diffs)
+    better_b = sum(d < 0 for d in diffs)
+    out.append(
+        f'<text x="{_W / 2}" y="42" text-anchor="middle" fill="{_GREY}">'
+        f'<tspan fill="{_BLUE}">{a} higher on {better_a}</tspan>, <tspan fill="{_RED}">{b} higher on {better_b}'
+        f"</tspan>, equal on {n - better_a - better_b}</text>"
+    )
+    # axis of the items' panel
+    for value in (-span, 0.0, span):
+        y = mid - value * scale
+        out.append(f'<line x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{y:.2f}" y2="{y:.2f}" stroke="#dddddd"/>')
+        out.append(f'<text x="{_LEFT - 6}" y="{y + 4:.2f}" text-anchor="end">{_fmt(value)}</text>')
+    out.append(f'<line x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{mid}" y2="{mid}" stroke="{_GREY}"/>')
+    for slot, k in enumerate(order):
+        d = diffs[k]
+        if d == 0:
+            continue
+        x = _LEFT + slot * width
+        y = mid - max(d, 0.0) * scale
+        colour = _BLUE if d > 0 else _RED
+        title = (
+            f"{escape(str(ids[k]))}: {a} {float(scores_a[k]):.4f}, {b} {float(scores_b[k]):.4f}, difference {d:+.4f}"
+        )
+        out.append(
+            f'<rect class="item" x="{x:.3f}" y="{y:.3f}" width="{max(width, 0.5):.3f}" height="{abs(d) * scale:.3f}" '
+            f'fill="{colour}"><title>{title}</title></rect>'
+        )
+    y = mid - difference * scale
+    out.append(
+        f'<line class="corpus" x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{y:.2f}" y2="{y:.2f}" stroke="black" '
+        f'stroke-dasharray="5,3"/>'
+    )
+    out.append(
+        f'<text x="{_LEFT}" y="{_BOTTOM + 18}" fill="{_GREY}">items, sorted by difference (hover a bar for its id '
+        f"and scores); dashed: the corpus difference, {difference:+.4f}</text>"
+    )
+    # the corpus difference and its interval, on a scale of its own
+    lo, hi = float(interval[0]), float(interval[1])
+    left = min(lo, difference, 0.0)
+    right = max(hi, difference, 0.0)
+    pad = (right - left) * 0.1 or 1e-4
+    left, right = left - pad, right + pad
+
+    def x_of(v: float) -> float:
+        return _LEFT + (v - left) / (right - left) * (_W - _LEFT - _RIGHT)
+
+    pct = f"{100 * confidence:g}%"
+    out.append(
+        f'<text x="{_W / 2}" y="{_CI_Y - 30}" text-anchor="middle">corpus {escape(statistic)} difference '
+        f"{a} − {b} with its {pct} interval</text>"
+    )
+    out.append(f'<line x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{_CI_Y + 16}" y2="{_CI_Y + 16}" stroke="{_GREY}"/>')
+    x0 = x_of(0.0)
+    out.append(
+        f'<line class="zero" x1="{x0:.2f}" x2="{x0:.2f}" y1="{_CI_Y - 18}" y2="{_CI_Y + 20}" stroke="{_GREY}" '
+        f'stroke-dasharray="2,2"/>'
+    )
+    out.append(f'<text x="{x0:.2f}" y="{_CI_Y + 32}" text-anchor="middle" fill="{_GREY}">0</text>')
+    xl, xh, xd = x_of(lo), x_of(hi), x_of(difference)
+    out.append(
+        f'<line class="interval" x1="{xl:.2f}" x2="{xh:.2f}" y1="{_CI_Y}" y2="{_CI_Y}" stroke="black" '
+        f'stroke-width="2"/>'
+    )
+    for xe, value in ((xl, lo), (xh, hi)):
+        out.append(f'<line x1="{xe:.2f}" x2="{xe:.2f}" y1="{_CI_Y - 7}" y2="{_CI_Y + 7}" stroke="black"/>')
+        out.append(f'<text x="{xe:.2f}" y="{_CI_Y - 11}" text-anchor="middle">{value:+.4f}</text>')
+    out.append(f'<circle class="difference" cx="{xd:.2f}" cy="{_CI_Y}" r="4.5" fill="black"/>')
+    note = f"difference {difference:+.4f}, {pct} interval [{lo:+.4f}, {hi:+.4f}]"
+    if p_value is not None:
+        note += f", p = {p_value:.4g}"
+    out.append(f'<text x="{_W / 2}" y="{_CI_Y + 52}" text-anchor="middle">{note}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def comparison_svg(cmp: Comparison, a: str | None = None, b: str | None = None) -> str:
+    """:func:`differences_svg` of two systems of a comparison (default: the first two)."""
+    a = a if a is not None else cmp.names[0]
+    b = b if b is not None else cmp.names[1]
+    t = cmp.test(a, b)
+    return differences_svg(
+        cmp.ids,
+        list(cmp.item_scores[a]),
+        list(cmp.item_scores[b]),
+        names=(a, b),
+        difference=t.difference,
+        interval=(t.ci_low, t.ci_high),
+        p_value=t.p_value,
+        statistic=_stat_label(cmp.statistic),
+        confidence=t.confidence,
+    )
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _at_least(low: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {value}")
+        return value
+
+    return parse
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), got {text}")
+    return value
+
+
+class _Systems(argparse.Action):
+    """``-f``: at least two files."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if len(values) < 2:
+            parser.error(f"{option_string} needs at least two systems' files, got {len(values)}")
+        setattr(namespace, self.dest, values)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``amreval compare``."""
+    from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+
+    p.add_argument(
+        "-f",
+        nargs="+",
+        required=True,
+        action=_Systems,
+        metavar="SYSTEM",
+        help="one PENMAN file per system (at least two), graphs paired by position with --gold",
+    )
+    p.add_argument("--gold", required=True, metavar="GOLD", help="the gold PENMAN file")
+    p.add_argument(
+        "--names", nargs="+", metavar="NAME", help="the systems' names (default: the file names up to the first dot)"
+    )
+    p.add_argument(
+        "--score",
+        choices=SCORES,
+        default="smatch",
+        metavar="SCORE",
+        help="what to compare (default smatch): " + ", ".join(SCORES),
+    )
+    p.add_argument("--statistic", choices=STATISTICS, default="f1", help="of the score (default f1)")
+    p.add_argument("--test", choices=TESTS, default="permutation", help="paired test over items (default permutation)")
+    p.add_argument(
+        "--resamples",
+        type=_at_least(1),
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"resamples of the test and the intervals (default {DEFAULT_RESAMPLES})",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling and of the search (default 0)")
+    p.add_argument(
+        "--alternative",
+        choices=ALTERNATIVES,
+        default="two-sided",
+        help="greater: the first system scores higher (default two-sided)",
+    )
+    p.add_argument("--confidence", type=_level, default=0.95, help="of the intervals (default 0.95)")
+    p.add_argument(
+        "--top", type=_at_least(0), default=10, metavar="K", help="items that differ most to print (default 10)"
+    )
+    p.add_argument("--significant", type=int, default=4, metavar="D", help="digits after the decimal point (default 4)")
+    p.add_argument("--json", action="store_true", help="print the whole comparison as JSON")
+    p.add_argument("--csv", metavar="OUT", help="write every item's scores (first two systems) to a CSV file")
+    p.add_argument(
+        "--svg", metavar="OUT", help="write the picture of per-item differences (first two systems) to an SVG file"
+    )
+    p.add_argument("-r", type=int, default=DEFAULT_RESTARTS, metavar="N", help="random restarts of hill climbing")
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"search (default {DEFAULT_SOLVER})")
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
+    p.add_argument("--fine-grained", action="store_true", help="DocSmatch scores: add the fine-grained breakdown")
+    p.add_argument("-j", "--num-workers", type=int, default=1, metavar="N", help="processes for DocSmatch scores")
+    p.add_argument("--vectors", metavar="FILE", help="S²match and MFβ: GloVe text file (default GloVe 6B 50-d)")
+    p.add_argument("--cutoff", type=float, default=None, help="S²match and MFβ: similarity cutoff")
+    p.add_argument("--diffsense", type=float, default=None, help="S²match and MFβ: credit for another sense")
+    p.add_argument(
+        "--form",
+        nargs="+",
+        metavar="FILE",
+        help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
+    )
+    p.add_argument("--beta", type=float, default=1.0, help="MFβ's β (default 1)")
+    p.add_argument("--tolerance", type=float, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal only)",
+    )
+
+
+def _names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]:
+    from amreval.errors import InputError
+
+    if given:
+        if len(given) != len(paths):
+            raise InputError(f"{len(given)} names for {len(paths)} systems")
+        names = list(given)
+    else:
+        names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]
+        if len(set(names)) < len(names):
+            names = [str(p) for p in paths]
+    if len(set(names)) < len(names):
+        raise InputError(f"the systems' names must differ: {', '.join(names)}")
+    return names
+
+
+def _read_form(path: str) -> list[float]:
+    from amreval.errors import InputError
+
+    values = []
+    for line_no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            values.append(float(line))
+        except ValueError:
+            raise InputError(f"{path}, line {line_no}: expected a number, got {line.strip()!r}") from None
+    return values
+
+
+def run(args: argparse.Namespace) -> int:
+    """``amreval compare``: score each system once, compare, print; write CSV and SVG when asked."""
+    from amreval.amr.read import read_graphs
+    from amreval.errors import InputError
+    from amreval.scores.compare import MF_PARTS, compare_systems
+
+    names = _names(args.f, args.names)
+    systems = {name: read_graphs(path) for name, path in zip(names, args.f)}
+    gold = read_graphs(args.gold)
+    options: dict[str, Any] = dict(
+        score=args.score,
+        statistic=args.statistic,
+        test=args.test,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        alternative=args.alternative,
+        confidence=args.confidence,
+        solver=args.solver,
+        restarts=args.r,
+        time_limit=args.time_limit,
+        progress=args.progress,
+    )
+    if args.score in ("s2match", *MF_PARTS):
+        options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
+    if args.score in MF_PARTS:
+        if not args.form or len(args.form) != len(names):
+            raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
+        options.update(
+            form={name: _read_form(path) for name, path in zip(names, args.form)},
+            beta=args.beta,
+            tolerance=args.tolerance,
+        )
+    elif args.score not in ("smatch", "s2match"):
+        options.update(fine_grained=args.fine_grained, num_workers=args.num_workers)
+    cmp = compare_systems(systems, gold, **options)
+    if args.csv:
+        Path(args.csv).write_text(items_csv(cmp), encoding="utf-8")
+    if args.svg:
+        Path(args.svg).write_text(comparison_svg(cmp), encoding="utf-8")
+    if args.json:
+        print(json.dumps(cmp.as_dict(), indent=2))
+    else:
+        print(summary_text(cmp, top=args.top, digits=args.significant), end="")
+    return 0
