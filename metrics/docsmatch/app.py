@@ -59,8 +59,11 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
-def _cell(key: str, value: float) -> str:
-    """A table cell showing ``value`` to 4 places; ``data-key`` and ``data-value`` keep the exact number."""
+def _cell(key: str, value: float | None) -> str:
+    """A table cell showing ``value`` to 4 places, or "–" when there was nothing to score (None);
+    ``data-key`` and ``data-value`` keep the exact number (empty for None)."""
+    if value is None:
+        return f'<td data-key="{html.escape(key)}" data-value="" title="nothing to score">–</td>'
     value = float(value)
     return f'<td data-key="{html.escape(key)}" data-value="{value!r}">{_fmt(value)}</td>'
 

@@ -6,6 +6,7 @@ A thin door into ``amreval.scores.docsmatch``: every number is computed there.
 import datasets
 import evaluate
 
+from amreval.errors import InputError
 from amreval.scores.compare import DEFAULT_RESAMPLES, compare_results, score_intervals
 from amreval.scores.docsmatch import docsmatch as score_documents
 
@@ -44,8 +45,12 @@ same overall score it prefers the one with the most coreference matches.
 _KWARGS_DESCRIPTION = """
 Args:
     predictions: predicted documents, each a DocAMR PENMAN string, or a list of sentence PENMAN
-        strings (joined under a `document` node without coreference).
-    references: gold documents, in the same forms, paired with `predictions` by position.
+        strings (joined under a `document` node without coreference); the two forms may be mixed,
+        in a batch and between predictions and references. A prediction that cannot be read is
+        scored as an empty graph (a sentence of a list: an empty sentence), counted in
+        `n_unreadable` and named in a warning.
+    references: gold documents, in the same forms, paired with `predictions` by position; a
+        reference that cannot be read is an error.
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.
     solver (str): "hillclimb" (default), "exact" (integer program when not proven optimal)
@@ -54,6 +59,7 @@ Args:
     fine_grained (bool): add the Damonte et al. (2017) scores (default False).
     num_workers (int): documents are scored in this many processes (default 1).
     per_document (bool): add `per_document_f1`, the F1 of each document (default False).
+    strict (bool): raise on a prediction that cannot be read (default False).
     bootstrap (int): add bootstrap intervals (documents resampled this many times; default 0,
         none) of every precision, recall and F1 returned: `precision_ci_low`, `precision_ci_high`,
         `recall_ci_*`, `f1_ci_*`, `coref_f1_ci_*`, ...
@@ -66,10 +72,12 @@ Args:
 Returns:
     precision, recall, f1: overall DocSmatch, micro-averaged.
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
-        coref_named_entity_*, coref_bridging_*, coref_other_*, noncoref_* likewise.
+        coref_named_entity_*, coref_bridging_*, coref_other_*, noncoref_* likewise; each with its
+        counts (`_match`, `_test`, `_gold`) and None where there is nothing to score (no predicted
+        items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
-    match, test, gold, n_pairs, n_optimal: the counts behind the scores.
+    match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
     config: solver, restarts, seed and amreval version.
     With `compare_predictions`, for `f1` and every other F1 (`coref_f1`, `srl_f1`, ...):
         compare_f1 (the second system's), f1_difference (first minus second), its interval
@@ -82,11 +90,42 @@ Examples:
     >>> results = docsmatch.compute(predictions=[pred], references=[gold])
     >>> round(results["f1"], 4), results["coref_recall"], round(results["noncoref_f1"], 4)
     (0.8421, 0.0, 0.8235)
+    >>> results["coref_precision"], results["coref_test"]  # no coref items predicted: nothing to score
+    (None, 0)
     >>> results = docsmatch.compute(predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]],
     ...                             references=[gold], coref=False)
     >>> results["match"], results["test"], results["gold"]
     (8, 8, 9)
 """
+
+
+# a document as stored: a list of sentence strings, or a DocAMR string as a list of one
+_DOCUMENT = {"strings": datasets.Sequence(datasets.Value("string")), "is_list": datasets.Value("bool")}
+
+
+def _stored_one(doc, what, index=0):
+    """One document in the stored format (None stays None: evaluate reports it)."""
+    if doc is None:
+        return None
+    if isinstance(doc, str):
+        return {"strings": [doc], "is_list": False}
+    if isinstance(doc, (list, tuple)) and all(isinstance(s, str) for s in doc):
+        return {"strings": list(doc), "is_list": True}
+    raise InputError(
+        f"{what} #{index}: expected a DocAMR string or a list of sentence strings, got {type(doc).__name__}"
+    )
+
+
+def _stored(documents, what):
+    """The documents of a batch in the stored format."""
+    if documents is None or isinstance(documents, str):
+        return documents  # evaluate names the problem
+    return [_stored_one(doc, what, k) for k, doc in enumerate(documents)]
+
+
+def _document(stored):
+    """A stored document back in the form it was given."""
+    return list(stored["strings"]) if stored["is_list"] else stored["strings"][0]
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -96,23 +135,22 @@ class Docsmatch(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features({"predictions": datasets.Value("string"), "references": datasets.Value("string")}),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Sequence(datasets.Value("string")),
-                        "references": datasets.Value("string"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Sequence(datasets.Value("string")),
-                        "references": datasets.Sequence(datasets.Value("string")),
-                    }
-                ),
-            ],
+            # one format for both forms (a DocAMR string, a list of sentence strings), so that any mix works
+            features=datasets.Features({"predictions": _DOCUMENT, "references": _DOCUMENT}),
             codebase_urls=["https://github.com/IBM/docAMR", "https://github.com/snowblink14/smatch"],
             reference_urls=["https://aclanthology.org/2022.naacl-main.256/"],
+        )
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predicted and gold documents (DocAMR strings or lists of sentence strings, mixed at will)."""
+        super().add_batch(
+            predictions=_stored(predictions, "prediction"), references=_stored(references, "reference"), **kwargs
+        )
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one predicted and one gold document (a DocAMR string or a list of sentence strings each)."""
+        super().add(
+            prediction=_stored_one(prediction, "prediction"), reference=_stored_one(reference, "reference"), **kwargs
         )
 
     def _compute(
@@ -128,6 +166,7 @@ class Docsmatch(evaluate.Metric):
         **options,
     ):
         # restarts, seed, solver, time_limit, fine_grained, num_workers, bootstrap, ... go to the core with its defaults
+        predictions, references = [_document(p) for p in predictions], [_document(r) for r in references]
         result = score_documents(predictions, references, coref=coref, **options)
         out = result.as_dict()
         if per_document:

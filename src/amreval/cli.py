@@ -90,7 +90,9 @@ def _add_verbose(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what is done to stderr")
 
 
-def _add_scoring_flags(p: argparse.ArgumentParser, *, significant: int = 2, pr: bool = True) -> None:
+def _add_scoring_flags(
+    p: argparse.ArgumentParser, *, significant: int = 2, pr_help: str = "print precision and recall as well as F-score"
+) -> None:
     p.add_argument(
         "-f",
         nargs=2,
@@ -112,8 +114,7 @@ def _add_scoring_flags(p: argparse.ArgumentParser, *, significant: int = 2, pr: 
         metavar="D",
         help=f"digits after the decimal point (default {significant})",
     )
-    if pr:
-        p.add_argument("--pr", action="store_true", help="print precision and recall as well as F-score")
+    p.add_argument("--pr", action="store_true", help=pr_help)
     p.add_argument(
         "--ms",
         action="store_true",
@@ -208,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="DocSmatch (Smatch under the sentence constraint) of predicted against "
         "gold document graphs, paired by position, printed in the reference's layout.",
     )
-    _add_scoring_flags(ds, significant=4, pr=False)
+    _add_scoring_flags(ds, significant=4, pr_help="precision and recall are always printed (the reference's layout)")
     ds.add_argument(
         "--coref-subscore",
         action="store_true",
@@ -231,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="score documents in N processes (default 1; the result does not depend on it)",
     )
-    ds.set_defaults(func=_cmd_docsmatch, pr=True)
+    ds.set_defaults(func=_cmd_docsmatch)
 
     d = sub.add_parser(
         "docamr",
@@ -521,7 +522,10 @@ def _cmd_docsmatch(args: argparse.Namespace) -> int:
 
         # draw the alignments that were scored, after the scores are out
         paths = _svg_paths(args.svg, [_pair_id(p, g) for p, g in zip(pred, gold)])
-        for path, p, g, scored in zip(paths, pred, gold, result.pairs):
+        for k, (path, p, g, scored) in enumerate(zip(paths, pred, gold, result.pairs)):
+            if k in result.unreadable_predictions:
+                warnings.warn(f"no picture for document {k + 1}: its prediction could not be read", stacklevel=1)
+                continue
             alignment_svg(p, g, path, mapping=scored.mapping)
     return 0
 
@@ -620,6 +624,10 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
                 raise UsageError("--amr3 needs --split (train, dev, test or dev-alternative)")
             layout = Amr3Layout(args.amr3)
             xml_files = layout.split_files(args.split)
+            if not xml_files:
+                raise AmrevalError(
+                    f"{args.amr3}: no MS-AMR XML file of the {args.split} split in {layout.split_folder(args.split)}"
+                )
             amr_files = args.amrs or layout.amr_files()
         else:
             if not args.amrs:

@@ -37,10 +37,11 @@ def test_compute_equals_the_core(metric):
     assert out == core
     # pred: 5 concepts, TOP, 2 snt, 2 ARG0 = 10; gold 9; matched: 4 concepts, TOP, snt1, snt2, ARG0 w b
     assert (out["match"], out["test"], out["gold"]) == (8, 10, 9)
-    # gold b is merged: (w ARG0 b), (g ARG0 b) are its coref edges; the prediction has none
-    assert (out["coref_precision"], out["coref_recall"], out["coref_f1"]) == (0.0, 0.0, 0.0)
+    # gold b is merged: (w ARG0 b), (g ARG0 b) are its coref edges; the prediction has none: precision 0/0
+    assert (out["coref_precision"], out["coref_recall"], out["coref_f1"]) == (None, 0.0, 0.0)
+    assert (out["coref_match"], out["coref_test"], out["coref_gold"]) == (0, 0, 2)  # the two edges into b
     assert out["config"].startswith("solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak")
-    assert all(v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
+    assert all(v is None or v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
 
 
 def test_lists_of_sentences_and_keywords(metric):
@@ -83,7 +84,9 @@ def test_bad_input_raises_value_errors_naming_the_index(metric):
     with pytest.raises(ValueError, match="nothing to score"):
         metric.compute(predictions=[], references=[])
     with pytest.raises(ValueError, match=r"prediction #1, graph #1, line 1: malformed PENMAN"):
-        metric.compute(predictions=[PRED, "(a / b"], references=[GOLD, GOLD])
+        metric.compute(predictions=[PRED, "(a / b"], references=[GOLD, GOLD], strict=True)
+    with pytest.raises(ValueError, match=r"reference #1, graph #1, line 1: malformed PENMAN"):
+        metric.compute(predictions=[PRED, PRED], references=[GOLD, "(a / b"])
     with pytest.raises(ValueError, match=r"reference #0: empty string"):
         metric.compute(predictions=[PRED], references=[""])
     with pytest.raises(ValueError, match=r"prediction #0: empty list"):
@@ -96,4 +99,4 @@ def test_docstring_examples_run(metric, monkeypatch):
     test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {"evaluate": evaluate}, "docsmatch", None, 0)
     runner = doctest.DocTestRunner()
     runner.run(test)
-    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=7)
+    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=8)

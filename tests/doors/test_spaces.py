@@ -108,8 +108,11 @@ def shown(page: Page, selector: str) -> dict[str, tuple[str, str | None]]:
     return {key: (text, value) for key, text, value in rows}
 
 
-def assert_number(cells: dict, key: str, expected: float) -> None:
+def assert_number(cells: dict, key: str, expected: float | None) -> None:
     text, value = cells[key]
+    if expected is None:  # nothing to score: a dash, no number
+        assert (text, value) == ("–", ""), f"{key}: the page shows {text}, compute gives None"
+        return
     assert text == f"{expected:.4f}", f"{key}: the page shows {text}, compute gives {expected}"
     assert float(value) == expected, f"{key}: the page holds {value}, compute gives {expected}"
 

@@ -239,6 +239,8 @@ def _build_graph(flat: _Flat, origin: str, warn_unbound: bool = True) -> Graph:
     metadata, top, inst_list, branches = flat
     instances: dict[str, str] = {}
     for var, concept in inst_list:
+        if concept is None:
+            _warn(f"{origin}: ({var}) has no concept; read with the empty concept")
         concept = _strip_alignment(concept) if concept is not None else ""
         if var in instances:
             _warn(f"{origin}: variable {var!r} is defined twice; kept the first concept")
@@ -248,6 +250,8 @@ def _build_graph(flat: _Flat, origin: str, warn_unbound: bool = True) -> Graph:
     edges = graph.edges
     attributes = graph.attributes
     for source, role, target, is_node in branches:
+        if not role:
+            _warn(f"{origin}: {source} : {target}: an empty role ':'; read as the role ''")
         if not is_node:
             target = _strip_alignment(target)
             if target[:1] == '"' or target not in instances:

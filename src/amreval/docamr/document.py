@@ -115,7 +115,9 @@ def document_graph(
             document and the sentence).
     """
     if isinstance(doc, (Graph, str)):
-        return as_graph(doc, what, index, errors=errors)
+        graph = as_graph(doc, what, index, errors=errors)
+        _warn_sentence_edges(graph, what, index)
+        return graph
     if isinstance(doc, (list, tuple)):
         if not doc:
             raise InputError(
@@ -136,6 +138,29 @@ def document_graph(
     raise InputError(
         f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence graphs, got {type(doc).__name__}"
     )
+
+
+def _warn_sentence_edges(graph: Graph, what: str, index: int) -> None:
+    """Warn about ``:sntN`` numbers with gaps and ``:sntN`` edges to constants (one warning per document)."""
+    top = graph.top
+    numbers = sorted(
+        int(m.group(1)) for e in graph.edges if e.source == top and not e.inverted for m in [_SNT.match(e.role)] if m
+    )
+    problems = []
+    constants = [f":{a.role} {a.value}" for a in graph.attributes if a.source == top and _SNT.match(a.role)]
+    if constants:
+        problems.append(f"{', '.join(constants)} point to constants, not sentences (they are not scored as sentences)")
+    present = sorted(set(numbers))
+    if present and present[-1] > len(present):
+        gaps: list[int] = []  # the first few missing numbers, without counting up to the largest
+        for before, k in zip([0, *present], present):
+            gaps.extend(range(before + 1, min(k, before + 7)))
+            if len(gaps) > 5:
+                break
+        shown = ", ".join(f":snt{k}" for k in gaps[:5]) + (", ..." if present[-1] - len(present) > 5 else "")
+        problems.append(f"no {shown} below :snt{present[-1]} (counted as empty sentences)")
+    if problems:
+        warnings.warn(f"{what} #{index}: " + "; ".join(problems), AmrevalWarning, stacklevel=3)
 
 
 def sentence_membership(graph: Graph, variables: Sequence[str] | None = None) -> list[tuple[int, ...]] | None:

@@ -259,26 +259,38 @@ def read_sentence_amrs(sources: Iterable[FileSource] | FileSource) -> dict[str, 
 
     Raises:
         InputError: no such file.
-        DecodeError: a graph has no ``::id``, or is malformed.
+        DecodeError: a graph has no ``::id``, two graphs have the same ``::id``
+            (in one file or in two; the message names both), or a graph is malformed.
     """
     if isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]  # type: ignore[list-item]
     amrs: dict[str, Graph] = {}
     for src in sources:  # type: ignore[union-attr]
-        amrs.update(sentence_amrs(iter_graphs(src)))
+        for gid, g in sentence_amrs(iter_graphs(src)).items():
+            _check_unique(amrs, gid, g)
+            amrs[gid] = g
     return amrs
+
+
+def _check_unique(amrs: dict[str, Graph], gid: str, g: Graph) -> None:
+    if gid in amrs:
+        raise DecodeError(
+            f"the sentence id {gid} is given twice: {amrs[gid].origin} and {g.origin}; expected each ::id once",
+            source=g.origin.split(", graph #")[0],
+        )
 
 
 def sentence_amrs(graphs: Iterable[Graph]) -> dict[str, Graph]:
     """Sentence graphs keyed by their ``::id``.
 
     Raises:
-        DecodeError: a graph has no ``::id``.
+        DecodeError: a graph has no ``::id``, or two graphs have the same one.
     """
     amrs: dict[str, Graph] = {}
     for g in graphs:
         if not g.id:
             raise DecodeError("a sentence AMR without '# ::id'", source=g.origin)
+        _check_unique(amrs, g.id, g)
         amrs[g.id] = g
     return amrs
 
@@ -326,18 +338,26 @@ class Amr3Layout:
         return sorted(self.unsplit.glob("*.txt"))
 
     def split_files(self, split: str) -> list[Path]:
-        """The XML files of a split: ``train`` (242), ``dev`` (42), ``test`` (9), ``dev-alternative`` (42)."""
+        """The XML files of a split: ``train`` (242), ``dev`` (42), ``test`` (9), ``dev-alternative`` (42).
+
+        Raises:
+            InputError: an unknown split.
+        """
         if split not in SPLITS:
             raise InputError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
         if split == "test":
-            return sorted(self.ms_test.glob("msamr_*.xml"))
-        if split == "dev-alternative":
-            return sorted(self.ms_double.glob("msamr_*.alternative.xml"))
-        train = sorted(self.ms_train.glob("msamr_*.xml"))
-        dev = set(DEV_DOCUMENTS)
-        if split == "dev":
-            return [p for p in train if p.stem in dev]
-        return [p for p in train if p.stem not in dev]
+            files = sorted(self.ms_test.glob("msamr_*.xml"))
+        elif split == "dev-alternative":
+            files = sorted(self.ms_double.glob("msamr_*.alternative.xml"))
+        else:
+            train = sorted(self.ms_train.glob("msamr_*.xml"))
+            dev = set(DEV_DOCUMENTS)
+            files = [p for p in train if (p.stem in dev) == (split == "dev")]
+        return files
+
+    def split_folder(self, split: str) -> Path:
+        """The folder that holds the XML files of a split."""
+        return {"test": self.ms_test, "dev-alternative": self.ms_double}.get(split, self.ms_train)
 
 
 def iter_documents(files: Iterable[PathLike | str]) -> Iterator[MsAmrDocument]:

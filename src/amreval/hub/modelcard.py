@@ -256,7 +256,8 @@ def eval_results(
     values = _flat(result)
     metric = metric or _infer_metric(values)
     if keys is None:
-        chosen = [k for k in DEFAULT_KEYS.get(metric, ("precision", "recall", "f1")) if k in values]
+        # a sub-score with nothing to score (None) is not reported
+        chosen = [k for k in DEFAULT_KEYS.get(metric, ("precision", "recall", "f1")) if values.get(k) is not None]
         if not chosen:
             raise InputError(f"the result has none of the default {metric} keys; pass keys=")
     else:

@@ -45,25 +45,26 @@ _EPS = 1e-9
 
 @njit(cache=True, nogil=True)
 def compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
-    """Whether node i of A may align with node j of B: they share a group (sorted id lists)."""
-    return first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) >= 0
+    """Whether node i of A may align with node j of B: they share a group.
 
-
-@njit(cache=True, nogil=True)
-def first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
-    """The smallest group of both node i of A and node j of B, or -1."""
-    x = ga_ptr[i]
-    x_end = ga_ptr[i + 1]
-    y = gb_ptr[j]
-    y_end = gb_ptr[j + 1]
-    while x < x_end and y < y_end:
-        if ga_ids[x] == gb_ids[y]:
-            return ga_ids[x]
-        if ga_ids[x] < gb_ids[y]:
-            x += 1
-        else:
-            y += 1
-    return -1
+    Each id of the shorter list is looked up in the longer one (both sorted),
+    so a node in hundreds of sentences costs a few steps, not hundreds.
+    """
+    a_lo = ga_ptr[i]
+    a_hi = ga_ptr[i + 1]
+    b_lo = gb_ptr[j]
+    b_hi = gb_ptr[j + 1]
+    if a_hi - a_lo <= b_hi - b_lo:
+        for x in range(a_lo, a_hi):
+            y = np.searchsorted(gb_ids[b_lo:b_hi], ga_ids[x])
+            if y < b_hi - b_lo and gb_ids[b_lo + y] == ga_ids[x]:
+                return True
+    else:
+        for y in range(b_lo, b_hi):
+            x = np.searchsorted(ga_ids[a_lo:a_hi], gb_ids[y])
+            if x < a_hi - a_lo and ga_ids[a_lo + x] == gb_ids[y]:
+                return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -102,6 +103,7 @@ def _range_of(sorted_keys, key):
 def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
     """The number of pairwise terms :func:`build_pool` will make (to check memory first)."""
     comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
+    seen = np.full(rel_b.shape[0], -1, dtype=np.int64)
     n_terms = 0
     for s in range(rel_a.shape[0]):
         i = rel_a[s, 1]
@@ -112,9 +114,12 @@ def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
             lo, hi = _range_of(comp, rel_a[s, 0] * n_groups + g)
             for x in range(lo, hi):
                 t = item[x]
+                if seen[t] == s:
+                    continue
+                seen[t] = s
                 j = rel_b[t, 1]
                 l = rel_b[t, 2]  # noqa: E741
-                if j == l or first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                if j == l:
                     continue
                 if compatible(k, l, ga_ptr, ga_ids, gb_ptr, gb_ids):
                     n_terms += 1
@@ -151,8 +156,8 @@ def build_pool(
     (relation of A, relation of B) order; relation matches that need the same
     pair at both ends (self-loops) are folded into unary weights. B's triples
     are looked up by (concept, attribute or role, group), so only matching
-    triples of shared groups are visited, each once (under the first group
-    both nodes share), and nothing is allocated per node pair: time and
+    triples of shared groups are visited, each once (a stamp per triple skips
+    it under a later shared group), and nothing is allocated per node pair: time and
     memory grow with the candidates and terms.
     """
     n_a = inst_a.shape[0]
@@ -184,13 +189,16 @@ def build_pool(
                         best_b_inst[j] = w
     else:
         comp, item = _group_index(inst_b, np.arange(n_b), gb_ptr, gb_ids, n_groups)
+        seen = np.full(n_b, -1, dtype=np.int64)
         for i in range(n_a):
             for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
                 lo, hi = _range_of(comp, inst_a[i] * n_groups + g)
                 for x in range(lo, hi):
                     j = item[x]
-                    if first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                    # a node of B in several shared groups is met once, under the first
+                    if seen[j] == i:
                         continue
+                    seen[j] = i
                     w = inst_bw[j]
                     if w > 0.0:
                         if n_e == cap:
@@ -209,15 +217,17 @@ def build_pool(
     attr_a_best = np.zeros(m_a, dtype=np.float64)
     attr_b_best = np.zeros(m_b, dtype=np.float64)
     comp, item = _group_index(attr_b[:, 1], attr_b[:, 0], gb_ptr, gb_ids, n_groups)
+    seen = np.full(m_b, -1, dtype=np.int64)
     for s in range(m_a):
         i = attr_a[s, 0]
         for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
             lo, hi = _range_of(comp, attr_a[s, 1] * n_groups + g)
             for x in range(lo, hi):
                 t = item[x]
-                j = attr_b[t, 0]
-                if first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
+                if seen[t] == s:
                     continue
+                seen[t] = s
+                j = attr_b[t, 0]
                 if n_e == cap:
                     cap *= 2
                     e_key = _grow_i(e_key, cap)
@@ -242,6 +252,7 @@ def build_pool(
     t_w = np.empty(t_cap, dtype=np.float64)
     n_terms = 0
     comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
+    seen = np.full(r_b, -1, dtype=np.int64)
     for s in range(r_a):
         i = rel_a[s, 1]
         k = rel_a[s, 2]
@@ -249,11 +260,12 @@ def build_pool(
             lo, hi = _range_of(comp, rel_a[s, 0] * n_groups + g)
             for x in range(lo, hi):
                 t = item[x]
+                if seen[t] == s:
+                    continue
+                seen[t] = s
                 j = rel_b[t, 1]
                 l = rel_b[t, 2]  # noqa: E741
                 if (i == k) != (j == l):
-                    continue
-                if first_common(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids) != g:
                     continue
                 if not compatible(k, l, ga_ptr, ga_ids, gb_ptr, gb_ids):
                     continue
@@ -459,75 +471,134 @@ def _activate(p, sign, ctx, ptr, nbr, w):
 
 
 @njit(cache=True, nogil=True)
-def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr):
-    """Steepest-ascent hill climbing from the state given; returns the gain."""
+def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr):
+    """Node i's best move or swap: ``(gain, p, k, pd)``; gain ``-1.0`` and ``p = -1`` when none gains."""
+    best_gain = _EPS
+    best_p = -1
+    best_k = -1
+    best_pd = -1
+    cur = mapping[i]
+    cur_val = 0.0
+    a = -1
+    if cur >= 0:
+        cur_val = pair_u[cur] + ctx[cur]
+        a = pair_tgt[cur]
+    for p in range(cand_ptr[i], cand_ptr[i + 1]):
+        if p == cur:
+            continue
+        j = pair_tgt[p]
+        k = used[j]
+        if k < 0:
+            # a move: j is free, so i leaves cur (worth cur_val) for p; p and cur share
+            # source node i, so they have no term and ctx[p] needs no correction
+            gain = pair_u[p] + ctx[p] - cur_val
+            if gain > best_gain:
+                best_gain = gain
+                best_p = p
+                best_k = -1
+                best_pd = -1
+        else:
+            # A swap: j is taken by node k (pair pb = k -> j), so i takes j (pair p)
+            # and k takes i's old target a (pair pd = k -> a), or nothing if i had none.
+            # ctx[x] is the pairwise weight between pair x and every active pair. The
+            # pairs leaving (cur, pb) and the pairs entering (p, pd) share no term with
+            # the pair they replace: two pairs of one source node, or of one target
+            # node, never form a term (a relation from a node to itself lives in the
+            # unary weight). So ctx[p] and ctx[pd], taken while cur and pb are still
+            # active, hold exactly their terms with the pairs that stay.
+            pd = -1
+            if a >= 0:
+                pd = find_pair(cand_ptr, pair_tgt, k, a)
+                if pd < 0:
+                    continue
+            pb = mapping[k]
+            # entering: both pairs with their context, plus the term between them
+            # (inactive now, so in neither ctx)
+            new_val = pair_u[p] + ctx[p]
+            if pd >= 0:
+                new_val += pair_u[pd] + ctx[pd] + _pair_weight(p, pd, ptr, nbr, w)
+            # leaving: both pairs with their context; the term between cur and pb is in
+            # ctx[cur] and in ctx[pb], so it is counted twice and taken off once
+            old_val = cur_val + pair_u[pb] + ctx[pb]
+            if cur >= 0:
+                old_val -= _pair_weight(cur, pb, ptr, nbr, w)
+            gain = new_val - old_val
+            if gain > best_gain:
+                best_gain = gain
+                best_p = p
+                best_k = k
+                best_pd = pd
+    if best_p < 0:
+        return -1.0, -1, -1, -1
+    return best_gain, best_p, best_k, best_pd
+
+
+@njit(cache=True, nogil=True)
+def _mark(x, stamp, step, todo, n_todo):
+    if x >= 0 and stamp[x] != step:
+        stamp[x] = step
+        todo[n_todo] = x
+        n_todo += 1
+    return n_todo
+
+
+@njit(cache=True, nogil=True)
+def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src):
+    """Steepest-ascent hill climbing from the state given; returns the gain.
+
+    Each step takes the best move of all (the first node, and its first
+    candidate, on ties), as a scan of every candidate would, but each node's
+    best move is kept and recomputed only when the step changed something it
+    depends on: its own pairs' context (the neighbours of the pairs that
+    changed), the owners of the targets involved, the nodes that could move to
+    a target whose owner or whose owner's context changed. A step then costs
+    about the changed neighbourhood, not the whole candidate pool. A last full
+    pass confirms that no move gains before the climb ends.
+    """
     n_a = mapping.shape[0]
     total_gain = 0.0
+    gains = np.empty(n_a, dtype=np.float64)
+    move_p = np.empty(n_a, dtype=np.int64)
+    move_k = np.empty(n_a, dtype=np.int64)
+    move_pd = np.empty(n_a, dtype=np.int64)
+    for i in range(n_a):
+        gains[i], move_p[i], move_k[i], move_pd[i] = _best_move(
+            i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+        )
+    stamp = np.full(n_a, -1, dtype=np.int64)
+    todo = np.empty(n_a, dtype=np.int64)
+    changed = np.empty(4, dtype=np.int64)
+    step = 0
     while True:
         best_gain = _EPS
         best_i = -1
-        best_p = -1
-        best_k = -1
-        best_pd = -1
         for i in range(n_a):
-            cur = mapping[i]
-            cur_val = 0.0
-            a = -1
-            if cur >= 0:
-                cur_val = pair_u[cur] + ctx[cur]
-                a = pair_tgt[cur]
-            for p in range(cand_ptr[i], cand_ptr[i + 1]):
-                if p == cur:
-                    continue
-                j = pair_tgt[p]
-                k = used[j]
-                if k < 0:
-                    # a move: j is free, so i leaves cur (worth cur_val) for p; p and cur share
-                    # source node i, so they have no term and ctx[p] needs no correction
-                    gain = pair_u[p] + ctx[p] - cur_val
-                    if gain > best_gain:
-                        best_gain = gain
-                        best_i = i
-                        best_p = p
-                        best_k = -1
-                        best_pd = -1
-                else:
-                    # A swap: j is taken by node k (pair pb = k -> j), so i takes j (pair p)
-                    # and k takes i's old target a (pair pd = k -> a), or nothing if i had none.
-                    # ctx[x] is the pairwise weight between pair x and every active pair. The
-                    # pairs leaving (cur, pb) and the pairs entering (p, pd) share no term with
-                    # the pair they replace: two pairs of one source node, or of one target
-                    # node, never form a term (a relation from a node to itself lives in the
-                    # unary weight). So ctx[p] and ctx[pd], taken while cur and pb are still
-                    # active, hold exactly their terms with the pairs that stay.
-                    pd = -1
-                    if a >= 0:
-                        pd = find_pair(cand_ptr, pair_tgt, k, a)
-                        if pd < 0:
-                            continue
-                    pb = mapping[k]
-                    # entering: both pairs with their context, plus the term between them
-                    # (inactive now, so in neither ctx)
-                    new_val = pair_u[p] + ctx[p]
-                    if pd >= 0:
-                        new_val += pair_u[pd] + ctx[pd] + _pair_weight(p, pd, ptr, nbr, w)
-                    # leaving: both pairs with their context; the term between cur and pb is in
-                    # ctx[cur] and in ctx[pb], so it is counted twice and taken off once
-                    old_val = cur_val + pair_u[pb] + ctx[pb]
-                    if cur >= 0:
-                        old_val -= _pair_weight(cur, pb, ptr, nbr, w)
-                    gain = new_val - old_val
-                    if gain > best_gain:
-                        best_gain = gain
-                        best_i = i
-                        best_p = p
-                        best_k = k
-                        best_pd = pd
+            if gains[i] > best_gain:
+                best_gain = gains[i]
+                best_i = i
         if best_i < 0:
-            return total_gain
+            # confirm with a full pass; the kept moves are exact, so this finds nothing
+            for i in range(n_a):
+                gains[i], move_p[i], move_k[i], move_pd[i] = _best_move(
+                    i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+                )
+                if gains[i] > best_gain:
+                    best_gain = gains[i]
+                    best_i = i
+            if best_i < 0:
+                return total_gain
         total_gain += best_gain
         i = best_i
+        best_p = move_p[i]
+        best_k = move_k[i]
+        best_pd = move_pd[i]
         cur = mapping[i]
+        n_changed = 0
+        if cur >= 0:
+            changed[n_changed] = cur
+            n_changed += 1
+        changed[n_changed] = best_p
+        n_changed += 1
         if best_k < 0:
             if cur >= 0:
                 _activate(cur, -1.0, ctx, ptr, nbr, w)
@@ -538,6 +609,8 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
         else:
             k = best_k
             pb = mapping[k]
+            changed[n_changed] = pb
+            n_changed += 1
             if cur >= 0:
                 _activate(cur, -1.0, ctx, ptr, nbr, w)
             _activate(pb, -1.0, ctx, ptr, nbr, w)
@@ -545,6 +618,8 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
             mapping[i] = best_p
             used[pair_tgt[best_p]] = i
             if best_pd >= 0:
+                changed[n_changed] = best_pd
+                n_changed += 1
                 _activate(best_pd, 1.0, ctx, ptr, nbr, w)
                 mapping[k] = best_pd
                 used[pair_tgt[best_pd]] = k
@@ -552,6 +627,63 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
                 mapping[k] = -1
                 if cur >= 0:
                     used[pair_tgt[cur]] = -1
+        # the nodes whose best move may have changed; when finding them would cost more
+        # than recomputing every node, every node is recomputed
+        step += 1
+        n_todo = 0
+        n_todo = _mark(i, stamp, step, todo, n_todo)
+        if best_k >= 0:
+            n_todo = _mark(best_k, stamp, step, todo, n_todo)
+        work = 0
+        budget = cand_ptr[n_a]
+        for c in range(n_changed):
+            q0 = changed[c]
+            # whoever could take, or swap into, a target that was taken or freed
+            j = pair_tgt[q0]
+            work += tgt_ptr[j + 1] - tgt_ptr[j]
+            for x in range(tgt_ptr[j], tgt_ptr[j + 1]):
+                n_todo = _mark(tgt_src[x], stamp, step, todo, n_todo)
+            for y in range(ptr[q0], ptr[q0 + 1]):
+                q = nbr[y]
+                # the context of q changed: its node, the owner of its target (a swap's pd),
+                # and, when q is active, every node that could swap with its owner
+                n_todo = _mark(pair_src[q], stamp, step, todo, n_todo)
+                t = pair_tgt[q]
+                n_todo = _mark(used[t], stamp, step, todo, n_todo)
+                if mapping[pair_src[q]] == q:
+                    work += tgt_ptr[t + 1] - tgt_ptr[t]
+                    for x in range(tgt_ptr[t], tgt_ptr[t + 1]):
+                        n_todo = _mark(tgt_src[x], stamp, step, todo, n_todo)
+            if work > budget:
+                break
+        if work > budget:
+            for v in range(n_a):
+                gains[v], move_p[v], move_k[v], move_pd[v] = _best_move(
+                    v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+                )
+            continue
+        for x in range(n_todo):
+            v = todo[x]
+            gains[v], move_p[v], move_k[v], move_pd[v] = _best_move(
+                v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+            )
+
+
+@njit(cache=True, nogil=True)
+def target_index(n_b, pair_src, pair_tgt):
+    """For each node of B, the sources of the candidate pairs that target it (CSR)."""
+    tgt_ptr = np.zeros(n_b + 1, dtype=np.int64)
+    for p in range(pair_tgt.shape[0]):
+        tgt_ptr[pair_tgt[p] + 1] += 1
+    for j in range(n_b):
+        tgt_ptr[j + 1] += tgt_ptr[j]
+    fill = tgt_ptr[:-1].copy()
+    tgt_src = np.empty(pair_tgt.shape[0], dtype=np.int64)
+    for p in range(pair_tgt.shape[0]):
+        j = pair_tgt[p]
+        tgt_src[fill[j]] = pair_src[p]
+        fill[j] += 1
+    return tgt_ptr, tgt_src
 
 
 @njit(cache=True, nogil=True)
@@ -573,6 +705,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
     """
     n_pairs = pair_src.shape[0]
     cand_ptr = row_pointers(n_a, pair_src)
+    tgt_ptr, tgt_src = target_index(n_b, pair_src, pair_tgt)
     best_map = np.full(n_a, -1, dtype=np.int64)
     best_score = -1.0
     mapping = np.full(n_a, -1, dtype=np.int64)
@@ -632,7 +765,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
                             _activate(p, 1.0, ctx, ptr, nbr, w)
                             break
                         pick -= 1
-        _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr)
+        _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src)
         climbs += 1
         score = _score(mapping, pair_u, ctx)
         if score > best_score + _EPS:

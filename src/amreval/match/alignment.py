@@ -81,6 +81,9 @@ DEFAULT_TIME_LIMIT = 30.0
 #: under ``solver="auto"``.
 AUTO_MAX_PAIRS = 400
 AUTO_MAX_TERMS = 4000
+#: Random restarts are tried in certified search only on problems up to this many candidate
+#: pairs: on a long document one random climb costs seconds, and the bounds decide anyway.
+CERTIFY_RESTART_MAX_PAIRS = 20_000
 #: :func:`assignment_bound` works on a dense table up to this many node pairs.
 ASSIGNMENT_MAX_CELLS = 4_000_000
 
@@ -644,7 +647,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
         if result.score >= bound - _BOUND_TOL:
             return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
         result.bound = min(result.bound, bound)
-    if search.restarts:
+    if search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline:
         more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
         if more.score > result.score + _TOL:
             more.bound = result.bound

@@ -53,7 +53,16 @@ from amreval.match.diff import triple_diff
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, prf, score_corpus, strict_option
+from amreval.scores.harness import (
+    Config,
+    PairScore,
+    SmatchResult,
+    pair_search,
+    prf,
+    prf_or_none,
+    score_corpus,
+    strict_option,
+)
 
 # the group of nodes in no sentence: they may align with each other
 _NO_SENTENCE = -1
@@ -132,19 +141,20 @@ class DocsmatchResult(SmatchResult):
             raise AttributeError("the coref sub-score was not computed; pass coref=True")
         return self.coref.total
 
-    def _add_numbers(self, out: dict[str, float | int | str]) -> None:
-        """``coref_*``, ``coref_<category>_*``, ``noncoref_*`` and ``<measure>_*`` when computed."""
+    def _add_numbers(self, out: dict[str, float | int | str | None]) -> None:
+        """``coref_*``, ``coref_<category>_*``, ``noncoref_*`` and ``<measure>_*`` when computed: precision,
+        recall and F1 (None where there is nothing to score) and the counts ``_match``, ``_test``, ``_gold``."""
+        rows: list[tuple[str, tuple[float, int, int]]] = []
         if self.coref is not None:
-            rows: list[tuple[str, tuple[float, int, int]]] = [("coref", self.coref.total)]
+            rows.append(("coref", self.coref.total))
             rows += [(f"coref_{c}", tuple(getattr(self.coref, c))) for c in ("named_entity", "bridging", "other")]
             rows.append(("noncoref", self.coref.noncoref(self.match, self.test, self.gold)))
-            for name, counts in rows:
-                p, r, f = prf(*counts)
-                out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
         if self.fine_grained is not None:
-            for name in MEASURES:
-                p, r, f = prf(*self.fine_grained[name])
-                out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
+            rows += [(name, (m, t, g)) for name in MEASURES for m, t, g in [self.fine_grained[name]]]
+        for name, counts in rows:
+            p, r, f = prf_or_none(*counts)
+            out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
+            out[f"{name}_match"], out[f"{name}_test"], out[f"{name}_gold"] = counts
 
 
 def docsmatch_pair(

@@ -45,6 +45,7 @@ from amreval.match.alignment import SearchOptions
 
 __all__ = [
     "prf",
+    "prf_or_none",
     "PairScore",
     "SmatchResult",
     "Config",
@@ -75,6 +76,24 @@ def prf(match: float, test: float, gold: float) -> tuple[float, float, float]:
     if p + r == 0:
         return p, r, 0.0
     return p, r, 2 * p * r / (p + r)
+
+
+def prf_or_none(match: float, test: float, gold: float) -> tuple[float | None, float | None, float | None]:
+    """Precision, recall and F1 of a sub-score, None where there is nothing to score.
+
+    Precision is None without predicted items, recall without gold items,
+    F1 when there are neither (otherwise as :func:`prf`).
+
+    Example:
+        >>> prf_or_none(0, 0, 0), prf_or_none(0, 0, 4), prf_or_none(2, 4, 4)
+        ((None, None, None), (None, 0.0, 0.0), (0.5, 0.5, 0.5))
+    """
+    p, r, f = prf(match, test, gold)
+    return (
+        None if test <= 0 else p,
+        None if gold <= 0 else r,
+        None if test <= 0 and gold <= 0 else f,
+    )
 
 
 @dataclass
@@ -197,9 +216,12 @@ class SmatchResult:
         """Best bound minus score, summed over the unproven pairs (0 when all are proven)."""
         return round(sum(max(0.0, p.bound - p.match) for p in self.pairs if not p.optimal), 6)
 
-    def as_dict(self) -> dict[str, float | int | str]:
-        """Flat numbers, then ``score`` and the ``config`` line: ready for logging or JSON."""
-        out: dict[str, float | int | str] = {
+    def as_dict(self) -> dict[str, float | int | str | None]:
+        """Flat numbers, then ``score`` and the ``config`` line: ready for logging or JSON.
+
+        A sub-score with nothing to score is None (see :func:`prf_or_none`).
+        """
+        out: dict[str, float | int | str | None] = {
             "precision": self.precision,
             "recall": self.recall,
             "f1": self.f1,
@@ -219,7 +241,7 @@ class SmatchResult:
         out["config"] = self.config.as_string()
         return out
 
-    def _add_numbers(self, out: dict[str, float | int | str]) -> None:
+    def _add_numbers(self, out: dict[str, float | int | str | None]) -> None:
         """Subclasses add their own numbers after the common ones."""
 
 

@@ -1,0 +1,466 @@
+"""The bad-input catalogue (README, "Bad input"): one test per row, every value checked by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from amreval import (
+    AmrevalWarning,
+    DecodeError,
+    InputError,
+    docsmatch,
+    loads_graph,
+    read_graphs,
+    s2match,
+    smatch,
+)
+from amreval.cli import build_parser, main
+from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, read_sentence_amrs
+from amreval.docamr.corefiles import read_coref
+from amreval.match import graph_triples
+from amreval.scores.harness import pair_seed
+from amreval.scores.s2match import WordVectors, load_vectors
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+VECTORS = WordVectors.from_dict({"boy": [1.0, 0.0], "girl": [0.8, 0.6]})
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
+    preds = ["(a / b :ARG0 (c / d)", "(w / want-01)", ""]
+    refs = ["(x / b :ARG0 (y / d))", "(w / want-01)", "(a / b)"]
+    with pytest.warns(AmrevalWarning) as caught:
+        r = smatch(preds, refs)
+    # gold: 4 + 2 + 2 triples; only pair 1 (instance and TOP) is predicted and matched
+    assert (r.match, r.test, r.gold, r.precision, r.recall, r.f1) == (2, 2, 8, 1.0, 0.25, 0.4)
+    assert r.unreadable_predictions == [0, 2] and r.as_dict()["n_unreadable"] == 2
+    assert [str(w.message).split(" (")[0] for w in caught] == [
+        "2 of 3 predictions could not be read and were scored as empty graphs"
+    ]
+    assert "#0, #2; the first: prediction #0, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
+    # the configuration of a lenient run is that of any default run; strict is recorded
+    assert r.config.as_string() == smatch(refs, refs).config.as_string()
+    with pytest.raises(DecodeError, match="prediction #0, graph #1, line 1: malformed PENMAN"):
+        smatch(preds, refs, strict=True)
+    with pytest.warns(AmrevalWarning, match="1 of 1 predictions"):
+        r2 = s2match(["(b / boy"], ["(g / girl)"], vectors=VECTORS)
+    assert (r2.match, r2.test, r2.gold, r2.unreadable_predictions) == (0, 0, 2, [0])
+    assert "strict=True" in smatch(refs, refs, strict=True).config.as_string()
+
+
+def test_unreadable_sentence_of_a_predicted_list_is_an_empty_sentence():
+    doc = "(d / document :snt1 (a / boy) :snt2 (b / boy))"
+    with pytest.warns(AmrevalWarning, match=r"prediction #0, sentence #2, graph #1, line 1: malformed PENMAN"):
+        r = docsmatch([["(a / boy)", "(b / boy"]], [doc])
+    # prediction: d, s1.a, TOP, :snt1 (4 triples, all matched); gold adds b and :snt2 (6)
+    assert (r.match, r.test, r.gold, r.unreadable_predictions) == (4, 4, 6, [0])
+    with pytest.warns(AmrevalWarning, match="2 of 2 predictions"):
+        r = docsmatch(["(d / document", ["(a / boy"]], [doc, doc], num_workers=2)
+    # the first is empty; the second joins no sentence: (d / document), its instance and TOP match
+    assert (r.match, r.test, r.gold, r.unreadable_predictions) == (2, 2, 12, [0, 1])
+
+
+def test_unreadable_reference_is_an_error(capsys, tmp_path):
+    with pytest.raises(DecodeError, match="reference #0, graph #1, line 1: malformed PENMAN"):
+        smatch(["(a / b)"], ["(a / b"])
+    with pytest.raises(DecodeError, match=r"reference #0, sentence #1"):
+        docsmatch([["(a / b)"]], [["(a / b"]])
+    bad = tmp_path / "gold.amr"
+    bad.write_text("(a / b\n")
+    code, _, err = run(capsys, "smatch", "-f", str(EXAMPLES / "pred.amr"), str(bad))
+    assert code == 1 and f"{bad}, graph #1, line 1: malformed PENMAN" in err
+
+
+def test_cli_scores_unreadable_predictions_in_their_place(capsys, tmp_path):
+    gold = (EXAMPLES / "gold.amr").read_text()
+    header, *pred_graphs = (EXAMPLES / "pred.amr").read_text().split("\n\n")
+    # the first graph loses its last ')': its block runs over the blank line into the next graph
+    broken = pred_graphs[0].rstrip()[:-1]
+    pred = tmp_path / "pred.amr"
+    pred.write_text("\n\n".join([header, broken, *pred_graphs[1:]]))
+    code, out, err = run(capsys, "smatch", "-f", str(pred), str(EXAMPLES / "gold.amr"), "--json")
+    data = json.loads(out)
+    # pairs 2 and 3 as in test_smatch_prints_what_smatch_prints (7 of 9 and 9; 9 of 9 and 10), pair 1 empty
+    assert code == 0 and (data["match"], data["test"], data["gold"], data["n_unreadable"]) == (16, 18, 28, 1)
+    assert [(p["index"], p["id"], p["unreadable"]) for p in data["pairs"]] == [
+        (0, "demo.1", True),
+        (1, "demo.2", False),
+        (2, "demo.3", False),
+    ]
+    assert err.count("amreval: warning: 1 of 3 predictions could not be read") == 1
+    code, _, err = run(capsys, "smatch", "-f", str(pred), str(EXAMPLES / "gold.amr"), "--strict")
+    assert code == 1 and f"amreval: error: {pred}, graph #1 (id demo.1)" in err
+    assert gold  # the gold file is left as it is
+
+
+def test_latin1_and_binary_penman_name_the_file_and_line(tmp_path):
+    latin = tmp_path / "latin1.amr"
+    latin.write_bytes("(a / b)\n\n(c / caf\xe9)\n".encode("latin-1"))
+    with pytest.raises(DecodeError, match=r"latin1.amr, line 3: not UTF-8 text \(byte 17: b'\\xe9'\)"):
+        read_graphs(latin)
+    binary = tmp_path / "model.bin"
+    binary.write_bytes(b"(a / b)\n\x00\x01\x02")
+    with pytest.raises(DecodeError, match=r"model.bin, line 2: a binary file, not text \(a NUL byte\)"):
+        read_graphs(binary)
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.amr"
+    path.write_bytes(b"\xef\xbb\xbf# ::id x\r\n(a / b)\r\n")
+    (g,) = read_graphs(path)
+    assert (g.id, g.instances) == ("x", {"a": "b"})
+    assert loads_graph("\ufeff(a / b)").instances == {"a": "b"}
+
+
+def test_xml_follows_its_declared_encoding(tmp_path):
+    body = '<document><sentences docid="Caf\xe9"><amr id="D.1"/></sentences></document>'
+    latin = tmp_path / "latin1.xml"
+    latin.write_bytes(('<?xml version="1.0" encoding="ISO-8859-1"?>\n' + body).encode("latin-1"))
+    assert read_msamr_xml(latin).doc_id == "Caf\xe9"
+    undeclared = tmp_path / "undeclared.xml"
+    undeclared.write_bytes(('<?xml version="1.0"?>\n' + body).encode("latin-1"))
+    with pytest.raises(DecodeError, match=r"undeclared.xml, line 2: malformed XML: not well-formed"):
+        read_msamr_xml(undeclared)
+    unknown = tmp_path / "unknown.xml"
+    unknown.write_bytes(b'<?xml version="1.0" encoding="no-such-code"?>\n<document/>')
+    with pytest.raises(DecodeError, match=r"unknown.xml: cannot read the XML: unknown encoding"):
+        read_msamr_xml(unknown)
+
+
+def test_jsonlines_not_utf8_names_the_file_and_line(tmp_path):
+    path = tmp_path / "coref.jsonlines"
+    path.write_bytes(b'{"doc_key": "a"}\n{"doc_key": "caf\xe9"}\n')
+    with pytest.raises(DecodeError, match=r"coref.jsonlines, line 2: not UTF-8 text"):
+        read_coref(path)
+
+
+def test_vector_files_that_are_not_vectors(tmp_path):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"cat 1 0\ncaf\xe9 0 1\n")
+    with pytest.raises(DecodeError, match=r"latin.txt, line 2: not UTF-8 text"):
+        load_vectors(latin)
+    # a PENMAN file: its first line is the comment '# Sample ...'
+    with pytest.raises(DecodeError, match=r"gold.amr, line 1: 'Sample' is not a number"):
+        load_vectors(EXAMPLES / "gold.amr")
+
+
+def test_any_int_is_a_seed_with_the_same_result_in_any_order():
+    # seed 0 gives each pair its index, as always; small seeds keep their published values
+    assert [pair_seed(0, k) for k in range(3)] == [0, 1, 2]
+    assert pair_seed(1, 2) == 2654435763
+    seeds = [0, -1, 7174667213974021846, 2**64 + 5, -(2**100)]
+    assert all(0 <= pair_seed(s, k) < 2**63 for s in seeds for k in (0, 1, 10**6))
+    preds = ["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))", "(a / b :ARG0 (c / d) :ARG1 (e / d))"]
+    refs = ["(w / want-01 :ARG0 (b / girl) :ARG1 (g / go-02 :ARG0 b))", "(a / b :ARG0 (c / d) :ARG1 (e / f))"]
+    here = [(s, smatch(preds, refs, seed=s, solver="hillclimb", restarts=3).match) for s in seeds]
+    fresh = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, json; from amreval import smatch; p, r, s = json.loads(sys.argv[1]); "
+            "print(json.dumps([(x, smatch(p, r, seed=x, solver='hillclimb', restarts=3).match) for x in s]))",
+            json.dumps([preds, refs, seeds[::-1]]),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [tuple(x) for x in json.loads(fresh.stdout)][::-1] == here
+    assert [m for _, m in here] == [11] * 5  # 8 of the first pair's 9 triples, 3 of the second's 4
+    with pytest.warns(AmrevalWarning, match="no :snt"):  # a bootstrap with a negative seed works too
+        pass_ = docsmatch(
+            ["(d / document :snt2 (a / b))"] * 2, ["(d / document :snt2 (a / b))"] * 2, seed=-5, bootstrap=10
+        )
+    assert pass_.ci == (1.0, 1.0)
+
+
+def test_msamr_ids_give_valid_graphs_with_our_own_node_names():
+    xml = (
+        '<document><sentences docid="D"><amr id="D.1"/><amr id="D.2"/></sentences><relations><identity>'
+        '<identchain relationid="d"><mention id="D.1" variable="b"/><mention id="D.2" variable="h"/></identchain>'
+        '<identchain relationid="s1.b"><mention id="D.1" variable="b"/><mention id="D.2" variable="s"/>'
+        '<implicitrole id="D.2" parentvariable="s" argument="ARG 4"/></identchain>'
+        '<identchain relationid="a (b) c"><mention id="D.1" variable="b"/><mention id="D.2" variable="h"/>'
+        "</identchain>"
+        '<identchain relationid="rel-0"><mention id="D.1" variable="b"/><mention id="D.2" variable="h"/></identchain>'
+        '<identchain relationid="rel-0"><mention id="D.1" variable="b"/><mention id="D.2" variable="s"/></identchain>'
+        "</identity></relations></document>"
+    )
+    amrs = {
+        "D.1": loads_graph("# ::id D.1\n(b / boy)"),
+        "D.2": loads_graph("# ::id D.2\n(s / sleep-01 :ARG0 (h / he))"),
+    }
+    with pytest.warns(AmrevalWarning) as caught:
+        g = convert_document(loads_msamr_xml(xml), amrs, rep="no-merge")
+    assert [str(w.message) for w in caught] == [
+        "<string>: document D, s1.b: argument 'ARG 4' read as ARG4",
+        "<string>: document D, rel-0: a second chain with this relationid; kept apart, "
+        "with a node of its own (bridging refers to the first)",
+    ]
+    back = loads_graph(g.to_string())
+    # 'd' and 's1.b' are taken, 'a (b) c' is no variable: rel-1, rel-2, rel-3 (rel-0 is a relation id)
+    assert back.top == "d" and back.instances["d"] == "document" and back.instances["s1.b"] == "boy"
+    chains = sorted(v for v, c in back.instances.items() if c == "coref-entity")
+    assert chains == ["rel-0", "rel-1", "rel-2", "rel-3", "rel-4"]
+    assert ("s2.s", "ARG4", "rel-2") in {(e.source, e.role, e.target) for e in back.edges}
+    with pytest.warns(AmrevalWarning, match="ARG4"), pytest.raises(InputError, match="rel-0: a second chain"):
+        convert_document(loads_msamr_xml(xml), amrs, rep="no-merge", strict=True)
+    bad_role = xml.replace('argument="ARG 4"', 'argument="ARG(4)"')
+    with pytest.raises(InputError, match=r"s1.b: implicit role argument 'ARG\(4\)' is not a role name"):
+        convert_document(loads_msamr_xml(bad_role), amrs, strict=True)
+
+
+def test_deep_graphs_are_read_written_and_scored(tmp_path):
+    depth = 3000
+    text = "".join(f"(n{i} / c :ARG0-of " for i in range(depth)) + "(z / end :mod n3 :polarity -)" + ")" * depth
+    g = loads_graph(text)
+    written = g.to_string()
+    assert "\n" not in written and len(g.instances) == depth + 1
+    back = loads_graph(written)
+    assert (back.instances, back.attributes) == (g.instances, g.attributes)
+    assert set(graph_triples(back).as_strings()) == set(graph_triples(g).as_strings())
+    malformed = text.replace("(z / end", "(z / end :ARG1 (y / ))", 1)
+    with pytest.raises(DecodeError, match=r"malformed PENMAN nested 3002 levels deep"):
+        loads_graph(malformed)
+
+
+def test_cli_option_values_name_the_option_and_its_range(capsys):
+    files = ["-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr")]
+    cases = [
+        (["smatch", *files, "--ci", "-5"], "argument --ci: must be an integer >= 0, got -5"),
+        (["smatch", *files, "--significant", "-1"], "argument --significant: must be an integer >= 0, got -1"),
+        (["smatch", *files, "--time-limit", "-1"], "argument --time-limit: must be a finite number of seconds > 0"),
+        (["smatch", *files, "--time-limit", "nan"], "argument --time-limit: must be a finite number of seconds > 0"),
+        (["smatch", *files, "-r", "-1"], "argument -r: must be an integer >= 0, got -1"),
+        (["docsmatch", *files, "-j", "0"], "argument -j/--num-workers: must be an integer >= 1, got 0"),
+        (["s2match", *files, "--cutoff", "1"], "argument --cutoff: must be in [0, 1), got 1"),
+    ]
+    for argv, message in cases:
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
+    code, _, err = run(capsys, "s2match", *files, "--vectors", str(EXAMPLES / "gold.amr"))
+    assert code == 1 and "gold.amr, line 1: 'Sample' is not a number; expected lines 'word v1 v2 ...'" in err
+    assert run(capsys, "smatch", *files, "--seed", "7174667213974021846")[0] == 0
+
+
+def test_api_option_values_name_the_option_and_its_range():
+    pair = (["(a / b)", "(c / d)"], ["(a / b)", "(c / e)"])
+    cases = [
+        ({"seed": None}, "seed must be an integer, got None"),
+        ({"seed": "x"}, "seed must be an integer, got 'x'"),
+        ({"restarts": None}, "restarts must be an integer >= 0, got None"),
+        ({"num_workers": "2"}, "num_workers must be an integer >= 1, got '2'"),
+        ({"bootstrap": 10, "confidence": 1.5}, r"confidence must be a number between 0 and 1 \(exclusive\), got 1.5"),
+        ({"bootstrap": 10, "confidence": -1}, r"confidence must be a number between 0 and 1 \(exclusive\), got -1"),
+        ({"time_limit": float("nan")}, "time_limit must be a positive number of seconds, got nan"),
+    ]
+    for options, message in cases:
+        with pytest.raises(InputError, match=message):
+            docsmatch(*pair, **options)
+
+
+def test_empty_role_and_missing_concept_warn():
+    with pytest.warns(AmrevalWarning) as caught:
+        g = loads_graph("(a :ARG0 (b) : c)")
+    assert [str(w.message) for w in caught] == [
+        "<string>, graph #1, line 1: (a) has no concept; read with the empty concept",
+        "<string>, graph #1, line 1: (b) has no concept; read with the empty concept",
+        "<string>, graph #1, line 1: a : c: an empty role ':'; read as the role ''",
+        "<string>, graph #1, line 1: a : c: 'c' looks like a variable but is not defined in this graph; "
+        "read as a constant",
+    ]
+    assert g.instances == {"a": "", "b": ""}
+
+
+def test_duplicate_sentence_ids_are_an_error(capsys, tmp_path):
+    one = tmp_path / "one.amr"
+    one.write_text("# ::id x.1\n(a / b)\n\n# ::id x.1\n(c / d)\n")
+    with pytest.raises(DecodeError, match=r"the sentence id x.1 is given twice: .*one.amr, graph #1 \(id x.1\)"):
+        read_sentence_amrs(one)
+    two = tmp_path / "two.amr"
+    two.write_text("# ::id x.1\n(e / f)\n")
+    xml = tmp_path / "d.xml"
+    xml.write_text('<document><sentences docid="x"><amr id="x.1"/></sentences></document>')
+    code, _, err = run(capsys, "docamr", "--xml", str(xml), "--amrs", str(two), str(two))
+    assert code == 1 and "the sentence id x.1 is given twice" in err
+
+
+def test_split_without_its_files_is_an_error(capsys, tmp_path):
+    for sub in ("data/amrs/unsplit", "data/multisentence/ms-amr-split/train", "data/multisentence/ms-amr-split/test"):
+        (tmp_path / sub).mkdir(parents=True)
+    out = tmp_path / "out.amr"
+    code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path), "--split", "dev-alternative", "-o", str(out))
+    assert code == 1 and "no MS-AMR XML file of the dev-alternative split" in err
+    assert "ms-amr-double-annotations" in err and not out.exists()
+
+
+def test_sentence_number_gaps_and_constants_warn():
+    doc = "(d / document :snt1 (a / boy) :snt3 (b / girl) :snt4 x)"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = docsmatch([doc], [doc])
+    messages = [str(w.message) for w in caught]
+    assert (
+        "prediction #0: :snt4 x point to constants, not sentences (they are not scored as sentences); "
+        "no :snt2 below :snt3 (counted as empty sentences)"
+    ) in messages
+    assert r.f1 == 1.0
+
+
+def test_broken_pipe_ends_quietly(tmp_path):
+    docs = tmp_path / "docs.amr"
+    docs.write_text("\n\n".join(f"(d / document :snt1 (a / boy-{k}))" for k in range(3000)))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from amreval.cli import main; sys.exit(main())", "docamr", "--no-merge"]
+        + [str(docs)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read() if proc.stderr else b""
+    assert (proc.wait(timeout=60), err) == (0, b"")
+
+
+def test_exit_status_input_1_usage_2(capsys, tmp_path):
+    code, _, err = run(capsys, "smatch", "-f", str(tmp_path / "missing.amr"), str(EXAMPLES / "gold.amr"))
+    assert code == 1 and "no such file" in err
+    code, _, err = run(capsys, "docamr", "--xml", str(tmp_path / "a.xml"))
+    assert code == 2 and "--xml needs --amrs" in err
+    assert "Exit status: 0 done, 1 bad input, 2 bad command line, 130 interrupted." in build_parser().format_help()
+
+
+def test_verbose_after_the_subcommand():
+    files = ["-f", "p.amr", "g.amr"]
+    parser = build_parser()
+    assert parser.parse_args(["smatch", *files, "-v"]).verbose is True
+    assert parser.parse_args(["-v", "smatch", *files]).verbose is True
+    assert parser.parse_args(["smatch", *files]).verbose is False
+    assert parser.parse_args(["docamr", "--no-merge", "x", "--verbose"]).verbose is True
+
+
+def test_docsmatch_help_states_its_defaults_and_what_pr_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["docsmatch", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "digits after the decimal point (default 4)" in text
+    assert "--pr precision and recall are always printed (the reference's layout)" in text
+    doc = str(EXAMPLES / "gold.docamr.amr")
+    assert run(capsys, "docsmatch", "-f", doc, doc, "--pr")[1] == run(capsys, "docsmatch", "-f", doc, doc)[1]
+
+
+def test_scores_come_before_pictures_which_are_named_by_id(capsys, tmp_path, monkeypatch):
+    import amreval.report.draw as draw
+
+    drawn = []
+    monkeypatch.setattr(draw, "alignment_svg", lambda p, g, path, mapping=None: drawn.append(path))
+    two = tmp_path / "two.amr"
+    text = (EXAMPLES / "gold.docamr.amr").read_text()
+    two.write_text(text + "\n\n" + text.replace("# ::id demo", "# ::id demo/2"))
+    out = tmp_path / "new" / "folder" / "align.svg"
+    code, _, _ = run(capsys, "docsmatch", "-f", str(two), str(two), "--svg", str(out))
+    assert code == 0 and drawn == [str(out.parent / "align_demo.svg"), str(out.parent / "align_demo_2.svg")]
+    assert out.parent.is_dir()
+
+    def fail(*args, **kwargs):
+        raise InputError("Graphviz is not installed")
+
+    monkeypatch.setattr(draw, "alignment_svg", fail)
+    code, printed, err = run(capsys, "docsmatch", "-f", str(two), str(two), "--svg", str(out))
+    assert code == 1 and printed.startswith("Overall Score:\nPrecision: 1.0000") and "Graphviz" in err
+
+
+def test_per_pair_output_carries_ids_and_precision_recall(capsys):
+    files = ["-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr")]
+    code, out, _ = run(capsys, "smatch", *files, "--json")
+    pair = json.loads(out)["pairs"][1]
+    # pair 2: 7 matched of 9 predicted and 9 gold
+    assert pair == {
+        "index": 1,
+        "id": "demo.2",
+        "match": 7,
+        "test": 9,
+        "gold": 9,
+        "precision": 7 / 9,
+        "recall": 7 / 9,
+        "f1": 7 / 9,
+        "optimal": True,
+        "unreadable": False,
+    }
+    code, out, _ = run(capsys, "smatch", *files, "--ms", "--pr")
+    assert out.splitlines()[4:8] == ["Pair 2 (id demo.2):", "Precision: 0.78", "Recall: 0.78", "F-score: 0.78"]
+
+
+def test_empty_inputs_name_their_files(capsys, tmp_path):
+    empty = tmp_path / "empty.amr"
+    empty.write_text("# only a header\n")
+    code, _, err = run(capsys, "smatch", "-f", str(empty), str(EXAMPLES / "gold.amr"))
+    assert code == 1 and f"amreval: error: {empty}: no graphs found; expected PENMAN graphs" in err
+    code, _, err = run(capsys, "docsmatch", "-f", str(EXAMPLES / "gold.docamr.amr"), str(empty))
+    assert code == 1 and f"{empty}: no graphs found; expected PENMAN documents" in err
+
+
+def test_nothing_to_score_is_none_with_its_counts():
+    doc = "(d / document :snt1 (a / boy) :snt2 (b / girl))"
+    out = docsmatch([doc], [doc], coref=True).as_dict()
+    # no coreference on either side: nothing to score
+    assert [out[f"coref_{k}"] for k in ("precision", "recall", "f1", "match", "test", "gold")] == [
+        None,
+        None,
+        None,
+        0,
+        0,
+        0,
+    ]
+    assert (out["noncoref_f1"], out["noncoref_match"], out["noncoref_test"], out["noncoref_gold"]) == (1.0, 6, 6, 6)
+
+
+def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    metric = evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / "docsmatch"))
+    doc = "(d / document :snt1 (a / boy) :snt2 (b / girl))"
+    sents = ["(a / boy)", "(b / girl)"]
+    # a DocAMR string and the list of its sentences are the same document: 6 triples each
+    for pred, ref in ((doc, doc), (doc, sents), (sents, doc), (sents, sents)):
+        out = metric.compute(predictions=[pred], references=[ref], coref=False)
+        assert (out["match"], out["test"], out["gold"]) == (6, 6, 6)
+    out = metric.compute(predictions=[doc, sents], references=[sents, doc], coref=False)
+    assert (out["match"], out["test"], out["gold"], out["n_pairs"]) == (12, 12, 12, 2)
+    metric.add_batch(predictions=[doc], references=[sents])
+    metric.add_batch(predictions=[sents], references=[doc])
+    assert metric.compute(coref=False)["match"] == 12
+    with pytest.warns(AmrevalWarning, match="1 of 2 predictions"):
+        out = metric.compute(predictions=[doc, ["(a / boy"]], references=[doc, doc], coref=False)
+    # the second prediction joins no sentence: (d / document), 2 triples, both matched
+    assert (out["match"], out["test"], out["gold"], out["n_unreadable"]) == (8, 8, 12, 1)
+    with pytest.raises(ValueError, match="prediction #1: expected a DocAMR string or a list of sentence strings"):
+        metric.compute(predictions=[doc, 3], references=[doc, doc])
+
+
+def test_every_row_of_the_catalogue_names_a_test_that_exists():
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
+    named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
+    assert len(rows) == 30 and len(named) == 31
+    for name in named:
+        path, _, test = name.partition("::")
+        assert (root / path).is_file(), name
+        assert not test or f"def {test}(" in (root / path).read_text(encoding="utf-8"), name
