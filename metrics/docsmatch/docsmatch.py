@@ -51,10 +51,12 @@ Args:
         `n_unreadable` and named in a warning.
     references: gold documents, in the same forms, paired with `predictions` by position; a
         reference that cannot be read is an error.
+    solver (str): "exact" (default: every document's proven optimum, unless its time limit runs
+        out; such documents are counted in `n_unproven` with their `gap`), "hillclimb" (fast, not
+        certified) or "auto".
+    time_limit (float): seconds per document for the bounds and the integer program (default 30).
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.
-    solver (str): "hillclimb" (default), "exact" (integer program when not proven optimal)
-        or "auto".
     coref (bool): compute the coreference sub-score (default True).
     fine_grained (bool): add the Damonte et al. (2017) scores (default False).
     num_workers (int): documents are scored in this many processes (default 1).

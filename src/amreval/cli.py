@@ -158,7 +158,7 @@ def _add_scoring_flags(
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``amreval`` command."""
-    from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+    from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, DEFAULT_TOP, TOP_RULES
 
     parser = argparse.ArgumentParser(
         prog="amreval",
@@ -200,6 +200,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_fraction(upper_open=False),
         default=DEFAULT_DIFFSENSE,
         help=f"credit for the same lemma with another sense, factor for predicates (default {DEFAULT_DIFFSENSE})",
+    )
+    s2.add_argument(
+        "--top",
+        choices=TOP_RULES,
+        default=DEFAULT_TOP,
+        help=f"the TOP triple: graded by the roots' similarity (the authors' code) or Smatch's constant "
+        f"(default {DEFAULT_TOP})",
     )
     s2.set_defaults(func=_cmd_smatch, s2=True)
 
@@ -403,6 +410,7 @@ def _pair_id(pred: Any, gold: Any) -> str | None:
 
 def _pair_rows(result: Any, pred: list, gold: list) -> list[dict[str, Any]]:
     """One JSON record per pair: position, id, counts and scores."""
+    unreadable = set(result.unreadable_predictions)
     return [
         {
             "index": k,
@@ -414,7 +422,7 @@ def _pair_rows(result: Any, pred: list, gold: list) -> list[dict[str, Any]]:
             "recall": s.recall,
             "f1": s.f1,
             "optimal": s.optimal,
-            "unreadable": k in result.unreadable_predictions,
+            "unreadable": k in unreadable,
         }
         for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold))
     ]
@@ -446,7 +454,13 @@ def _cmd_smatch(args: argparse.Namespace) -> int:
         from amreval.scores.s2match import s2match
 
         result = s2match(
-            pred, gold, vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense, **_scoring_options(args)
+            pred,
+            gold,
+            vectors=args.vectors,
+            cutoff=args.cutoff,
+            diffsense=args.diffsense,
+            top=args.top,
+            **_scoring_options(args),
         )
     else:
         result = smatch(pred, gold, **_scoring_options(args))
@@ -636,9 +650,6 @@ def _cmd_docamr(args: argparse.Namespace) -> int:
         amrs = read_sentence_amrs(amr_files)
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
             graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
-    if args.svg:
-        from amreval.report.draw import document_graph_svg
-
     text = "\n\n".join(g.to_string() for g in graphs) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:

@@ -281,3 +281,11 @@ def test_evaluate_save_writes_the_same_numbers(tmp_path):
     from_saved = eval_results({k: v for k, v in saved.items() if not k.startswith("_")})
     assert from_saved == eval_results(results)
     assert by_name(from_saved)["DocSmatch coref F1"].metric_value == 10 / 11
+
+
+def test_an_uncertified_score_says_so_in_the_card():
+    values = {"f1": 0.5, "n_unproven": 2, "gap": 3.0, "score": "smatch", "config": "solver=exact,score=smatch"}
+    [entry] = eval_results(values, keys=["f1"])
+    assert entry.metric_config == "solver=exact,score=smatch,unproven=2,gap=3"
+    [certified] = eval_results(dict(values, n_unproven=0, gap=0.0), keys=["f1"])
+    assert certified.metric_config == "solver=exact,score=smatch"

@@ -192,8 +192,6 @@ def test_sentence_numbers_cost_nothing_and_nodes_in_no_sentence_align():
     doc = "(d / document :snt1 (a / boy) :snt2000000000 (b / girl :ARG0-of (r / run-01)))"
     g = loads_graph(doc)
     assert sentence_membership(g) == [(0,), (1,), (2000000000,), (2000000000,)]
-    from amreval import AmrevalWarning
-
     with pytest.warns(AmrevalWarning, match=r"no :snt2, :snt3, :snt4, :snt5, :snt6, \.\.\. below :snt2000000000"):
         r = docsmatch_pair(doc, doc)
     assert (r.match, r.test, r.gold, r.optimal) == (8, 8, 8, True)  # 4 concepts, TOP, 2 :snt, ARG0

@@ -157,6 +157,10 @@ def test_cli(tmp_path, capsys):
     assert main(["s2match", "-f", str(tmp_path / "a"), str(tmp_path / "b"), "--vectors", str(vec), "--pr"]) == 0
     # cos(cat, kitten) = 0.8 for the instance and the TOP triple, of 2
     assert capsys.readouterr().out == "Precision: 0.80\nRecall: 0.80\nF-score: 0.80\n"
+    # Smatch's constant TOP matches exactly: (0.8 + 1) / 2
+    args = ["s2match", "-f", str(tmp_path / "a"), str(tmp_path / "b"), "--vectors", str(vec), "--top", "constant"]
+    assert main(args) == 0
+    assert capsys.readouterr().out == "F-score: 0.90\n"
 
 
 def test_pair_settings_are_checked():

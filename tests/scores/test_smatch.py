@@ -194,3 +194,35 @@ def test_hand_built_graph_objects_are_checked_and_named():
         smatch(["(a / b)", bad], ["(a / b)", "(a / b)"])
     with pytest.raises(InputError, match=r"reference #0: the top 'q' is not a variable"):
         smatch(["(a / b)"], [Graph(top="q", instances={"a": "b"})])
+
+
+def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_path, capsys):
+    """When the bounds and the integer program run out of time, the result says so instead of pretending."""
+    import numpy as np
+
+    from amreval.cli import main
+    from amreval.match import alignment
+
+    # the LP relaxation and the integer program both stop at the time limit without a proof
+    monkeypatch.setattr(alignment, "lp_bound", lambda problem, time_limit=None: problem.bound)
+    monkeypatch.setattr(
+        alignment,
+        "solve_milp",
+        lambda problem, time_limit=30.0: alignment.Alignment(
+            np.full(problem.n_a, -1), 0.0, problem.bound, False, "milp"
+        ),
+    )
+    pred, gold = "(a / x :r (b / y) :s (c / z))", "(p / x :s (q / y) :r (t / z))"
+    r = smatch([pred, "(a / b)"], [gold, "(x / b)"])
+    # pair 1: the climb finds 4 of 6 and the assignment bound stops at 5; pair 2 is proven (2 of 2)
+    assert (r.match, r.unproven, r.gap, r.n_optimal) == (6, [0], 1.0, 1)
+    assert (r.as_dict()["n_unproven"], r.as_dict()["gap"]) == (1, 1.0)
+    (tmp_path / "p.amr").write_text(pred + "\n\n(a / b)\n")
+    (tmp_path / "g.amr").write_text(gold + "\n\n(x / b)\n")
+    assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]) == 0
+    assert (
+        "Not proven optimal (time limit): 1 of 2 (#1); gap: at most 1 more matched triples" in capsys.readouterr().out
+    )
+    # hill climbing alone never claims more than its simple bound proves
+    fast = smatch([pred], [gold], solver="hillclimb")
+    assert (fast.match, fast.unproven, fast.gap) == (4, [0], 2.0)

@@ -13,7 +13,8 @@ Each entry has ``metric_type`` the metric (``"docsmatch"``, ``"smatch"``,
 ``"s2match"`` or ``"mfbeta"``), ``metric_name`` a readable name such as
 ``"DocSmatch F1"`` or ``"DocSmatch coref F1"``, the value as a Python float
 (an int for counts), and ``metric_config`` the result's ``config`` string (solver, restarts, seed,
-score and amreval version), so a reported number says how it was computed.
+score and amreval version, plus ``unproven=N,gap=G`` when N pairs were not proven optimal within
+their time limit), so a reported number says how it was computed and whether it is certified.
 Everything runs locally: nothing is read from or sent to the Hub (publish the
 card with ``huggingface_hub`` yourself when you want to).
 
@@ -267,6 +268,9 @@ def eval_results(
             raise InputError(f"not in the result: {', '.join(map(repr, missing))} (it has {', '.join(values)})")
     default_task = _TASKS.get(metric, _PARSING)
     config = values.get("config")
+    if isinstance(config, str) and config and isinstance(values.get("n_unproven"), int) and values["n_unproven"]:
+        # a score that is not certified says so wherever it is reported
+        config += f",unproven={values['n_unproven']},gap={values.get('gap', 0):g}"
     entries: list[EvalResult] = []
     seen: set[str] = set()
     for key in chosen:
