@@ -13,7 +13,6 @@ from amreval import docsmatch, read_graphs, smatch
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.docamr.document import join_sentences
 
-
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
