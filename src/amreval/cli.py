@@ -27,7 +27,7 @@ from typing import Any
 
 from amreval._version import __version__
 from amreval.errors import AmrevalError
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 
 __all__ = ["main", "build_parser", "EXIT_INPUT", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -352,8 +352,10 @@ def _print_unproven(result: Any) -> None:
     unproven = result.unproven
     if unproven:
         listed = ", ".join(f"#{k + 1}" for k in unproven[:20]) + (", ..." if len(unproven) > 20 else "")
-        print(f"Not proven optimal (time limit): {len(unproven)} of {len(result.pairs)} ({listed}); "
-              f"gap: at most {result.gap:g} more matched triples")
+        print(
+            f"Not proven optimal (time limit): {len(unproven)} of {len(result.pairs)} ({listed}); "
+            f"gap: at most {result.gap:g} more matched triples"
+        )
 
 
 def _intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:

@@ -123,3 +123,26 @@ def test_workers_die_with_their_parent(tmp_path, sig):
                 os.kill(int(name), signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_ctrl_c_stops_a_run_with_workers_and_its_workers(tmp_path, warm):
+    docs = [f"(d / document :snt1 {_big_graph(150, seed).strip()})\n" for seed in (1, 2)]
+    pred, gold = tmp_path / "pred.amr", tmp_path / "gold.amr"
+    pred.write_text("\n".join(docs))
+    gold.write_text("\n".join(reversed(docs)))
+    proc = subprocess.Popen(
+        [*AMREVAL, "docsmatch", "-f", str(pred), str(gold), "-r", "100000", "--solver", "hillclimb", "-j", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(5)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        # the pipes close only when the workers, which hold them too, are gone
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (130, b"", b"amreval: interrupted\n")
+    assert time.monotonic() - start < 1.0

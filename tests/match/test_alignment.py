@@ -8,7 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amreval import InputError, loads_graph
-from amreval.match.alignment import SearchOptions, align, assignment_bound, build_problem, hill_climb, lp_bound, solve_milp
+from amreval.match.alignment import align, hill_climb
+from amreval.match.bounds import assignment_bound, lp_bound, solve_milp
+from amreval.match.options import SearchOptions
+from amreval.match.problem import build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
 
@@ -155,20 +158,20 @@ def test_import_loads_no_kernel_and_read_only_installs_cache_elsewhere(tmp_path,
     import sys
 
     # importing the package compiles and loads nothing: Numba comes with the first alignment
-    code = "import sys, amreval; print('numba' in sys.modules, 'amreval.match._kernels' in sys.modules)"
+    code = "import sys, amreval; print('numba' in sys.modules, 'amreval.match._pool' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
-    from amreval.match import _kernels
+    from amreval.match import _numba
 
     # a writable install caches beside the source (Numba's own choice): nothing to do
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    assert _kernels._cache_dir() is None
+    assert _numba._cache_dir() is None
     # a read-only install: the user's cache folder, else the temporary folder
-    package = os.path.dirname(os.path.abspath(_kernels.__file__))
+    package = os.path.dirname(os.path.abspath(_numba.__file__))
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode: False if path == package else real_access(path, mode))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert _kernels._cache_dir() == str(tmp_path / "cache" / f"amreval-numba-{os.getuid()}")
+    assert _numba._cache_dir() == str(tmp_path / "cache" / f"amreval-numba-{os.getuid()}")
     monkeypatch.setenv("XDG_CACHE_HOME", "/proc/no-such-place")
-    monkeypatch.setattr(_kernels.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
-    assert _kernels._cache_dir() == str(tmp_path / "tmp" / f"amreval-numba-{os.getuid()}")
+    monkeypatch.setattr(_numba.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    assert _numba._cache_dir() == str(tmp_path / "tmp" / f"amreval-numba-{os.getuid()}")

@@ -6,7 +6,8 @@ import pytest
 
 from amreval import AmrevalWarning, docsmatch, read_graphs
 from amreval.amr.read import loads_graph
-from amreval.match.alignment import SearchOptions, align_triples
+from amreval.match.alignment import align_triples
+from amreval.match.options import SearchOptions
 from amreval.match.triples import graph_triples
 from amreval.scores.finegrained import MEASURES, fine_grained_counts
 

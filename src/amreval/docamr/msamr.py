@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -192,6 +193,7 @@ def _chain(el: ET.Element, singleton: bool, source: str) -> Chain:
     return chain
 
 
+_BAD_ID = re.compile(r"\s|[\x00-\x1f\x7f]|::")
 _BRIDGES = {"setmember": ("set-member", "superset", "member"), "partwhole": ("part-whole", "whole", "part")}
 
 
@@ -231,10 +233,16 @@ def loads_msamr_xml(text: str | bytes, *, name: str = "<string>") -> MsAmrDocume
     sentences = root.find(".//sentences")
     if sentences is None:
         raise DecodeError("expected a <sentences> element", source=label)
-    doc_id = sentences.get("docid") or Path(label).stem
+    doc_id = sentences.get("docid") or re.sub(r"\s+|::", "_", Path(label).stem)
     sentence_ids = [a.get("id", "") for a in sentences.iter("amr")]
     if not sentence_ids or not all(sentence_ids):
         raise DecodeError("expected <amr id=...> children in <sentences>", source=label)
+    for what, value in [("docid", doc_id)] + [("sentence id", sid) for sid in sentence_ids]:
+        # ids become PENMAN metadata (# ::id ..., # ::sentence_ids ...): one word each
+        if _BAD_ID.search(value):
+            raise DecodeError(
+                f"the {what} {value!r} has a space, a control character or '::'; expected one word", source=label
+            )
     doc = MsAmrDocument(doc_id, sentence_ids, source=label)
     for ident in root.iter("identity"):
         doc.chains.extend(_chain(c, False, label) for c in ident.iter("identchain"))

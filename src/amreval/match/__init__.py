@@ -1,21 +1,10 @@
-"""Matching: graphs as triples, the best node alignment, and the diff under it."""
+"""Matching: graphs as triples, the alignment problem, its bounds, the best alignment, and the diff under it."""
 
-from amreval.match.alignment import (
-    DEFAULT_RESTARTS,
-    DEFAULT_SOLVER,
-    DEFAULT_TIME_LIMIT,
-    SOLVERS,
-    Alignment,
-    Problem,
-    SearchOptions,
-    align,
-    align_triples,
-    build_problem,
-    inverse_mapping,
-    lp_bound,
-    solve_milp,
-)
+from amreval.match.alignment import align, align_triples, hill_climb
+from amreval.match.bounds import assignment_bound, lp_bound, solve_milp
 from amreval.match.diff import TripleDiff, triple_diff
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS, SearchOptions
+from amreval.match.problem import Alignment, Candidates, Problem, build_problem, inverse_mapping
 from amreval.match.triples import EncodedPair, Triples, encode_pair, graph_triples, normalize_constant
 
 __all__ = [
@@ -24,6 +13,7 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "SOLVERS",
     "Alignment",
+    "Candidates",
     "EncodedPair",
     "Problem",
     "SearchOptions",
@@ -31,9 +21,11 @@ __all__ = [
     "TripleDiff",
     "align",
     "align_triples",
+    "assignment_bound",
     "build_problem",
     "encode_pair",
     "graph_triples",
+    "hill_climb",
     "inverse_mapping",
     "lp_bound",
     "normalize_constant",

@@ -30,7 +30,7 @@ from typing import cast
 
 import numpy as np
 
-from amreval.match.alignment import inverse_mapping
+from amreval.match.problem import inverse_mapping
 from amreval.match.triples import Triples
 
 __all__ = ["KINDS", "TripleDiff", "triple_diff"]

@@ -44,8 +44,8 @@ from typing import Any
 from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph, loads_graph
 from amreval.errors import InputError
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.match.diff import triple_diff
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.scores.harness import Config, pair_search, prf
 from amreval.scores.s2match import (

@@ -22,8 +22,9 @@ import numpy as np
 from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_groups
 from amreval.errors import InputError
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions, align_triples
+from amreval.match.alignment import align_triples
 from amreval.match.diff import KINDS, TripleDiff, triple_diff
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.match.triples import Triples, graph_triples
 from amreval.scores.docsmatch import sentence_constraint
 from amreval.scores.harness import pair_search, prf

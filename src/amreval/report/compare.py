@@ -376,7 +376,7 @@ class _Systems(argparse.Action):
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``amreval compare``."""
-    from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+    from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 
     p.add_argument(
         "-f",

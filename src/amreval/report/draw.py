@@ -46,7 +46,7 @@ import numpy as np
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.docamr.document import document_graph, sentence_groups
 from amreval.errors import MissingDependencyError
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.match.triples import Triples, graph_triples, normalize_constant
 from amreval.report.alignment import AlignmentDiff, DocumentLike, align_pair, alignment_diff
 from amreval.scores.coref import coref_items

@@ -1180,7 +1180,7 @@ def _compare_mfbeta(
     search: dict[str, Any],
     progress: bool | None,
 ) -> Comparison:
-    from amreval.match.alignment import SearchOptions
+    from amreval.match.options import SearchOptions
     from amreval.mfbeta.form import DEFAULT_TOLERANCE
     from amreval.scores.harness import Config
 

@@ -39,17 +39,10 @@ import numpy as np
 
 from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
-from amreval.match.alignment import (
-    DEFAULT_RESTARTS,
-    DEFAULT_SOLVER,
-    DEFAULT_TIME_LIMIT,
-    Candidates,
-    SearchOptions,
-    align,
-    align_triples,
-    build_problem,
-)
+from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts

@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from amreval.amr.graph import Graph, canonical_role
-from amreval.match.alignment import Candidates
+from amreval.match.problem import Candidates
 from amreval.match.triples import Triples
 
 __all__ = ["MEASURES", "FINE_RESTARTS", "fine_grained_counts"]
@@ -229,6 +229,7 @@ def fine_grained_counts(
 
 def _exact_matches(a: Triples, b: Triples, allowed: Candidates | None, init: np.ndarray | None = None) -> int:
     """Exact aligner (for examples and tests)."""
-    from amreval.match.alignment import SearchOptions, align_triples
+    from amreval.match.alignment import align_triples
+    from amreval.match.options import SearchOptions
 
     return int(round(align_triples(a, b, SearchOptions("exact", 0), allowed=allowed).score))

@@ -41,7 +41,7 @@ from amreval._version import __version__
 from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph
 from amreval.errors import AmrevalWarning, InputError
-from amreval.match.alignment import SearchOptions
+from amreval.match.options import SearchOptions
 
 __all__ = [
     "prf",
@@ -350,6 +350,10 @@ def _die_with_parent(parent: int) -> None:
     ended (a signal, SIGKILL, the OOM killer); elsewhere a thread watches
     the parent's process id.
     """
+    try:
+        signal.set_wakeup_fd(-1)  # a signal to this worker alone does not wake its parent's handler
+    except ValueError:  # pragma: no cover - not the worker's main thread
+        pass
     if sys.platform.startswith("linux"):
         try:
             import ctypes

@@ -63,15 +63,9 @@ import numpy as np
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.errors import DecodeError, InputError, MissingDependencyError
-from amreval.match.alignment import (
-    DEFAULT_RESTARTS,
-    DEFAULT_SOLVER,
-    DEFAULT_TIME_LIMIT,
-    Alignment,
-    SearchOptions,
-    align,
-    build_problem,
-)
+from amreval.match.alignment import align
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.problem import Alignment, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus, strict_option
 

@@ -17,7 +17,8 @@ from collections.abc import Iterable
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
-from amreval.match.alignment import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions, align_triples
+from amreval.match.alignment import align_triples
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.match.triples import graph_triples
 from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus, strict_option
 

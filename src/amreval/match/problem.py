@@ -1,0 +1,323 @@
+"""The alignment problem: candidate pairs with unary weights, pairwise terms, and their bound.
+
+A mapping from the nodes of graph A (predicted) to the nodes of graph B (gold)
+earns a **unary** weight for each pair ``i -> j`` it uses and a **pairwise**
+weight for each two pairs it uses together (see :mod:`amreval.match.alignment`).
+:class:`Candidates` restricts which pairs may be used; :func:`build_problem`
+builds the :class:`Problem` with the compiled kernels, which are imported on
+the first build, not with the package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from amreval.errors import InputError
+from amreval.match.triples import EncodedPair
+
+__all__ = [
+    "Problem",
+    "Alignment",
+    "Candidates",
+    "build_problem",
+    "inverse_mapping",
+    "pairs_to_nodes",
+    "nodes_to_pairs",
+    "MEMORY_BUDGET",
+]
+
+_EMPTY_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
+
+
+def _pool() -> Any:
+    """The compiled problem-building kernels, imported (and Numba with them) on first use."""
+    from amreval.match import _pool as kernels
+
+    return kernels
+
+
+@dataclass
+class Problem:
+    """A candidate pool with unary and pairwise weights (see module docs).
+
+    Attributes:
+        n_a, n_b: node counts of graph A and graph B.
+        pair_src, pair_tgt, pair_u: the candidate pairs (ordered by source,
+            then target) and their unary weights.
+        term_p, term_q, term_w: pairwise terms (two pair indices and a weight).
+        term_ta, term_tb: the relation triples of A and B each term matches.
+        bound: an upper bound on the best score (each triple matched once).
+    """
+
+    n_a: int
+    n_b: int
+    pair_src: np.ndarray
+    pair_tgt: np.ndarray
+    pair_u: np.ndarray
+    term_p: np.ndarray
+    term_q: np.ndarray
+    term_ta: np.ndarray
+    term_tb: np.ndarray
+    term_w: np.ndarray
+    bound: float
+    _adj: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    _rows: np.ndarray | None = None
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of candidate pairs."""
+        return int(self.pair_src.shape[0])
+
+    @property
+    def n_terms(self) -> int:
+        """Number of pairwise terms."""
+        return int(self.term_p.shape[0])
+
+    def adjacency(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """CSR adjacency of the pairwise terms (computed once)."""
+        if self._adj is None:
+            self._adj = _pool().adjacency(self.n_pairs, self.term_p, self.term_q, self.term_w)
+        return self._adj
+
+    def rows(self) -> np.ndarray:
+        """Where each A node's candidate pairs start in the pair arrays (computed once)."""
+        if self._rows is None:
+            self._rows = _pool().row_pointers(self.n_a, self.pair_src)
+        return self._rows
+
+    def find_pair(self, i: int, j: int) -> int:
+        """The index of candidate pair ``(i, j)``, or -1."""
+        return int(_pool().find_pair(self.rows(), self.pair_tgt, i, j))
+
+    def value(self, mapping: np.ndarray) -> float:
+        """The score of a mapping given as target node per A node (-1 = none).
+
+        Raises:
+            InputError: the mapping is not one-to-one.
+        """
+        targets = mapping[mapping >= 0]
+        if len(np.unique(targets)) != len(targets):
+            raise InputError("the mapping is not one-to-one")
+        active = np.zeros(self.n_pairs, dtype=bool)
+        total = 0.0
+        for i, j in enumerate(mapping):
+            if j >= 0:
+                p = self.find_pair(i, int(j))
+                if p >= 0:
+                    active[p] = True
+                    total += self.pair_u[p]
+        if self.n_terms:
+            both = active[self.term_p] & active[self.term_q]
+            total += float(self.term_w[both].sum())
+        return float(total)
+
+
+@dataclass
+class Alignment:
+    """The result of a search.
+
+    Attributes:
+        mapping: for each node of A, the node of B it maps to, or -1.
+        score: the value of that mapping (the match count for Smatch).
+        bound: the best known upper bound on the optimum.
+        optimal: whether ``score`` is proven to be the optimum.
+        method: what produced the mapping: ``hillclimb`` or ``milp``.
+        climbs: number of hill-climbing runs made.
+    """
+
+    mapping: np.ndarray
+    score: float
+    bound: float
+    optimal: bool
+    method: str
+    climbs: int = 0
+
+
+def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
+    """For each of the ``n_b`` nodes of B, the node of A mapped to it, or -1.
+
+    Example:
+        >>> inverse_mapping(np.array([2, -1, 0]), 3).tolist()
+        [2, -1, 0]
+    """
+    inverse = np.full(n_b, -1, dtype=np.int64)
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            inverse[j] = i
+    return inverse
+
+
+def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray:
+    if values is None:
+        return np.ones(n, dtype=np.float64)
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.shape != (n,):
+        raise InputError(f"expected {n} weights, got shape {arr.shape}")
+    return arr
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Which nodes may align: node ``i`` of A with node ``j`` of B when they share a group.
+
+    Groups are integers (DocSmatch: sentence numbers), sorted per node, stored
+    as ``ptr``/``ids`` arrays (node ``i``'s groups are ``ids[ptr[i]:ptr[i+1]]``),
+    so the restriction costs memory per node, never per node pair.
+
+    Example:
+        >>> c = Candidates.from_lists([[1], [1, 2], []], [[2], [-1]])
+        >>> [[c.allows(i, j) for j in range(2)] for i in range(3)]
+        [[False, False], [True, False], [False, False]]
+    """
+
+    a_ptr: np.ndarray
+    a_ids: np.ndarray
+    b_ptr: np.ndarray
+    b_ids: np.ndarray
+
+    @staticmethod
+    def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+        ptr = np.zeros(len(lists) + 1, dtype=np.int64)
+        ptr[1:] = np.cumsum([len(x) for x in lists])
+        ids = np.fromiter((k for x in lists for k in sorted(x)), dtype=np.int64, count=int(ptr[-1]))
+        return ptr, ids
+
+    @classmethod
+    def from_lists(cls, a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> Candidates:
+        """From each node's groups."""
+        return cls(*cls._csr(a), *cls._csr(b))
+
+    @classmethod
+    def from_matrix(cls, allowed: np.ndarray) -> Candidates:
+        """From an ``n_a x n_b`` boolean matrix (node ``j`` of B is group ``j``)."""
+        allowed = np.asarray(allowed, dtype=bool)
+        return cls.from_lists([np.nonzero(row)[0].tolist() for row in allowed], [[j] for j in range(allowed.shape[1])])
+
+    def subset(self, a_nodes: Sequence[int] | np.ndarray, b_nodes: Sequence[int] | np.ndarray) -> Candidates:
+        """The restriction to some nodes of A and of B, renumbered in the order given."""
+        return Candidates.from_lists(
+            [self.a_ids[self.a_ptr[i] : self.a_ptr[i + 1]].tolist() for i in a_nodes],
+            [self.b_ids[self.b_ptr[j] : self.b_ptr[j + 1]].tolist() for j in b_nodes],
+        )
+
+    def allows(self, i: int, j: int) -> bool:
+        """Whether ``i -> j`` is a candidate."""
+        mine = self.a_ids[self.a_ptr[i] : self.a_ptr[i + 1]]
+        theirs = self.b_ids[self.b_ptr[j] : self.b_ptr[j + 1]]
+        return bool(np.intersect1d(mine, theirs).size)
+
+
+#: A problem that would need more memory than this (bytes) is refused before anything is allocated.
+MEMORY_BUDGET = 4 * 1024**3
+# bytes per pairwise term: its seven arrays, the adjacency (twice) and the integer program's share
+_BYTES_PER_TERM = 7 * 8 + 2 * 16
+
+
+def build_problem(
+    pair: EncodedPair,
+    *,
+    allowed: Candidates | np.ndarray | None = None,
+    instance_weights: np.ndarray | None = None,
+    b_weights: tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None = None,
+) -> Problem:
+    """Build the candidate pool and the weights for two encoded graphs.
+
+    Args:
+        pair: the two graphs' triples over a shared vocabulary.
+        allowed: optional :class:`Candidates` (or an ``n_a x n_b`` boolean
+            matrix); ``i -> j`` is a candidate only where it allows it.
+        instance_weights: optional ``n_a x n_b`` float matrix giving the credit
+            for matching the instance triple of ``i`` with that of ``j``
+            (default: 1 for equal concepts, else 0).
+        b_weights: optional weights of B's instance, attribute and relation
+            triples (default 1 each); a matched triple earns its B weight.
+
+    Returns:
+        The :class:`Problem`.
+
+    Raises:
+        InputError: the problem would need more than :data:`MEMORY_BUDGET`
+            bytes (the message gives the sizes).
+    """
+    n_a = pair.inst_a.shape[0]
+    n_b = pair.inst_b.shape[0]
+    if isinstance(allowed, np.ndarray):
+        if allowed.shape != (n_a, n_b):
+            raise InputError(f"allowed must have shape {(n_a, n_b)}, got {allowed.shape}")
+        allowed = Candidates.from_matrix(allowed)
+    if allowed is None:
+        # one group for all
+        groups = (np.arange(n_a + 1), np.zeros(n_a, dtype=np.int64), np.arange(n_b + 1), np.zeros(n_b, dtype=np.int64))
+        n_groups = 1
+    else:
+        if len(allowed.a_ptr) != n_a + 1 or len(allowed.b_ptr) != n_b + 1:
+            raise InputError(
+                f"the candidate groups cover {len(allowed.a_ptr) - 1} x {len(allowed.b_ptr) - 1} "
+                f"nodes, the graphs have {n_a} x {n_b}"
+            )
+        # group ids renumbered 0 .. n_groups - 1 (in the same order, so each node's stay sorted)
+        ids = np.unique(np.concatenate([allowed.a_ids, allowed.b_ids]))
+        n_groups = max(1, len(ids))
+        groups = (
+            allowed.a_ptr,
+            np.searchsorted(ids, allowed.a_ids),
+            allowed.b_ptr,
+            np.searchsorted(ids, allowed.b_ids),
+        )
+    if instance_weights is None:
+        inst_w, use_inst_w = _EMPTY_FLOAT2, False
+    else:
+        inst_w = np.ascontiguousarray(instance_weights, dtype=np.float64)
+        if inst_w.shape != (n_a, n_b):
+            raise InputError(f"instance_weights must have shape {(n_a, n_b)}, got {inst_w.shape}")
+        use_inst_w = True
+    n_terms = _pool().count_terms(pair.rel_a, pair.rel_b, *groups, n_groups)
+    need = n_terms * _BYTES_PER_TERM
+    if need > MEMORY_BUDGET:
+        raise InputError(
+            f"the alignment problem of {n_a} x {n_b} nodes has {n_terms:,} pairwise terms and needs about "
+            f"{need / 1024**3:.1f} GiB, over the budget of {MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph "
+            "(DocSmatch: :sntK edges restrict alignments to their sentence)"
+        )
+    bw = b_weights or (None, None, None)
+    inst_bw = _as_weights(bw[0], n_b)
+    attr_bw = _as_weights(bw[1], pair.attr_b.shape[0])
+    rel_bw = _as_weights(bw[2], pair.rel_b.shape[0])
+    out = _pool().build_pool(
+        pair.inst_a,
+        pair.attr_a,
+        pair.rel_a,
+        pair.inst_b,
+        pair.attr_b,
+        pair.rel_b,
+        *groups,
+        n_groups,
+        inst_w,
+        use_inst_w,
+        inst_bw,
+        attr_bw,
+        rel_bw,
+    )
+    src, tgt, u, tp, tq, ta, tb, tw, bound = out
+    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, float(bound))
+
+
+def pairs_to_nodes(problem: Problem, pairs: np.ndarray) -> np.ndarray:
+    """A mapping (target node per A node, -1 none) from chosen pair indices per A node."""
+    mapping = np.full(problem.n_a, -1, dtype=np.int64)
+    sel = pairs >= 0
+    mapping[sel] = problem.pair_tgt[pairs[sel]]
+    return mapping
+
+
+def nodes_to_pairs(problem: Problem, mapping: np.ndarray) -> np.ndarray:
+    """The candidate pair index per A node of a mapping (-1 where none)."""
+    pairs = np.full(problem.n_a, -1, dtype=np.int64)
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            pairs[i] = problem.find_pair(i, int(j))
+    return pairs
