@@ -7,10 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test check test-core bench venv clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test,hub,s2match,lm,parser,draw,space]'
+	$(PIP) install --quiet -c constraints.txt -e '.[test,hub,s2match,lm,parser,draw,space]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -42,17 +42,17 @@ check: $(STAMP)
 	$(VENV)/bin/mypy
 
 # a second environment with the core dependencies and the test tools only
-$(CORE_STAMP): pyproject.toml
+$(CORE_STAMP): pyproject.toml constraints.txt
 	test -x $(CORE_VENV)/bin/python || $(PYTHON) -m venv $(CORE_VENV)
 	$(CORE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(CORE_VENV)/bin/python -m pip install --quiet -e '.[test]'
+	$(CORE_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(CORE_STAMP)
 
 test-core: $(CORE_STAMP)
 	$(CORE_VENV)/bin/python -m pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
-	$(PIP) install --quiet -e '.[test,bench]'
+	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
 	$(PY) benchmarks/bench_docamr.py
 	$(PY) benchmarks/bench_s2match.py
