@@ -54,6 +54,7 @@ test-core: $(CORE_STAMP)
 bench: $(STAMP)
 	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
+	$(PY) benchmarks/bench_certified.py
 	$(PY) benchmarks/bench_docamr.py
 	$(PY) benchmarks/bench_s2match.py
 	$(PY) benchmarks/bench_docsmatch.py

@@ -18,8 +18,8 @@ import gradio as gr
 from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
 from amreval.match import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
-from amreval.scores.compare import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
 from amreval.scores.finegrained import MEASURES
+from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE / "examples"

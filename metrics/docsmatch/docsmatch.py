@@ -7,8 +7,9 @@ import datasets
 import evaluate
 
 from amreval.errors import InputError
-from amreval.scores.compare import DEFAULT_RESAMPLES, compare_results, score_intervals
+from amreval.scores.compare import compare_results, score_intervals
 from amreval.scores.docsmatch import docsmatch as score_documents
+from amreval.scores.resample import DEFAULT_RESAMPLES
 
 _CITATION = """\
 @inproceedings{naseem-etal-2022-docamr,

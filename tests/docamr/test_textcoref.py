@@ -8,7 +8,7 @@ import json
 import penman
 import pytest
 
-from amreval import AmrevalWarning, InputError, loads_graph, loads_graphs, read_graphs
+from amreval import AmrevalWarning, DecodeError, InputError, loads_graph, loads_graphs, read_graphs
 from amreval.cli import main
 from amreval.docamr import (
     AlignedSentence,
@@ -722,3 +722,11 @@ def test_a_file_name_with_a_parenthesis_is_read_as_a_file(files):
     [doc] = read_coref(str(files("coref (v2).jsonlines", jsonlines())))
     assert doc.doc_key == "news" and doc.sentences == SENTENCES
     assert read_coref(io.StringIO(conll()), "conll")[0].doc_key == "news_0"
+
+
+def test_alignments_of_a_graph_too_deep_to_read_name_its_depth():
+    from amreval.amr.token_alignments import AlignedSentence
+
+    deep = "(n0 / a" + "".join(f" :ARG0 (n{k} / a" for k in range(1, 3000)) + ")" * 3000
+    with pytest.raises(DecodeError, match="a graph nested 3000 levels deep is too deep to read its alignments"):
+        AlignedSentence.from_penman(deep)

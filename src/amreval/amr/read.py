@@ -26,16 +26,13 @@ Example:
 from __future__ import annotations
 
 import os
-import re
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NamedTuple, TextIO, Union
+from typing import TextIO, Union
 
-import penman
-
-from amreval.amr.graph import Attribute, Edge, Graph, canonical_role
-from amreval.errors import AmrevalWarning, DecodeError, InputError
+from amreval.amr.graph import Graph
+from amreval.amr.parse import Block, blank_line_parts, parse_block, split_blocks
+from amreval.errors import DecodeError, InputError
 
 __all__ = [
     "read_graphs",
@@ -50,8 +47,6 @@ __all__ = [
     "UnreadableGraph",
     "GraphLike",
     "FileSource",
-    "split_blocks",
-    "Block",
 ]
 
 #: What the scorers accept for one graph: a :class:`Graph` or its PENMAN text.
@@ -74,254 +69,6 @@ class UnreadableGraph(Graph):
     @classmethod
     def of(cls, error: InputError, origin: str = "<unreadable>") -> UnreadableGraph:
         return cls(top=None, origin=origin, error=error)
-
-
-_ALIGNMENT = re.compile(r"~[A-Za-z]*\.?\d+(?:,\d+)*$")
-# What an unbound variable looks like: a short letter prefix and optional
-# digits (``e``, ``b2``, ``vx12``) or a document variable (``s3.x``).
-_VARIABLE_LIKE = re.compile(r"^(?:[a-z]{1,2}\d*|[a-z]+\d+|s\d+\.[a-z]+\d*)$")
-_CONSTANT_ROLES = frozenset({"polarity", "mode", "li", "quant", "value", "wiki"})
-# The token patterns of PENMAN notation (as penman 1.x's lexer defines them),
-# in the order they are tried, over a whole block at once.
-_SPACE = r" \t\r\n\v\f"
-_TOKENS = (
-    ("COMMENT", r"\#.*$"),
-    ("STRING", r'"[^"\\]*(?:\\.[^"\\]*)*"'),
-    ("LPAREN", r"\("),
-    ("RPAREN", r"\)"),
-    ("SLASH", r"\/"),
-    ("ROLE", rf':[^{_SPACE}"()\/:~]*'),
-    ("SYMBOL", rf'[^{_SPACE}"()\/:~]+'),
-    ("ALIGNMENT", r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*"),
-    ("UNEXPECTED", rf"[^{_SPACE}]"),
-)
-_TOKEN_RE = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _TOKENS), flags=re.MULTILINE)
-
-
-def _strip_alignment(text: str) -> str:
-    if "~" in text:
-        return _ALIGNMENT.sub("", text)
-    return text
-
-
-# A parsed graph before variables and constants are told apart:
-# (metadata, top, [(var, concept)], [(source, role, target, target_is_node)])
-_Flat = tuple[dict, str, list, list]
-
-
-def _parse_comment(comment: str, metadata: dict[str, str]) -> None:
-    # the same rule as penman: split ``::key value`` fields from the right
-    while comment:
-        comment, found, meta = comment.rpartition("::")
-        if found:
-            key, _, value = meta.partition(" ")
-            metadata[key] = value.rstrip()
-
-
-class _TrailingText(Exception):
-    def __init__(self, token: str, line_offset: int) -> None:
-        super().__init__(token)
-        self.token = token
-        self.line_offset = line_offset
-
-
-def _fast_parse(text: str) -> list[_Flat] | None:
-    """Parse well-formed PENMAN with penman's own token pattern.
-
-    Returns None at the first irregularity; the caller then lets
-    :func:`penman.iterparse` parse the block (and report the error).
-    """
-    toks = [(m.lastgroup, m.group(), m.start()) for m in _TOKEN_RE.finditer(text)]
-    n = len(toks)
-    pos = 0
-    out: list[_Flat] = []
-    while pos < n:
-        metadata: dict[str, str] = {}
-        while pos < n and toks[pos][0] == "COMMENT":
-            _parse_comment(toks[pos][1], metadata)
-            pos += 1
-        if pos == n:
-            break
-        if toks[pos][0] != "LPAREN":
-            if out:
-                raise _TrailingText(toks[pos][1], text.count("\n", 0, toks[pos][2]))
-            return None
-        instances: list[tuple[str, str | None]] = []
-        branches: list[tuple[str, str, str, bool]] = []
-        stack: list[str] = []
-        top = None
-        while True:
-            # at an LPAREN: open a node
-            if pos + 1 >= n or toks[pos + 1][0] != "SYMBOL":
-                return None
-            var = toks[pos + 1][1]
-            pos += 2
-            concept = None
-            if pos < n and toks[pos][0] == "SLASH":
-                pos += 1
-                if pos < n and toks[pos][0] in ("SYMBOL", "STRING"):
-                    concept = toks[pos][1]
-                    pos += 1
-                    if pos < n and toks[pos][0] == "ALIGNMENT":
-                        pos += 1
-                else:
-                    return None
-            instances.append((var, concept))
-            if top is None:
-                top = var
-            stack.append(var)
-            # edges until the node closes; descend on a nested node
-            descended = False
-            while not descended:
-                if pos >= n:
-                    return None
-                kind, tok, _ = toks[pos]
-                if kind == "RPAREN":
-                    pos += 1
-                    stack.pop()
-                    if not stack:
-                        break
-                    continue
-                if kind != "ROLE" or len(tok) < 2:
-                    return None
-                role = tok[1:]
-                pos += 1
-                if pos < n and toks[pos][0] == "ALIGNMENT":
-                    pos += 1
-                if pos >= n:
-                    return None
-                kind, tok, _ = toks[pos]
-                if kind in ("SYMBOL", "STRING"):
-                    branches.append((stack[-1], role, tok, False))
-                    pos += 1
-                    if pos < n and toks[pos][0] == "ALIGNMENT":
-                        pos += 1
-                elif kind == "LPAREN":
-                    if pos + 1 >= n or toks[pos + 1][0] != "SYMBOL":
-                        return None
-                    branches.append((stack[-1], role, toks[pos + 1][1], True))
-                    descended = True
-                else:
-                    return None
-            if not stack:
-                break
-        out.append((metadata, top, instances, branches))
-    return out
-
-
-def _flatten_tree(tree: penman.Tree) -> _Flat:
-    instances: list[tuple[str, str | None]] = []
-    branches: list[tuple[str, str, str, bool]] = []
-
-    def visit(node: tuple) -> None:
-        var, edges = node
-        concept = None
-        for role, target in edges:
-            if role == "/":
-                concept = target
-                break
-        instances.append((var, concept))
-        for role, target in edges:
-            if role == "/":
-                continue
-            role = _strip_alignment(role)[1:]
-            if isinstance(target, tuple):
-                branches.append((var, role, target[0], True))
-                visit(target)
-            else:
-                branches.append((var, role, target if target is not None else "", False))
-
-    visit(tree.node)
-    return dict(tree.metadata), tree.node[0], instances, branches
-
-
-def _build_graph(flat: _Flat, origin: str, warn_unbound: bool = True) -> Graph:
-    metadata, top, inst_list, branches = flat
-    instances: dict[str, str] = {}
-    for var, concept in inst_list:
-        if concept is None:
-            _warn(f"{origin}: ({var}) has no concept; read with the empty concept")
-        concept = _strip_alignment(concept) if concept is not None else ""
-        if var in instances:
-            _warn(f"{origin}: variable {var!r} is defined twice; kept the first concept")
-            continue
-        instances[var] = concept
-    graph = Graph(top=top, instances=instances, metadata=metadata, origin=origin)
-    edges = graph.edges
-    attributes = graph.attributes
-    for source, role, target, is_node in branches:
-        if not role:
-            _warn(f"{origin}: {source} : {target}: an empty role ':'; read as the role ''")
-        if not is_node:
-            target = _strip_alignment(target)
-            if target[:1] == '"' or target not in instances:
-                if (
-                    warn_unbound
-                    and target[:1] != '"'
-                    and _VARIABLE_LIKE.match(target)
-                    and role.lower() not in _CONSTANT_ROLES
-                ):
-                    _warn(
-                        f"{origin}: {source} :{role} {target}: {target!r} looks like a variable but "
-                        "is not defined in this graph; read as a constant"
-                    )
-                if not target:
-                    _warn(f"{origin}: {source} :{role} has no value; read as an empty constant")
-                attributes.append(Attribute(source, role, target))
-                continue
-        canon, swapped = canonical_role(role)
-        if swapped:
-            edges.append(Edge(target, canon, source, role))
-        else:
-            edges.append(Edge(source, canon, target, role))
-    return graph
-
-
-def _warn(message: str) -> None:
-    warnings.warn(message, AmrevalWarning, stacklevel=5)
-
-
-class Block(NamedTuple):
-    """A blank-line separated block of PENMAN text."""
-
-    text: str
-    line: int  # 1-based line of the block's first line
-
-
-def split_blocks(text: str) -> Iterator[Block]:
-    """Split PENMAN text into blank-line separated blocks that hold a graph.
-
-    Example:
-        >>> [(b.line, b.text) for b in split_blocks("# header\\n\\n(a / b)\\n\\n\\n# ::id x\\n(c / d)")]
-        [(3, '(a / b)'), (6, '# ::id x\\n(c / d)')]
-    """
-    lines = text.splitlines()
-    start = None
-    depth = 0
-    has_graph = False
-    for n, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped:
-            if start is not None and depth <= 0:
-                if has_graph:
-                    yield Block("\n".join(lines[start:n]), start + 1)
-                start, depth, has_graph = None, 0, False
-            continue
-        if start is None:
-            start = n
-        if stripped.startswith("#") and depth <= 0:
-            continue
-        has_graph = True
-        if '"' in stripped:
-            stripped = re.sub(r'"(?:[^"\\]|\\.)*"', "", stripped)
-        depth += stripped.count("(") - stripped.count(")")
-    if start is not None and has_graph:
-        yield Block("\n".join(lines[start:]), start + 1)
-
-
-def _metadata_id(block: str) -> str | None:
-    m = re.search(r"::id\s+(\S+)", block)
-    return m.group(1) if m else None
 
 
 def iter_graphs(
@@ -409,7 +156,7 @@ def _iter_text(text: str, label: str, warn_unbound: bool, errors: list[InputErro
     index = 0
     for block in split_blocks(text):
         try:
-            graphs = _read_block(block, label, index, warn_unbound)
+            graphs = parse_block(block, label, index, warn_unbound)
         except DecodeError as exc:
             if errors is None:
                 raise
@@ -425,10 +172,10 @@ def _read_leniently(
 
     A block that runs over blank lines (unbalanced parentheses) is read part by part.
     """
-    parts = _blank_line_parts(block)
+    parts = blank_line_parts(block)
     for part in parts if len(parts) > 1 else [block]:
         try:
-            graphs = _read_block(part, label, index, warn_unbound) if len(parts) > 1 else []
+            graphs = parse_block(part, label, index, warn_unbound) if len(parts) > 1 else []
         except DecodeError as exc:
             error = exc
             graphs = []
@@ -437,101 +184,6 @@ def _read_leniently(
             graphs = [UnreadableGraph.of(error, f"{label}, graph #{index + 1}, line {part.line}")]
         yield from graphs
         index += len(graphs)
-
-
-def _blank_line_parts(block: Block) -> list[Block]:
-    """A block cut at every blank line (parts holding only comments are left out)."""
-    parts: list[Block] = []
-    lines = block.text.split("\n")
-    start = 0
-    for n in range(len(lines) + 1):
-        if n == len(lines) or not lines[n].strip():
-            chunk = lines[start:n]
-            if any(line.strip() and not line.lstrip().startswith("#") for line in chunk):
-                parts.append(Block("\n".join(chunk), block.line + start))
-            start = n + 1
-    return parts
-
-
-def _read_block(block: Block, label: str, index: int, warn_unbound: bool) -> list[Graph]:
-    """The graphs of one block (usually one).
-
-    Raises:
-        DecodeError: the block is malformed.
-    """
-    try:
-        flats = _fast_parse(block.text)
-    except _TrailingText as exc:
-        raise DecodeError(
-            f"unexpected {exc.token!r} after the end of the graph (unbalanced parentheses?)",
-            source=label,
-            index=index,
-            graph_id=_metadata_id(block.text),
-            line=block.line + exc.line_offset,
-        ) from None
-    if flats is None:
-        flats = _penman_parse(block, label, index)
-    graphs = []
-    for flat in flats:
-        gid = flat[0].get("id")
-        if not flat[1]:
-            raise DecodeError(
-                "a graph without a variable ('()'); expected (var / concept ...)",
-                source=label,
-                index=index,
-                graph_id=gid,
-                line=block.line,
-            )
-        origin = f"{label}, graph #{index + 1}" + (f" (id {gid})" if gid else "") + f", line {block.line}"
-        graphs.append(_build_graph(flat, origin, warn_unbound=warn_unbound))
-        index += 1
-    return graphs
-
-
-def _nesting(text: str) -> int:
-    """The deepest parenthesis nesting of PENMAN text (outside strings)."""
-    depth = deepest = 0
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[()]', text):
-        tok = m.group()
-        if tok == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif tok == ")":
-            depth -= 1
-    return deepest
-
-
-def _penman_parse(block: Block, label: str, index: int) -> list[_Flat]:
-    try:
-        trees = list(penman.iterparse(block.text))
-    except RecursionError:
-        raise DecodeError(
-            f"malformed PENMAN nested {_nesting(block.text)} levels deep (too deep to say more); "
-            "well-formed graphs are read at any depth",
-            source=label,
-            index=index,
-            graph_id=_metadata_id(block.text),
-            line=block.line,
-        ) from None
-    except penman.DecodeError as exc:
-        line = block.line + exc.lineno - 1 if exc.lineno else block.line
-        near = exc.text.strip() if exc.text else ""
-        raise DecodeError(
-            f"malformed PENMAN: {exc.message}" + (f" in {near!r}" if near else ""),
-            source=label,
-            index=index,
-            graph_id=_metadata_id(block.text),
-            line=line,
-        ) from None
-    if not trees:
-        raise DecodeError(
-            "expected a graph starting with '('",
-            source=label,
-            index=index,
-            graph_id=_metadata_id(block.text),
-            line=block.line,
-        )
-    return [_flatten_tree(t) for t in trees]
 
 
 def check_graph(g: Graph, what: str, index: int) -> Graph:

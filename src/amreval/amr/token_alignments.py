@@ -79,7 +79,8 @@ import penman
 from penman.surface import Alignment as _PenmanAlignment
 
 from amreval.amr.graph import Graph
-from amreval.amr.read import FileSource, loads_graphs, read_text, split_blocks
+from amreval.amr.parse import nesting_depth, split_blocks
+from amreval.amr.read import FileSource, loads_graphs, read_text
 from amreval.errors import DecodeError, InputError
 
 __all__ = [
@@ -378,6 +379,12 @@ def _tree_and_fields(source: str | penman.Tree | penman.Graph) -> tuple[penman.T
     comments = [line for line in source.splitlines() if line.lstrip().startswith("#")]
     try:
         trees = list(penman.iterparse(source))
+    except RecursionError:
+        raise DecodeError(
+            f"a graph nested {nesting_depth(source)} levels deep is too deep to read its alignments; "
+            "alignments are read from graphs up to a few hundred levels deep",
+            source="<string>",
+        ) from None
     except penman.DecodeError as exc:
         raise DecodeError(f"malformed PENMAN: {exc.message}", source="<string>") from None
     if len(trees) != 1:

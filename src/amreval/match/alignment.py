@@ -129,7 +129,7 @@ def hill_climb(
         nbr,
         w,
         int(restarts),
-        int(seed) & 0xFFFFFFFFFFFFFFFF,
+        int(seed) & 0x7FFFFFFFFFFFFFFF,  # the kernel takes a signed 64-bit seed
         problem.bound,
         init_pairs,
     )

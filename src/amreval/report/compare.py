@@ -23,15 +23,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from amreval.scores.compare import (
-    ALTERNATIVES,
-    DEFAULT_RESAMPLES,
-    SCORES,
-    STATISTICS,
-    TESTS,
-    Comparison,
-    PairedTest,
-)
+from amreval.scores.comparison import Comparison, PairedTest
+from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
+from amreval.scores.statistic import STATISTICS
+from amreval.scores.systems import SCORES
 
 __all__ = [
     "summary_text",
@@ -161,7 +156,7 @@ def items_csv(cmp: Comparison, a: str | None = None, b: str | None = None) -> st
     a = a if a is not None else cmp.names[0]
     b = b if b is not None else cmp.names[1]
     columns = cmp.counts[a].shape[1]
-    from amreval.scores.compare import MF_COLUMNS, PRF_COLUMNS
+    from amreval.scores.statistic import MF_COLUMNS, PRF_COLUMNS
 
     names = PRF_COLUMNS if columns == 3 else MF_COLUMNS
     out = io.StringIO()
@@ -481,7 +476,8 @@ def run(args: argparse.Namespace) -> int:
     """``amreval compare``: score each system once, compare, print; write CSV and SVG when asked."""
     from amreval.amr.read import read_graphs
     from amreval.errors import InputError
-    from amreval.scores.compare import MF_PARTS, compare_systems
+    from amreval.scores.statistic import MF_PARTS
+    from amreval.scores.systems import compare_systems
 
     names = _names(args.f, args.names)
     systems = {name: read_graphs(path) for name, path in zip(names, args.f)}

@@ -1,0 +1,387 @@
+"""What each ``amreval`` command does once its options are read (:mod:`amreval.cli` reads them).
+
+Scores and conversions come from the core; this module reads the files, calls
+the core and prints the results in the layouts users expect (smatch.py's,
+the DocSmatch reference's), as JSON, CSV or SVG when asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from amreval.errors import AmrevalError
+
+__all__ = [
+    "UsageError",
+    "usage_checked",
+    "run_smatch",
+    "run_docsmatch",
+    "run_docamr",
+    "run_compare",
+    "run_export_ms_amr",
+]
+
+
+class UsageError(AmrevalError):
+    """Options that do not go together, or an option value out of range (exit status 2)."""
+
+
+def usage_checked(check: Callable[[str], str], value: str, option: str) -> str:
+    """``check(value)``, its error a usage error naming ``option``."""
+    try:
+        return check(value)
+    except AmrevalError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
+def _fmt(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}"
+
+
+def _print_unproven(result: Any) -> None:
+    """Say which pairs are not proven optimal (a time limit ran out) and by how much they could rise."""
+    unproven = result.unproven
+    if unproven:
+        listed = ", ".join(f"#{k + 1}" for k in unproven[:20]) + (", ..." if len(unproven) > 20 else "")
+        print(
+            f"Not proven optimal (time limit): {len(unproven)} of {len(result.pairs)} ({listed}); "
+            f"gap: at most {result.gap:g} more matched triples"
+        )
+
+
+def _intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:
+    """With ``--ci``: the intervals of every precision, recall and F1 of the result (F1's is the result's own)."""
+    if not args.ci:
+        return {}
+    from amreval.scores.compare import score_intervals
+
+    out = score_intervals(result, n_resamples=args.ci, seed=args.seed)
+    if result.ci is not None:
+        out["f1_ci_low"], out["f1_ci_high"] = result.ci
+    return out
+
+
+def _print_intervals(result: Any, args: argparse.Namespace) -> None:
+    """The 95% intervals of F (and, with ``--pr``, of precision and recall)."""
+    if args.pr:
+        ci = _intervals(result, args)
+        for name, key in (("Precision", "precision"), ("Recall", "recall")):
+            lo, hi = ci[f"{key}_ci_low"], ci[f"{key}_ci_high"]
+            print(f"{name} 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+    lo, hi = result.ci
+    print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+
+
+def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
+    if args.pr:
+        print("Precision: " + _fmt(p, args.significant))
+        print("Recall: " + _fmt(r, args.significant))
+    print("F-score: " + _fmt(f, args.significant))
+
+
+def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
+    """The predicted and gold graphs; a predicted graph that cannot be read is kept in its place
+    (unless ``--strict``) for the scorer to count."""
+    from amreval.amr.read import read_graphs
+
+    pred = read_graphs(args.f[0], errors=None if args.strict else [])
+    gold = read_graphs(args.f[1])
+    for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
+        if not graphs:
+            raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
+    if len(pred) != len(gold):
+        raise AmrevalError(
+            f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
+        )
+    return pred, gold
+
+
+def _pair_id(pred: Any, gold: Any) -> str | None:
+    """The id of a pair: the gold graph's ``::id``, else the prediction's."""
+    return getattr(gold, "id", None) or getattr(pred, "id", None)
+
+
+def _pair_rows(result: Any, pred: list, gold: list) -> list[dict[str, Any]]:
+    """One JSON record per pair: position, id, counts and scores."""
+    unreadable = set(result.unreadable_predictions)
+    return [
+        {
+            "index": k,
+            "id": _pair_id(p, g),
+            "match": s.match,
+            "test": s.test,
+            "gold": s.gold,
+            "precision": s.precision,
+            "recall": s.recall,
+            "f1": s.f1,
+            "optimal": s.optimal,
+            "unreadable": k in unreadable,
+        }
+        for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold))
+    ]
+
+
+def _pair_label(noun: str, k: int, pred: Any, gold: Any) -> str:
+    gid = _pair_id(pred, gold)
+    return f"{noun} {k + 1}" + (f" (id {gid}):" if gid else ":")
+
+
+def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords that every scoring command passes on: search settings, interval, progress."""
+    return {
+        "solver": args.solver,
+        "restarts": args.r,
+        "seed": args.seed,
+        "time_limit": args.time_limit,
+        "bootstrap": args.ci,
+        "progress": args.progress,
+        "strict": args.strict,
+    }
+
+
+def run_smatch(args: argparse.Namespace) -> int:
+    from amreval.scores.smatch import smatch
+
+    pred, gold = _read_pair_files(args, "graphs")
+    if args.s2:
+        from amreval.scores.s2match import s2match
+
+        result = s2match(
+            pred,
+            gold,
+            vectors=args.vectors,
+            cutoff=args.cutoff,
+            diffsense=args.diffsense,
+            top=args.top,
+            **_scoring_options(args),
+        )
+    else:
+        result = smatch(pred, gold, **_scoring_options(args))
+    if args.json:
+        out: dict[str, Any] = dict(result.as_dict())
+        out.update(_intervals(result, args))
+        out["pairs"] = _pair_rows(result, pred, gold)
+        print(json.dumps(out, indent=2))
+        return 0
+    if args.ms:
+        for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold)):
+            print(_pair_label("Pair", k, p, g))
+            _print_prf(s.precision, s.recall, s.f1, args)
+    else:
+        _print_prf(result.precision, result.recall, result.f1, args)
+    _print_unproven(result)
+    if result.ci is not None:
+        _print_intervals(result, args)
+    logging.getLogger("amreval").info(
+        "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
+        len(result.pairs),
+        result.match,
+        result.test,
+        result.gold,
+        result.n_optimal,
+        result.config.as_string(),
+    )
+    return 0
+
+
+_FINE_LABELS = {
+    "unlabeled": "Unlabeled",
+    "no_wsd": "No WSD",
+    "concepts": "Concepts",
+    "named_ent": "Named Ent.",
+    "negations": "Negations",
+    "wikification": "Wikification",
+    "reentrancies": "Reentrancies",
+    "srl": "SRL",
+}
+
+
+def _svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:
+    """``OUT`` for one picture; for several, ``OUT`` with ``_<document id>`` before the suffix when
+    every document has an id and the ids give distinct names, else ``_1``, ``_2``, .... The folder is made."""
+    folder = os.path.dirname(out)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    if len(ids) == 1:
+        return [out]
+    base, ext = os.path.splitext(out)
+    names = [re.sub(r"[^A-Za-z0-9._-]+", "_", i) if i else "" for i in ids]
+    if not all(names) or len(set(names)) != len(names):
+        names = [str(k) for k in range(1, len(ids) + 1)]
+    return [f"{base}_{name}{ext or '.svg'}" for name in names]
+
+
+def run_docsmatch(args: argparse.Namespace) -> int:
+    from amreval.scores.docsmatch import docsmatch
+
+    pred, gold = _read_pair_files(args, "documents")
+    result = docsmatch(
+        pred,
+        gold,
+        coref=args.coref_subscore,
+        fine_grained=args.fine_grained,
+        num_workers=args.num_workers,
+        **_scoring_options(args),
+    )
+    _print_docsmatch(result, pred, gold, args)
+    if args.svg:
+        from amreval.report.draw import alignment_svg
+
+        # draw the alignments that were scored, after the scores are out
+        paths = _svg_paths(args.svg, [_pair_id(p, g) for p, g in zip(pred, gold)])
+        for k, (path, p, g, scored) in enumerate(zip(paths, pred, gold, result.pairs)):
+            if k in result.unreadable_predictions:
+                warnings.warn(f"no picture for document {k + 1}: its prediction could not be read", stacklevel=1)
+                continue
+            alignment_svg(p, g, path, mapping=scored.mapping)
+    return 0
+
+
+def _print_docsmatch(result: Any, pred: list, gold: list, args: argparse.Namespace) -> None:
+    from amreval.scores.coref import CATEGORIES
+    from amreval.scores.harness import prf
+
+    if args.json:
+        out: dict[str, Any] = dict(result.as_dict())
+        out.update(_intervals(result, args))
+        out["documents"] = _pair_rows(result, pred, gold)
+        if result.coref is not None:
+            out["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
+            out["coref_counts"]["mixed"] = result.coref.mixed
+        if result.fine_grained is not None:
+            out["fine_grained_counts"] = result.fine_grained
+        print(json.dumps(out, indent=2))
+        return
+    args.pr = True
+    rows: list[Any] = list(result.pairs) if args.ms else [result]
+    for k, s in enumerate(rows):
+        if args.ms:
+            print(_pair_label("Document", k, pred[k], gold[k]))
+        print("Overall Score:")
+        _print_prf(s.precision, s.recall, s.f1, args)
+        if args.coref_subscore:
+            print("Coref Score")
+            _print_prf(*prf(*s.coref.total), args)  # type: ignore[union-attr]
+    _print_unproven(result)
+    if result.ci is not None:
+        _print_intervals(result, args)
+    if result.fine_grained is not None:
+        for name, label in _FINE_LABELS.items():
+            p, r, f = (_fmt(x, args.significant) for x in prf(*result.fine_grained[name]))
+            print(f"{label} -> P: {p}, R: {r}, F: {f}")
+    logging.getLogger("amreval").info(
+        "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",
+        len(result.pairs),
+        result.match,
+        result.test,
+        result.gold,
+        result.n_optimal,
+        result.config.as_string(),
+    )
+
+
+def run_docamr(args: argparse.Namespace) -> int:
+    from amreval._progress import progress_bar
+    from amreval.amr.read import read_graphs
+    from amreval.docamr import (
+        Amr3Layout,
+        chains_from_pairs,
+        check_representation,
+        convert_document,
+        normalize_graph,
+        read_msamr_xml,
+        read_sentence_amrs,
+        text_coref_to_docamr,
+    )
+    from amreval.errors import AmrevalWarning
+
+    rep = usage_checked(check_representation, args.rep, "--rep")
+    graphs = []
+    if args.coref:
+        if not args.amrs:
+            raise UsageError("--coref needs --amrs (the aligned sentence AMR files)")
+        reports: list = []
+        graphs = text_coref_to_docamr(
+            args.amrs,
+            args.coref,
+            coref_format=args.coref_format,
+            rep=rep,
+            strict=args.strict,
+            reports=reports,
+            progress=args.progress,
+        )
+        mentions = sum(len(r.mentions) for r in reports)
+        mapped = sum(len(r.mapped) for r in reports)
+        warnings.warn(
+            f"{args.coref}: {len(reports)} documents, {mentions} mentions in "
+            f"{sum(r.n_clusters for r in reports)} clusters: {mapped} mapped to nodes, {mentions - mapped} "
+            f"unmapped; {sum(len(r.chains) for r in reports)} chains, "
+            f"{sum(len(r.within_sentence) for r in reports)} clusters within one sentence left out",
+            AmrevalWarning,
+            stacklevel=1,
+        )
+    elif args.no_merge or args.pairwise:
+        for g in progress_bar(
+            read_graphs(args.no_merge or args.pairwise), enable=args.progress, desc="normalising", unit="doc"
+        ):
+            graphs.append(normalize_graph(g, rep) if args.no_merge else chains_from_pairs(g, args.pairwise_role, rep))
+    else:
+        if args.amr3:
+            if not args.split:
+                raise UsageError("--amr3 needs --split (train, dev, test or dev-alternative)")
+            layout = Amr3Layout(args.amr3)
+            xml_files = layout.split_files(args.split)
+            if not xml_files:
+                raise AmrevalError(
+                    f"{args.amr3}: no MS-AMR XML file of the {args.split} split in {layout.split_folder(args.split)}"
+                )
+            amr_files = args.amrs or layout.amr_files()
+        else:
+            if not args.amrs:
+                raise UsageError("--xml needs --amrs (the sentence AMR files)")
+            xml_files, amr_files = args.xml, args.amrs
+        amrs = read_sentence_amrs(amr_files)
+        for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
+            graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
+    text = "\n\n".join(g.to_string() for g in graphs) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    if args.svg:
+        from amreval.report.draw import document_graph_svg
+
+        for path, g in zip(_svg_paths(args.svg, [g.id for g in graphs]), graphs):
+            document_graph_svg(g, path)
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from amreval.report.compare import run
+
+    return run(args)
+
+
+def run_export_ms_amr(args: argparse.Namespace) -> int:
+    from amreval.docamr import REPRESENTATIONS, check_representation
+    from amreval.errors import MissingDependencyError
+
+    configs = tuple(usage_checked(check_representation, c, "--config") for c in (args.config or REPRESENTATIONS))
+    try:
+        from amreval.hub.ms_amr import export_ms_amr
+    except ImportError:
+        raise MissingDependencyError("datasets", "hub", "export-ms-amr") from None
+    written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress)
+    for config, splits in written.items():
+        print(f"{config}: " + ", ".join(f"{split} {n}" for split, n in splits.items()))
+    print(f"written to {args.out}; load with datasets.load_dataset({args.out!r}, 'docamr')")
+    return 0
