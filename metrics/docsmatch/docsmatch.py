@@ -7,8 +7,9 @@ import datasets
 import evaluate
 
 from amreval.errors import InputError
-from amreval.scores.compare import compare_results, score_intervals
+from amreval.scores.compare import score_intervals
 from amreval.scores.docsmatch import docsmatch as score_documents
+from amreval.scores.outputs import compare_results
 from amreval.scores.resample import DEFAULT_RESAMPLES
 
 _CITATION = """\

@@ -8,8 +8,8 @@ import evaluate
 
 from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
-from amreval.scores.compare import compare_mfbeta
 from amreval.scores.mfcounts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_parts
+from amreval.scores.outputs import compare_mfbeta
 from amreval.scores.resample import DEFAULT_RESAMPLES
 
 _CITATION = """\

@@ -16,9 +16,10 @@ os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
 
 from amreval.mfbeta.score import mfbeta
-from amreval.scores.compare import compare_mfbeta, compare_results, part_counts, score_intervals
+from amreval.scores.compare import part_counts, score_intervals
 from amreval.scores.docsmatch import docsmatch
 from amreval.scores.mfcounts import bootstrap_mfbeta, mfbeta_items
+from amreval.scores.outputs import compare_mfbeta, compare_results
 from amreval.scores.s2match import WordVectors
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from amreval import AmrevalWarning, InputError, read_graphs, smatch
-from amreval.scores.compare import bootstrap_prf, compare_counts, paired_test, part_counts, score_intervals
+from amreval.scores.compare import (
+    bootstrap_prf,
+    compare_counts,
+    compare_systems,
+    paired_test,
+    part_counts,
+    score_intervals,
+)
 from amreval.scores.docsmatch import docsmatch
 from amreval.scores.harness import PairScore, bootstrap_f1, prf
 from amreval.scores.mfcounts import mfbeta_items
@@ -17,7 +24,6 @@ from amreval.scores.resample import bootstrap_interval, holm
 from amreval.scores.resample import bootstrap_p as _bootstrap_p
 from amreval.scores.s2match import WordVectors
 from amreval.scores.statistic import mfbeta_statistic, prf_statistic
-from amreval.scores.systems import compare_systems
 
 A3 = [[3, 4, 4], [5, 5, 6], [2, 4, 3]]
 B3 = [[2, 4, 4], [5, 6, 6], [1, 4, 3]]

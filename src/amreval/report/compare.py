@@ -1,6 +1,6 @@
 """Reports of a comparison of systems: text, CSV, an SVG picture, and the ``amreval compare`` command.
 
-Everything here lays out a :class:`~amreval.scores.compare.Comparison` (or
+Everything here lays out a :class:`~amreval.scores.comparison.Comparison` (or
 plain numbers, for the picture); every number is computed in
 :mod:`amreval.scores.compare`. The picture is plain SVG text: no extra needed.
 
@@ -23,10 +23,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from amreval.scores.compare import SCORES
 from amreval.scores.comparison import Comparison, PairedTest
 from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
 from amreval.scores.statistic import STATISTICS
-from amreval.scores.systems import SCORES
 
 __all__ = [
     "summary_text",
@@ -476,8 +476,8 @@ def run(args: argparse.Namespace) -> int:
     """``amreval compare``: score each system once, compare, print; write CSV and SVG when asked."""
     from amreval.amr.read import read_graphs
     from amreval.errors import InputError
+    from amreval.scores.compare import compare_systems
     from amreval.scores.statistic import MF_PARTS
-    from amreval.scores.systems import compare_systems
 
     names = _names(args.f, args.names)
     systems = {name: read_graphs(path) for name, path in zip(names, args.f)}

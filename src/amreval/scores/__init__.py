@@ -1,13 +1,12 @@
 """Scores on the shared alignment engine: Smatch, S²match, DocSmatch with its coreference
 sub-score, the fine-grained scores, the corpus harness they share, and paired comparisons of systems."""
 
-from amreval.scores.compare import paired_test
+from amreval.scores.compare import compare_systems, paired_test
 from amreval.scores.comparison import Comparison, PairedTest
 from amreval.scores.docsmatch import DocPairScore, DocsmatchResult, docsmatch, docsmatch_pair
 from amreval.scores.harness import Config, PairScore, SmatchResult, bootstrap_f1, prf
 from amreval.scores.s2match import WordVectors, s2match, s2match_pair
 from amreval.scores.smatch import smatch, smatch_pair
-from amreval.scores.systems import compare_systems
 
 __all__ = [
     "Comparison",

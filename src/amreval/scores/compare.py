@@ -65,6 +65,7 @@ import numpy.typing as npt
 from amreval.errors import InputError
 from amreval.scores.comparison import Comparison, PairedTest
 from amreval.scores.finegrained import MEASURES
+from amreval.scores.harness import check_confidence
 from amreval.scores.mfcounts import mfbeta_items
 from amreval.scores.resample import (
     ALTERNATIVES,
@@ -73,7 +74,6 @@ from amreval.scores.resample import (
     bootstrap_differences,
     bootstrap_p,
     check_choice,
-    check_confidence,
     check_counts,
     check_int,
     holm,

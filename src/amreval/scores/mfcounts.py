@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from amreval.errors import InputError
-from amreval.scores.resample import check_confidence, check_counts, check_int, resample_system
+from amreval.scores.harness import check_confidence
+from amreval.scores.resample import check_counts, check_int, resample_system
 from amreval.scores.statistic import Statistic, mfbeta_statistic
 
 __all__ = ["mfbeta_items", "check_mfbeta_parts", "mfbeta_parts", "mf_statistics", "bootstrap_mfbeta"]

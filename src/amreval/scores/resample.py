@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from amreval.errors import InputError
+from amreval.scores.harness import check_confidence
 from amreval.scores.statistic import Statistic, as_statistic
 
 __all__ = [
@@ -25,7 +26,6 @@ __all__ = [
     "ALTERNATIVES",
     "DEFAULT_RESAMPLES",
     "check_int",
-    "check_confidence",
     "check_choice",
     "check_counts",
     "resample_system",
@@ -51,13 +51,6 @@ def check_int(name: str, value: object, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
         raise InputError(f"{name} must be an integer >= {low}, got {value!r}")
     return int(value)
-
-
-def check_confidence(confidence: object) -> float:
-    """The confidence level of an interval: a number strictly between 0 and 1."""
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) or not 0 < confidence < 1:
-        raise InputError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
-    return float(confidence)
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
