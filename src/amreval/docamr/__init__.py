@@ -10,13 +10,8 @@ from amreval.amr.token_alignments import (
     read_alignments,
 )
 from amreval.docamr.convert import (
-    NAMED_ENTITY_TYPES,
-    PRONOUNS,
-    REPRESENTATIONS,
-    DocGraph,
     build_document,
     chains_from_pairs,
-    check_representation,
     convert_document,
     convert_documents,
     normalize_graph,
@@ -30,6 +25,7 @@ from amreval.docamr.corefiles import (
     read_coref_conll,
     read_coref_jsonlines,
 )
+from amreval.docamr.docgraph import NAMED_ENTITY_TYPES, PRONOUNS, REPRESENTATIONS, DocGraph, check_representation
 from amreval.docamr.msamr import (
     SPLITS,
     Amr3Layout,

@@ -71,8 +71,9 @@ from amreval._progress import progress_bar
 from amreval.amr.graph import Graph
 from amreval.amr.read import FileSource
 from amreval.amr.token_alignments import AlignedSentence, Span, read_aligned_amrs
-from amreval.docamr.convert import check_representation, convert_document
+from amreval.docamr.convert import convert_document
 from amreval.docamr.corefiles import CorefDocument, CorefSource, check_coref_format, read_coref
+from amreval.docamr.docgraph import check_representation
 from amreval.docamr.msamr import Chain, Mention, MsAmrDocument
 from amreval.errors import AmrevalWarning, InputError
 
