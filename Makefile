@@ -26,6 +26,9 @@ demo: $(STAMP)
 	$(VENV)/bin/amreval docsmatch -f examples/pred.docamr.amr examples/gold.docamr.amr --coref-subscore
 	@echo "== S²match (GloVe 6B 50-d) of examples/pred.amr against examples/gold.amr =="
 	$(VENV)/bin/amreval s2match -f examples/pred.amr examples/gold.amr --pr --significant 4
+	@echo "== Is one system better? Two predicted document sets compared on the same gold (paired permutation test) =="
+	$(VENV)/bin/amreval compare -f metrics/docsmatch/examples/pred.docamr.amr metrics/docsmatch/examples/pred2.docamr.amr \
+		--gold metrics/docsmatch/examples/gold.docamr.amr --score docsmatch --resamples 1000
 
 CORE_VENV ?= .venv-core
 CORE_STAMP := $(CORE_VENV)/.installed
