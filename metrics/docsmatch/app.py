@@ -2,7 +2,8 @@
 
 Every number comes from the metric a user gets with ``evaluate.load`` on this folder;
 the app only reads the inputs, calls ``compute`` and lays the result out.
-Run it with ``python app.py``; ``build_demo()`` returns the Blocks without launching.
+Run it with ``python app.py``; ``build_demo()`` returns the Blocks without launching (it scores
+one tiny document first, so that the alignment kernels are compiled before the first visitor).
 """
 
 from __future__ import annotations
@@ -53,6 +54,23 @@ coreference sub-score of Naseem et al. (2022). Paste or upload predicted and gol
 (several graphs separated by blank lines, paired by position), choose the options and press **Score**,
 or click an example below.
 """
+
+
+# PENMAN boxes in a monospace font (a style element in the page: Gradio 6 takes css only in launch())
+STYLE = """<style>
+.penman textarea { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+</style>"""
+
+# the document of the start-up call: two sentences and a merged node
+WARM_UP_DOCUMENT = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
+
+
+def warm_up() -> float:
+    """One tiny DocSmatch call, so that the alignment kernels are compiled (or loaded from their cache)
+    when the app is built rather than on the first visitor's request; returns its F1 (1.0)."""
+    from amreval.scores.docsmatch import docsmatch
+
+    return docsmatch([WARM_UP_DOCUMENT], [WARM_UP_DOCUMENT], coref=True, progress=False).f1
 
 
 def _fmt(value: float) -> str:
@@ -222,6 +240,18 @@ def load_file(path: str | None) -> str:
         raise gr.Error("The file is not UTF-8 text.") from None
 
 
+def cleared_results() -> tuple:
+    """Empty score outputs (overall, coref, fine-grained, per document, raw, document choice, state) and
+    pictures, shown while scoring, so that an error never leaves the previous inputs' results on the page."""
+    empty = _note("Score some documents to see their alignment.")
+    return "", "", "", "", None, gr.update(choices=[], value=None), None, empty, empty, empty
+
+
+def cleared_comparison() -> tuple[str, str, str]:
+    """Empty comparison outputs, shown while comparing (an error leaves them empty)."""
+    return "", "", ""
+
+
 def make_scorer(metric):
     """The event handler that scores the inputs with ``metric`` and lays the result out."""
 
@@ -358,23 +388,35 @@ def _example(name: str) -> str:
     return (EXAMPLES / name).read_text(encoding="utf-8")
 
 
-def build_demo(metric=None) -> gr.Blocks:
-    """The app's Blocks, on ``metric`` (default: ``evaluate.load`` of this folder)."""
+def build_demo(metric=None, warm: bool = True) -> gr.Blocks:
+    """The app's Blocks, on ``metric`` (default: ``evaluate.load`` of this folder); ``warm``: call
+    :func:`warm_up` first."""
     if metric is None:
         import evaluate
 
         metric = evaluate.load(str(HERE))
+    if warm:
+        warm_up()
     score = make_scorer(metric)
     compare = make_comparer(metric)
 
     with gr.Blocks(title="DocSmatch") as demo:
+        gr.HTML(STYLE, container=False, padding=False, elem_id="style")
         gr.Markdown(INTRO)
         with gr.Row():
             with gr.Column():
-                pred_text = gr.Textbox(label="Predicted graphs (PENMAN)", lines=12, max_lines=30, elem_id="pred-text")
+                pred_text = gr.Textbox(
+                    label="Predicted graphs (PENMAN)",
+                    lines=12,
+                    max_lines=30,
+                    elem_id="pred-text",
+                    elem_classes="penman",
+                )
                 pred_file = gr.UploadButton("Upload a predicted file…", size="sm", elem_id="pred-file")
             with gr.Column():
-                gold_text = gr.Textbox(label="Gold graphs (PENMAN)", lines=12, max_lines=30, elem_id="gold-text")
+                gold_text = gr.Textbox(
+                    label="Gold graphs (PENMAN)", lines=12, max_lines=30, elem_id="gold-text", elem_classes="penman"
+                )
                 gold_file = gr.UploadButton("Upload a gold file…", size="sm", elem_id="gold-file")
         mode = gr.Radio([DOCUMENTS, SENTENCES], value=DOCUMENTS, label="Input", elem_id="mode")
         with gr.Row():
@@ -427,9 +469,9 @@ def build_demo(metric=None) -> gr.Blocks:
         outputs = [overall, coref_out, fine_out, per_doc, raw, document, state]
         drawn = [picture, pred_picture, gold_picture, state]
         for event in (button.click, examples.load_input_event.then):
-            event(score, inputs, outputs, concurrency_id="score").then(
-                pictures, [state, document], drawn, concurrency_id="picture"
-            )
+            event(cleared_results, None, [*outputs, *drawn[:3]], queue=False).then(
+                score, inputs, outputs, concurrency_id="score"
+            ).then(pictures, [state, document], drawn, concurrency_id="picture")
         document.input(pictures, [state, document], drawn, concurrency_id="picture")
         pred_file.upload(load_file, pred_file, pred_text)
         gold_file.upload(load_file, gold_file, gold_text)
@@ -438,7 +480,11 @@ def build_demo(metric=None) -> gr.Blocks:
             with gr.Tab("Compare two systems", elem_id="compare-tab"):
                 gr.Markdown(COMPARE_INTRO)
                 other_text = gr.Textbox(
-                    label="Second system's graphs (PENMAN)", lines=10, max_lines=30, elem_id="other-text"
+                    label="Second system's graphs (PENMAN)",
+                    lines=10,
+                    max_lines=30,
+                    elem_id="other-text",
+                    elem_classes="penman",
                 )
                 other_file = gr.UploadButton("Upload the second system's file…", size="sm", elem_id="other-file")
                 with gr.Row():
@@ -471,7 +517,9 @@ def build_demo(metric=None) -> gr.Blocks:
         compare_inputs = [pred_text, other_text, *inputs[1:], test, n_resamples, alternative]
         compared = [comparison, differences, differences_svg]
         for event in (compare_button.click, compare_examples.load_input_event.then):
-            event(compare, compare_inputs, compared, concurrency_id="score")
+            event(cleared_comparison, None, compared, queue=False).then(
+                compare, compare_inputs, compared, concurrency_id="score"
+            )
         other_file.upload(load_file, other_file, other_text)
     return demo
 

@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from amreval.errors import InputError
+from amreval.match.options import DEFAULT_SOLVER, SOLVERS
 from amreval.scores.compare import score_intervals
 from amreval.scores.docsmatch import docsmatch as score_documents
 from amreval.scores.outputs import compare_results
@@ -55,7 +56,8 @@ Args:
         reference that cannot be read is an error.
     solver (str): "exact" (default: every document's proven optimum, unless its time limit runs
         out; such documents are counted in `n_unproven` with their `gap`), "hillclimb" (fast, not
-        certified) or "auto".
+        certified) or "auto". The config name given to `evaluate.load` ("exact", "hillclimb" or
+        "auto") sets this default for the loaded metric; any other config name is an error.
     time_limit (float): seconds per document for the bounds and the integer program (default 30).
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.
@@ -135,6 +137,11 @@ def _document(stored):
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Docsmatch(evaluate.Metric):
     def _info(self):
+        if self.config_name != "default" and self.config_name not in SOLVERS:
+            raise ValueError(
+                f"unknown config name {self.config_name!r} for docsmatch; expected one of {', '.join(SOLVERS)} "
+                "(the default solver of the loaded metric)"
+            )
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
@@ -169,7 +176,9 @@ class Docsmatch(evaluate.Metric):
         alternative="two-sided",
         **options,
     ):
-        # restarts, seed, solver, time_limit, fine_grained, num_workers, bootstrap, ... go to the core with its defaults
+        # restarts, seed, solver, time_limit, fine_grained, num_workers, bootstrap, ... go to the core with its
+        # defaults; the config name is the default solver
+        options.setdefault("solver", self.config_name if self.config_name in SOLVERS else DEFAULT_SOLVER)
         predictions, references = [_document(p) for p in predictions], [_document(r) for r in references]
         result = score_documents(predictions, references, coref=coref, **options)
         out = result.as_dict()

@@ -47,6 +47,8 @@ Args:
     references: the reference sentences.
     reference_amrs: gold AMRs (PENMAN strings), paired by position (default: parse the references).
     prediction_amrs: parses of the generated sentences made beforehand (None marks a failed parse).
+        Both are inputs like predictions and references: `add_batch` and `add` take them and they are
+        carried across processes (`num_process`); give them for every batch or for none.
     parser: an amrlib model folder, or a callable list[str] -> list[str | None] (default: none; then
         prediction_amrs, and reference_amrs, are needed).
     lm (str): language model name or local path (default: the config name, "gpt2" by default).
@@ -95,6 +97,46 @@ Examples:
 """
 
 
+# the optional inputs; each item is stored as a state (0: the input was not given, 1: None, a failed
+# parse, 2: an AMR) and the PENMAN string ("" unless 2)
+_AMR_INPUTS = ("reference_amrs", "prediction_amrs")
+_OPTIONAL_AMR = {"state": datasets.Value("int8"), "amr": datasets.Value("string")}
+_NOT_GIVEN = {"state": 0, "amr": ""}
+_ABSENT = object()  # add(): the AMR was not given (None is a failed parse)
+
+
+def _stored_amr(amr, name, k):
+    if amr is _ABSENT:
+        return dict(_NOT_GIVEN)
+    if amr is None:
+        return {"state": 1, "amr": ""}
+    if not isinstance(amr, str):
+        to_string = getattr(amr, "to_string", None)
+        if not callable(to_string):
+            raise ValueError(f"{name} #{k}: expected a PENMAN string or None, got {type(amr).__name__}")
+        amr = to_string()
+    return {"state": 2, "amr": amr}
+
+
+def _stored_amrs(amrs, name, n):
+    """One batch of an optional AMR input in the stored format (``n`` items; evaluate checks the lengths)."""
+    if amrs is None:
+        return [dict(_NOT_GIVEN) for _ in range(n)]
+    if isinstance(amrs, str):
+        raise ValueError(f"{name}: expected a list of PENMAN strings, got a string")
+    return [_stored_amr(amr, name, k) for k, amr in enumerate(amrs)]
+
+
+def _given_amrs(column, name):
+    """The stored column back: a list, or None when it was never given."""
+    given = [item["state"] > 0 for item in column]
+    if not any(given):
+        return None
+    if not all(given):
+        raise ValueError(f"{name} were given for {sum(given)} of {len(given)} examples: give them for every batch")
+    return [item["amr"] if item["state"] == 2 else None for item in column]
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Mfbeta(evaluate.Metric):
     def _info(self):
@@ -102,8 +144,15 @@ class Mfbeta(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
+            # reference_amrs and prediction_amrs are optional inputs, stored with the sentences so that
+            # add_batch and num_process carry them
             features=datasets.Features(
-                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
+                {
+                    "predictions": datasets.Value("string"),
+                    "references": datasets.Value("string"),
+                    "reference_amrs": _OPTIONAL_AMR,
+                    "prediction_amrs": _OPTIONAL_AMR,
+                }
             ),
             codebase_urls=["https://github.com/Heidelberg-NLP/MFscore", "https://github.com/flipz357/amr-metric-suite"],
             reference_urls=["https://aclanthology.org/2021.eacl-main.129/"],
@@ -111,6 +160,38 @@ class Mfbeta(evaluate.Metric):
 
     def _download_and_prepare(self, dl_manager):
         self._scorers = {}
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score the examples added and those given (`reference_amrs`, `prediction_amrs` optional)."""
+        if predictions is not None or references is not None:
+            for name in _AMR_INPUTS:
+                kwargs.setdefault(name, None)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, reference_amrs=None, prediction_amrs=None, **kwargs):
+        """Add generated and reference sentences, with their AMRs when given."""
+        if predictions is None or isinstance(predictions, str):
+            n = 0 if predictions is None else 1  # evaluate names the problem
+        else:
+            n = len(predictions)
+        super().add_batch(
+            predictions=predictions,
+            references=references,
+            reference_amrs=_stored_amrs(reference_amrs, "reference_amrs", n),
+            prediction_amrs=_stored_amrs(prediction_amrs, "prediction_amrs", n),
+            **kwargs,
+        )
+
+    def add(self, *, prediction=None, reference=None, reference_amrs=_ABSENT, prediction_amrs=_ABSENT, **kwargs):
+        """Add one generated and one reference sentence, with one AMR each when given (a prediction's
+        None: a failed parse)."""
+        super().add(
+            prediction=prediction,
+            reference=reference,
+            reference_amrs=_stored_amr(reference_amrs, "reference_amrs", 0),
+            prediction_amrs=_stored_amr(prediction_amrs, "prediction_amrs", 0),
+            **kwargs,
+        )
 
     def _scorer(self, lm, lm_kind, device, batch_size):
         key = (lm, lm_kind, device, batch_size)
@@ -122,6 +203,8 @@ class Mfbeta(evaluate.Metric):
         self,
         predictions,
         references,
+        reference_amrs=None,
+        prediction_amrs=None,
         lm=None,
         lm_kind=DEFAULT_KIND,
         batch_size=None,
@@ -139,6 +222,9 @@ class Mfbeta(evaluate.Metric):
         # every other keyword (reference_amrs, parser, beta, tolerance, vectors, cutoff, diffsense,
         # restarts, seed, solver, time_limit, explain, ...) goes to the core with the core's defaults
         lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
+        for name, column in (("reference_amrs", reference_amrs), ("prediction_amrs", prediction_amrs)):
+            if column is not None and (given := _given_amrs(column, name)) is not None:
+                options[name] = given
         if batch_size is not None:
             options["batch_size"] = batch_size
         if bootstrap or compare_predictions is not None:

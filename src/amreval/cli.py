@@ -262,7 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="coreference clusters over the text (see --coref-format); use with --amrs, the "
         "sentence AMRs with node-to-token alignments, all documents in order",
     )
-    d.add_argument("--split", choices=("train", "dev", "test", "dev-alternative"), help="with --amr3")
+    d.add_argument(
+        "--split",
+        choices=("train", "validation", "test", "validation_alternative", "dev", "dev-alternative"),
+        help="with --amr3: the MS-AMR split (dev and dev-alternative are aliases of validation and "
+        "validation_alternative)",
+    )
     d.add_argument(
         "--amrs",
         nargs="+",
@@ -324,6 +329,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_verbose(x)
     x.set_defaults(func=commands.run_export_ms_amr)
+
+    sp = sub.add_parser(
+        "space",
+        help="write a Hugging Face Space folder for a shipped metric (docsmatch, mfbeta)",
+        description="Write a self-contained Space folder for a metric shipped with amreval: the metric script, "
+        "the Gradio app, its examples, packages.txt, requirements.txt naming this amreval version and the card "
+        "with sdk: gradio and sdk_version (the installed gradio). Upload it with huggingface_hub.",
+    )
+    sp.add_argument("metric", choices=("docsmatch", "mfbeta"), help="the metric")
+    sp.add_argument("out", metavar="OUT", help="output folder (missing or empty)")
+    sp.add_argument("--hub-id", required=True, metavar="USER/NAME", help="the Space's id on the Hub")
+    sp.add_argument("--gradio-version", metavar="V", help="sdk_version of the card (default: the installed gradio)")
+    sp.add_argument("--force", action="store_true", help="write into a folder that has files")
+    _add_verbose(sp)
+    sp.set_defaults(func=commands.run_space)
 
     from amreval.report.compare import add_arguments as add_compare_arguments
 

@@ -27,6 +27,7 @@ __all__ = [
     "run_docamr",
     "run_compare",
     "run_export_ms_amr",
+    "run_space",
 ]
 
 
@@ -295,6 +296,7 @@ def run_docamr(args: argparse.Namespace) -> int:
         Amr3Layout,
         chains_from_pairs,
         check_representation,
+        check_split,
         convert_document,
         normalize_graph,
         read_msamr_xml,
@@ -336,12 +338,13 @@ def run_docamr(args: argparse.Namespace) -> int:
     else:
         if args.amr3:
             if not args.split:
-                raise UsageError("--amr3 needs --split (train, dev, test or dev-alternative)")
+                raise UsageError("--amr3 needs --split (train, validation, test or validation_alternative)")
             layout = Amr3Layout(args.amr3)
-            xml_files = layout.split_files(args.split)
+            split = check_split(args.split)
+            xml_files = layout.split_files(split)
             if not xml_files:
                 raise AmrevalError(
-                    f"{args.amr3}: no MS-AMR XML file of the {args.split} split in {layout.split_folder(args.split)}"
+                    f"{args.amr3}: no MS-AMR XML file of the {split} split in {layout.split_folder(split)}"
                 )
             amr_files = args.amrs or layout.amr_files()
         else:
@@ -384,4 +387,19 @@ def run_export_ms_amr(args: argparse.Namespace) -> int:
     for config, splits in written.items():
         print(f"{config}: " + ", ".join(f"{split} {n}" for split, n in splits.items()))
     print(f"written to {args.out}; load with datasets.load_dataset({args.out!r}, 'docamr')")
+    return 0
+
+
+def run_space(args: argparse.Namespace) -> int:
+    from amreval.hub.metrics import write_space
+
+    written = write_space(
+        args.metric, args.out, hub_id=args.hub_id, gradio_version=args.gradio_version, overwrite=args.force
+    )
+    print(f"{args.metric} Space written to {args.out}: " + ", ".join(p.as_posix() for p in written))
+    print(
+        "upload with: from huggingface_hub import HfApi; api = HfApi(); "
+        f"api.create_repo({args.hub_id!r}, repo_type='space', space_sdk='gradio', exist_ok=True); "
+        f"api.upload_folder(folder_path={args.out!r}, repo_id={args.hub_id!r}, repo_type='space')"
+    )
     return 0

@@ -436,7 +436,10 @@ def test_amr3_layout_splits(tmp_path):
     assert [p.stem for p in layout.split_files("dev")] == ["msamr_dfa_004"]
     assert [p.stem for p in layout.split_files("test")] == ["msamr_dfa_007"]
     assert [p.stem for p in layout.split_files("dev-alternative")] == ["msamr_dfa_004.alternative"]
-    with pytest.raises(InputError, match="unknown split 'valid'"):
+    assert [p.stem for p in layout.split_files("validation")] == ["msamr_dfa_004"]
+    assert [p.stem for p in layout.split_files("validation_alternative")] == ["msamr_dfa_004.alternative"]
+    assert layout.split_folder("dev-alternative") == layout.split_folder("validation_alternative") == layout.ms_double
+    with pytest.raises(InputError, match=r"unknown split 'valid'; expected one of train, validation, test, "):
         layout.split_files("valid")
     with pytest.raises(InputError, match=r"LDC2020T02"):
         Amr3Layout(tmp_path)

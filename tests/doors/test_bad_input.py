@@ -307,9 +307,25 @@ def test_split_without_its_files_is_an_error(capsys, tmp_path):
     for sub in ("data/amrs/unsplit", "data/multisentence/ms-amr-split/train", "data/multisentence/ms-amr-split/test"):
         (tmp_path / sub).mkdir(parents=True)
     out = tmp_path / "out.amr"
-    code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path), "--split", "dev-alternative", "-o", str(out))
-    assert code == 1 and "no MS-AMR XML file of the dev-alternative split" in err
-    assert "ms-amr-double-annotations" in err and not out.exists()
+    for split in ("validation_alternative", "dev-alternative"):  # the name and its alias
+        code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path), "--split", split, "-o", str(out))
+        assert code == 1 and "no MS-AMR XML file of the validation_alternative split" in err
+        assert "ms-amr-double-annotations" in err and not out.exists()
+
+
+def test_release_root_one_level_off_names_the_root(capsys, tmp_path):
+    root = tmp_path / "amr_annotation_3.0"
+    for sub in ("data/amrs/unsplit", "data/multisentence/ms-amr-split/train", "data/multisentence/ms-amr-split/test"):
+        (root / sub).mkdir(parents=True)
+    code, _, err = run(capsys, "docamr", "--amr3", str(root / "data"), "--split", "test")
+    assert code == 1 and f"{root / 'data' / 'data' / 'amrs' / 'unsplit'} not found (is {root} the release root?" in err
+    code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path), "--split", "test")
+    assert code == 1 and f"not found (is {root} the release root? it contains data/amrs/unsplit)" in err
+    code, _, err = run(capsys, "docamr", "--amr3", str(tmp_path / "elsewhere"), "--split", "test")
+    assert code == 1 and "(is " not in err and "no such directory" in err
+    with pytest.raises(SystemExit):
+        run(capsys, "docamr", "--amr3", str(root), "--split", "valid")
+    assert "invalid choice: 'valid'" in capsys.readouterr().err
 
 
 def test_sentence_number_gaps_and_constants_warn():

@@ -100,3 +100,20 @@ def test_docstring_examples_run(metric, monkeypatch):
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=8)
+
+
+@pytest.mark.parametrize("name", ["exact", "hillclimb", "auto"])
+def test_config_name_is_the_default_solver(name):
+    metric = evaluate.load(str(SCRIPT), name)
+    out = metric.compute(predictions=[PRED], references=[GOLD])
+    assert out["config"].startswith(f"solver={name},restarts=19,seed=0,")
+    assert (out["match"], out["test"], out["gold"]) == (8, 10, 9)
+    # a solver given to compute still wins
+    assert metric.compute(predictions=[PRED], references=[GOLD], solver="exact")["config"].startswith("solver=exact,")
+
+
+def test_unknown_config_name_is_an_error():
+    with pytest.raises(
+        ValueError, match=r"unknown config name 'fast' for docsmatch; expected one of hillclimb, exact, auto"
+    ):
+        evaluate.load(str(SCRIPT), "fast")

@@ -85,14 +85,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def load_app(name: str):
+    """The module ``metrics/<name>/app.py``."""
+    spec = importlib.util.spec_from_file_location(f"{name}_space_app", METRICS / name / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @contextlib.contextmanager
 def serve(name: str) -> Iterator[str]:
     """Run ``metrics/<name>/app.py`` on localhost and yield its URL; close the server afterwards."""
-    path = METRICS / name / "app.py"
-    spec = importlib.util.spec_from_file_location(f"{name}_space_app", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    demo = module.build_demo()
+    demo = load_app(name).build_demo()
     try:
         _, url, _ = demo.launch(server_name="127.0.0.1", server_port=free_port(), prevent_thread_lock=True, quiet=True)
         yield url
@@ -327,11 +331,33 @@ def test_docsmatch_uploaded_sentences(page, docsmatch_url, docsmatch_metric, art
 
 def test_docsmatch_reports_bad_input(page, docsmatch_url):
     page.goto(docsmatch_url)
-    page.locator("#pred-text textarea").fill("(d / document :snt1 (b / boy)")
+    # the PENMAN boxes are monospace
+    for box in ("pred", "gold", "other"):
+        font = page.locator(f"#{box}-text textarea").evaluate("e => getComputedStyle(e).fontFamily")
+        assert "monospace" in font, (box, font)
+    # first a good pair, scored; then a bad prediction: the error, and none of the old results
+    page.locator("#pred-text textarea").fill("(d / document :snt1 (b / boy))")
     page.locator("#gold-text textarea").fill("(d / document :snt1 (b / boy))")
+    page.locator("#score").click()
+    expect(page.locator("#overall [data-key=f1]")).to_have_attribute("data-value", "1.0")
+    expect(page.locator("#per-document-scores tbody tr")).to_have_count(1)
+    page.locator("#pred-text textarea").fill("(d / document :snt1 (b / boy)")
     page.locator("#score").click()
     expect(page.get_by_text("predicted, graph #1").first).to_be_visible()
     expect(page.locator("#overall [data-key]")).to_have_count(0)
+    expect(page.locator("#per-document-scores tbody tr")).to_have_count(0)
+    expect(page.locator("#picture .picture-note")).to_contain_text("Score some documents")
+
+
+def test_docsmatch_app_warms_up_when_built(docsmatch_metric, monkeypatch):
+    module = load_app("docsmatch")
+    assert module.warm_up() == 1.0  # the start-up document against itself
+    calls = []
+    monkeypatch.setattr(module, "warm_up", lambda: calls.append("warm") or 1.0)
+    module.build_demo(docsmatch_metric)
+    assert calls == ["warm"]
+    module.build_demo(docsmatch_metric, warm=False)
+    assert calls == ["warm"]
 
 
 def test_docsmatch_compare_tab(page, docsmatch_url, docsmatch_metric, artifacts):

@@ -48,18 +48,22 @@ def by_name(entries):
 def test_eval_results_one_entry_per_number(hand):
     assert (hand.match, hand.test, hand.gold, hand.coref.total) == (8, 8, 9, (2, 2, 3))
     entries = eval_results(hand, dataset_config="docamr")
+    # rounded to 4 decimals by default
     assert [(e.metric_type, e.metric_name, e.metric_value) for e in entries] == [
         ("docsmatch", "DocSmatch precision", 1.0),
-        ("docsmatch", "DocSmatch recall", 8 / 9),
-        ("docsmatch", "DocSmatch F1", 16 / 17),
+        ("docsmatch", "DocSmatch recall", 0.8889),
+        ("docsmatch", "DocSmatch F1", 0.9412),
         ("docsmatch", "DocSmatch coref precision", 1.0),
-        ("docsmatch", "DocSmatch coref recall", 2 / 3),
+        ("docsmatch", "DocSmatch coref recall", 0.6667),
         ("docsmatch", "DocSmatch coref F1", 0.8),
     ]
+    exact = eval_results(hand, dataset_config="docamr", digits=None)
+    assert [e.metric_value for e in exact] == [1.0, 8 / 9, 16 / 17, 1.0, 2 / 3, 0.8]
+    assert [e.metric_value for e in eval_results(hand, keys=("f1", "match"), digits=2)] == [0.94, 8]
     for e in entries:
         assert type(e.metric_value) is float
         assert e.metric_config.startswith(CONFIG) and e.metric_config == hand.config.as_string()
-        assert (e.task_type, e.task_name) == ("semantic-parsing", "AMR parsing")
+        assert (e.task_type, e.task_name) == ("text2text-generation", "AMR parsing")
         assert (e.dataset_type, e.dataset_name, e.dataset_config, e.dataset_split) == (
             "ms_amr",
             "MS-AMR (test)",
@@ -113,6 +117,27 @@ def test_keys_names_and_metric_inference(hand):
     assert (s2.metric_name, s2.metric_config, s2.metric_args) == ("S²match F1", None, {"cutoff": 0.5})
 
 
+def test_dataset_defaults_follow_the_metric_and_the_split(hand):
+    [doc] = eval_results(hand, keys=["f1"], dataset_split="validation")
+    assert (doc.dataset_type, doc.dataset_name, doc.dataset_split) == ("ms_amr", "MS-AMR (validation)", "validation")
+    [doc] = eval_results(hand, keys=["f1"], dataset_split=None)
+    assert (doc.dataset_type, doc.dataset_name, doc.dataset_split) == ("ms_amr", "MS-AMR", None)
+    # sentence metrics default to AMR 3.0 (LDC2020T02)
+    r = smatch(["(w / want-01 :ARG0 (b / boy))"], ["(w / want-01 :ARG0 (g / girl))"])
+    [f1] = eval_results(r, keys=["f1"])
+    assert (f1.dataset_type, f1.dataset_name, f1.dataset_split) == ("ldc2020t02", "AMR 3.0 (test)", "test")
+    assert (f1.task_type, f1.task_name) == ("text2text-generation", "AMR parsing")
+    [s2] = eval_results({"f1": 0.5, "score": "s2match"}, keys=["f1"], dataset_split="validation")
+    assert (s2.dataset_type, s2.dataset_name) == ("ldc2020t02", "AMR 3.0 (validation)")
+    [mf] = eval_results({"mf_beta": 0.6, "beta": 1.0}, keys=["mf_beta"])
+    assert (mf.dataset_type, mf.dataset_name, mf.task_type) == ("ldc2020t02", "AMR 3.0 (test)", "text-generation")
+    # a given id without a name: the id names it; a given name is kept as it is
+    [other] = eval_results(hand, keys=["f1"], dataset_type="my_docs", dataset_split="train")
+    assert (other.dataset_type, other.dataset_name) == ("my_docs", "my_docs (train)")
+    [named] = eval_results(hand, keys=["f1"], dataset_name="DocAMR synthetic")
+    assert (named.dataset_type, named.dataset_name) == ("ms_amr", "DocAMR synthetic")
+
+
 def test_bad_keys_and_missing_hub(hand, monkeypatch):
     with pytest.raises(InputError, match=r"not in the result: 'bleu'"):
         eval_results(hand, keys=["f1", "bleu"])
@@ -137,7 +162,7 @@ def test_card_carries_the_numbers_exactly(hand, tmp_path):
     path = tmp_path / "README.md"
     written = write_model_card(
         path,
-        eval_results(hand, dataset_config="docamr"),
+        eval_results(hand, dataset_config="docamr", digits=None),
         model_name="my-parser",
         text=BODY,
         metadata={"license": "apache-2.0", "tags": ["amr", "docamr"]},
@@ -153,7 +178,7 @@ def test_card_carries_the_numbers_exactly(hand, tmp_path):
     assert card.text == BODY
     # what write_model_card returns is what the file holds
     assert written.data.to_dict() == card.data.to_dict()
-    assert card.data.eval_results == eval_results(hand, dataset_config="docamr")
+    assert card.data.eval_results == eval_results(hand, dataset_config="docamr", digits=None)
 
 
 def test_yaml_round_trips(hand, tmp_path):
@@ -194,7 +219,7 @@ def test_update_replaces_the_same_metric_and_keeps_the_rest(hand, tmp_path):
     card = ModelCard.load(path)
     assert [(e.metric_type, e.metric_name, e.metric_value) for e in card.data.eval_results] == [
         ("smatch", "Smatch F1", 0.84),
-        ("docsmatch", "DocSmatch F1", 16 / 17),
+        ("docsmatch", "DocSmatch F1", 0.9412),
         ("docsmatch", "DocSmatch coref F1", 0.8),
         ("docsmatch", "DocSmatch precision", 1.0),
     ]
@@ -204,20 +229,20 @@ def test_update_replaces_the_same_metric_and_keeps_the_rest(hand, tmp_path):
     # another split is another result, kept beside the test split
     write_model_card(
         path,
-        eval_results(perfect, keys=["f1"], dataset_split="validation", dataset_name="MS-AMR (validation)"),
+        eval_results(perfect, keys=["f1"], dataset_split="validation"),
         model_name="my-parser",
     )
     card = ModelCard.load(path)
-    assert [(e.dataset_split, e.metric_name, e.metric_value) for e in card.data.eval_results][-3:] == [
-        ("test", "DocSmatch coref F1", 0.8),
-        ("test", "DocSmatch precision", 1.0),
-        ("validation", "DocSmatch F1", 1.0),
+    assert [(e.dataset_name, e.dataset_split, e.metric_name, e.metric_value) for e in card.data.eval_results][-3:] == [
+        ("MS-AMR (test)", "test", "DocSmatch coref F1", 0.8),
+        ("MS-AMR (test)", "test", "DocSmatch precision", 1.0),
+        ("MS-AMR (validation)", "validation", "DocSmatch F1", 1.0),
     ]
     assert card.text == BODY
     # update=False starts over: one result, the default body
     write_model_card(path, eval_results(hand, keys=["f1"]), model_name="other", update=False)
     card = ModelCard.load(path)
-    assert [(e.metric_name, e.metric_value) for e in card.data.eval_results] == [("DocSmatch F1", 16 / 17)]
+    assert [(e.metric_name, e.metric_value) for e in card.data.eval_results] == [("DocSmatch F1", 0.9412)]
     assert card.data.license is None and card.text == "# other\n"
 
 
@@ -231,7 +256,7 @@ def test_update_a_card_without_front_matter_keeps_its_body(hand, tmp_path):
 def test_merge_shares_the_group_names():
     def entry(name, value, dataset_name="MS-AMR"):
         return EvalResult(
-            task_type="semantic-parsing",
+            task_type="text2text-generation",
             dataset_type="ms_amr",
             dataset_name=dataset_name,
             metric_type="docsmatch",
@@ -256,9 +281,8 @@ def test_reference_documents(reference_dir, tmp_path):
     assert (round(result.f1, 4), round(result.coref_f1, 4)) == (0.8966, 0.8235)
     write_model_card(tmp_path, eval_results(result, dataset_name="DocAMR synthetic example"), model_name="ref")
     got = by_name(ModelCard.load(tmp_path / "README.md").data.eval_results)
-    assert got["DocSmatch F1"].metric_value == result.f1 == 2 * 78 / (84 + 90)
-    assert got["DocSmatch coref F1"].metric_value == result.coref_f1
-    assert round(got["DocSmatch coref F1"].metric_value, 4) == 0.8235
+    assert result.f1 == 2 * 78 / (84 + 90)
+    assert (got["DocSmatch F1"].metric_value, got["DocSmatch coref F1"].metric_value) == (0.8966, 0.8235)
 
 
 def test_evaluate_save_writes_the_same_numbers(tmp_path):
@@ -280,7 +304,7 @@ def test_evaluate_save_writes_the_same_numbers(tmp_path):
     # the saved dict feeds the model card as the computed one does
     from_saved = eval_results({k: v for k, v in saved.items() if not k.startswith("_")})
     assert from_saved == eval_results(results)
-    assert by_name(from_saved)["DocSmatch coref F1"].metric_value == 10 / 11
+    assert by_name(from_saved)["DocSmatch coref F1"].metric_value == 0.9091  # 10/11, to 4 decimals
 
 
 def test_an_uncertified_score_says_so_in_the_card():

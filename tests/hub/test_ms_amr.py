@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -15,11 +13,12 @@ os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 # datasets.builder, so that this project's own datasets/ folder does not pass for the package
 pytest.importorskip("datasets.builder", reason="the hub extra (datasets) is not installed")
 import datasets
+from datasets.data_files import EmptyDatasetError
 
 from amreval import AmrevalWarning, InputError, loads_graph
 from amreval.amr import loads_graphs
 from amreval.docamr import convert_document, read_msamr_xml, sentence_amrs
-from amreval.hub.ms_amr import MsAmr, export_ms_amr, load_ms_amr, ms_amr_features
+from amreval.hub.ms_amr import MsAmr, export_ms_amr, load_ms_amr, ms_amr_features, ms_amr_source_hash
 from amreval.hub.ms_amr_examples import FIELDS, iter_ms_amr
 
 AMRS = """# AMR release (fake); corpus fake
@@ -243,11 +242,51 @@ def test_malformed_document_lenient_and_strict(amr3):
         list(iter_ms_amr(amr3, "train", strict=True))
 
 
-def test_entry_point_script_is_thin():
-    path = Path(__file__).resolve().parents[2] / "datasets" / "ms_amr" / "ms_amr.py"
-    spec = importlib.util.spec_from_file_location("ms_amr_entry", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ms_amr_entry"] = module
-    spec.loader.exec_module(module)
-    assert module.MsAmr is MsAmr
-    assert not (path.parent.parent / "__init__.py").exists()
+def test_dataset_folder_holds_only_the_card(tmp_path):
+    folder = Path(__file__).resolve().parents[2] / "datasets" / "ms_amr"
+    assert sorted(p.name for p in folder.iterdir()) == ["README.md"]
+    assert not (folder.parent / "__init__.py").exists()
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    for entry_point in ("amreval.hub.ms_amr.MsAmr", "load_ms_amr", "export_ms_amr", "amreval export-ms-amr"):
+        assert entry_point in card
+    # no script any more: datasets says there is no data, not that scripts are unsupported
+    with pytest.raises(EmptyDatasetError, match="doesn't contain any data files"):
+        datasets.load_dataset(str(folder), cache_dir=str(tmp_path))
+
+
+def test_split_aliases(amr3):
+    assert [r["id"] for r in iter_ms_amr(amr3, "dev")] == [r["id"] for r in iter_ms_amr(amr3, "validation")]
+    assert [r["num_chains"] for r in iter_ms_amr(amr3, "dev-alternative")] == [0]
+    with pytest.raises(InputError, match=r"unknown split 'valid'; expected one of train, validation, test, "):
+        list(iter_ms_amr(amr3, "valid"))
+
+
+def test_cache_follows_the_source_files(amr3, tmp_path):
+    cache = tmp_path / "cache"
+    first = ms_amr_source_hash(amr3)
+    assert len(first) == 16 and ms_amr_source_hash(amr3) == first
+    assert [r["id"] for r in load_ms_amr(amr3, split="test", cache_dir=cache, progress=False)] == ["DOC-E"]
+    # a second test document: another hash, another cache entry, the new rows
+    (amr3 / "data/multisentence/ms-amr-split/test/msamr_dfa_027.xml").write_text(msamr("DOC-F", ["E.1"], identity=""))
+    assert ms_amr_source_hash(amr3) != first
+    assert [r["id"] for r in load_ms_amr(amr3, split="test", cache_dir=cache, progress=False)] == ["DOC-E", "DOC-F"]
+    # the same files: the cache is reused (the prepared arrow files are not written again)
+    arrows = sorted(cache.rglob("*test.arrow"))
+    assert len(arrows) == 2
+    stamps = [a.stat().st_mtime_ns for a in arrows]
+    load_ms_amr(amr3, split="test", cache_dir=cache, progress=False)
+    assert [a.stat().st_mtime_ns for a in sorted(cache.rglob("*test.arrow"))] == stamps
+    forced = load_ms_amr(amr3, split="test", cache_dir=cache, download_mode="force_redownload", progress=False)
+    assert forced.num_rows == 2 and len(sorted(cache.rglob("*test.arrow"))) == 2
+
+
+def test_datasets_progress_bars_only_when_asked(amr3, tmp_path, capsys):
+    export_ms_amr(amr3, tmp_path / "quiet", ("docamr",), progress=False)
+    load_ms_amr(amr3, split="test", cache_dir=tmp_path / "c1", progress=False)
+    err = capsys.readouterr().err
+    assert "Creating parquet" not in err and "Generating" not in err
+    export_ms_amr(amr3, tmp_path / "loud", ("docamr",))  # not a terminal: quiet as well
+    assert "Creating parquet" not in capsys.readouterr().err
+    export_ms_amr(amr3, tmp_path / "asked", ("docamr",), progress=True)
+    assert "Creating parquet" in capsys.readouterr().err
+    assert not datasets.utils.are_progress_bars_disabled()  # the global switch is left as it was

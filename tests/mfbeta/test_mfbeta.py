@@ -185,6 +185,93 @@ def test_metric_equals_the_core(metric, tiny_gpt2):
     assert len(metric._scorers) == 1
 
 
+def test_metric_add_batch_and_add_carry_the_amrs(metric, tiny_gpt2):
+    kw = dict(lm=tiny_gpt2, per_example=True, vectors=None)
+    once = metric.compute(predictions=GEN, references=REF, reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
+    for k in range(2):  # one example per batch; the second parse (None) failed
+        metric.add_batch(
+            predictions=GEN[k : k + 1],
+            references=REF[k : k + 1],
+            reference_amrs=GOLD[k : k + 1],
+            prediction_amrs=PARSES[k : k + 1],
+        )
+    assert metric.compute(**kw) == once
+    for k in range(2):
+        metric.add(prediction=GEN[k], reference=REF[k], reference_amrs=GOLD[k], prediction_amrs=PARSES[k])
+    assert metric.compute(**kw) == once
+    # the Meaning of test_meaning_form_and_mf_by_hand: the failed parse counts as the dummy graph
+    assert once["meaning"] == pytest.approx(13 / 20) and once["parse_failures"] == 1
+
+
+def test_metric_amrs_given_for_some_batches_only_is_an_error(metric, tiny_gpt2):
+    metric.add_batch(predictions=GEN[:1], references=REF[:1], reference_amrs=GOLD[:1], prediction_amrs=PARSES[:1])
+    metric.add_batch(predictions=GEN[1:], references=REF[1:], reference_amrs=GOLD[1:])
+    with pytest.raises(ValueError, match=r"prediction_amrs were given for 1 of 2 examples: give them for every batch"):
+        metric.compute(lm=tiny_gpt2, vectors=None)
+    with pytest.raises(ValueError, match=r"Mismatch in the number of predictions \(2\) and reference_amrs \(1\)"):
+        metric.add_batch(predictions=GEN, references=REF, reference_amrs=GOLD[:1], prediction_amrs=PARSES)
+    metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES)
+
+
+# One process of a distributed MFβ evaluation: each adds its example with its AMRs; process 0 scores both.
+MF_WORKER = """
+import json, sys
+spec = json.loads(sys.argv[1])
+import evaluate
+metric = evaluate.load(spec["script"], num_process=2, process_id=spec["rank"], experiment_id=spec["experiment_id"],
+                       cache_dir=spec["cache_dir"], timeout=120)
+k = spec["rank"]
+metric.add_batch(predictions=spec["gen"][k:k + 1], references=spec["ref"][k:k + 1],
+                 reference_amrs=spec["gold"][k:k + 1], prediction_amrs=spec["parses"][k:k + 1])
+print(json.dumps(metric.compute(lm=spec["lm"], vectors=None, per_example=True)))
+"""
+
+
+def test_metric_num_process_carries_the_amrs(metric, tiny_gpt2, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    base = {
+        "script": str(ROOT / "metrics" / "mfbeta"),
+        "experiment_id": f"mf-{os.getpid()}",
+        "cache_dir": str(tmp_path / "cache"),
+        "gen": GEN,
+        "ref": REF,
+        "gold": GOLD,
+        "parses": PARSES,
+        "lm": tiny_gpt2,
+    }
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", MF_WORKER, json.dumps(dict(base, rank=rank))],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for rank in range(2)
+    ]
+    outs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err[-3000:]
+        outs.append(json.loads(out.strip().splitlines()[-1]))
+    expected = metric.compute(
+        predictions=GEN,
+        references=REF,
+        reference_amrs=GOLD,
+        prediction_amrs=PARSES,
+        lm=tiny_gpt2,
+        vectors=None,
+        per_example=True,
+    )
+    assert outs[1] is None and outs[0] == json.loads(json.dumps(expected))
+    assert outs[0]["parse_failures"] == 1 and outs[0]["meaning"] == pytest.approx(13 / 20)
+
+
 def test_metric_bad_input_raises_value_error(metric, tiny_gpt2):
     with pytest.raises(ValueError, match=r"reference AMR #0: expected a PENMAN graph"):
         metric.compute(

@@ -27,6 +27,7 @@ from amreval.docamr.corefiles import (
 )
 from amreval.docamr.docgraph import NAMED_ENTITY_TYPES, PRONOUNS, REPRESENTATIONS, DocGraph, check_representation
 from amreval.docamr.msamr import (
+    SPLIT_ALIASES,
     SPLITS,
     Amr3Layout,
     Bridge,
@@ -34,6 +35,7 @@ from amreval.docamr.msamr import (
     ImplicitRole,
     Mention,
     MsAmrDocument,
+    check_split,
     iter_documents,
     loads_msamr_xml,
     read_msamr_xml,
@@ -54,6 +56,7 @@ __all__ = [
     "PRONOUNS",
     "REPRESENTATIONS",
     "SPLITS",
+    "SPLIT_ALIASES",
     "AlignedSentence",
     "Amr3Layout",
     "Bridge",
@@ -70,6 +73,7 @@ __all__ = [
     "chains_from_pairs",
     "check_coref_format",
     "check_representation",
+    "check_split",
     "convert_document",
     "convert_documents",
     "iter_documents",

@@ -41,6 +41,8 @@ __all__ = [
     "read_sentence_amrs",
     "Amr3Layout",
     "SPLITS",
+    "SPLIT_ALIASES",
+    "check_split",
     "DEV_DOCUMENTS",
     "TEST_DOCUMENTS",
 ]
@@ -104,7 +106,48 @@ DEV_DOCUMENTS = tuple(
         )
     ]
 )
-SPLITS = ("train", "dev", "test", "dev-alternative")
+#: The splits of the DocAMR paper, named as ``datasets`` names them: ``validation`` is its dev set (the 42
+#: double-annotated train documents), ``validation_alternative`` their second annotation.
+SPLITS = ("train", "validation", "test", "validation_alternative")
+#: Older names accepted for the same splits.
+SPLIT_ALIASES = {"dev": "validation", "dev-alternative": "validation_alternative"}
+
+
+def check_split(split: str) -> str:
+    """The split's name in :data:`SPLITS` (``dev`` and ``dev-alternative`` are accepted aliases).
+
+    Raises:
+        InputError: an unknown split.
+
+    Example:
+        >>> check_split("dev-alternative")
+        'validation_alternative'
+    """
+    name = SPLIT_ALIASES.get(split, split)
+    if name not in SPLITS:
+        raise InputError(
+            f"unknown split {split!r}; expected one of {', '.join(SPLITS)} (or the aliases {', '.join(SPLIT_ALIASES)})"
+        )
+    return name
+
+
+def _root_hint(root: Path) -> str:
+    """Where the release root is, when ``root`` is inside it or just above it ("" when it is not found)."""
+
+    def is_root(path: Path) -> bool:
+        return (path / "data" / "amrs" / "unsplit").is_dir()
+
+    resolved = root.resolve()
+    for parent in list(resolved.parents)[:3]:
+        if is_root(parent):
+            return f" (is {parent} the release root? it contains data/amrs/unsplit)"
+    try:
+        children = sorted(p for p in resolved.iterdir() if p.is_dir() and is_root(p))
+    except OSError:
+        children = []
+    if children:
+        return f" (is {children[0]} the release root? it contains data/amrs/unsplit)"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -323,7 +366,7 @@ class Amr3Layout:
             raise InputError(f"{self.root}: no such directory; {self.LAYOUT}")
         missing = [p for p in (self.unsplit, self.ms_train, self.ms_test) if not p.is_dir()]
         if missing:
-            raise InputError(f"{self.root}: {missing[0]} not found; {self.LAYOUT}")
+            raise InputError(f"{self.root}: {missing[0]} not found{_root_hint(self.root)}; {self.LAYOUT}")
 
     @property
     def unsplit(self) -> Path:
@@ -346,26 +389,26 @@ class Amr3Layout:
         return sorted(self.unsplit.glob("*.txt"))
 
     def split_files(self, split: str) -> list[Path]:
-        """The XML files of a split: ``train`` (242), ``dev`` (42), ``test`` (9), ``dev-alternative`` (42).
+        """The XML files of a split: ``train`` (242), ``validation`` (42), ``test`` (9),
+        ``validation_alternative`` (42); ``dev`` and ``dev-alternative`` are aliases.
 
         Raises:
             InputError: an unknown split.
         """
-        if split not in SPLITS:
-            raise InputError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
+        split = check_split(split)
         if split == "test":
             files = sorted(self.ms_test.glob("msamr_*.xml"))
-        elif split == "dev-alternative":
+        elif split == "validation_alternative":
             files = sorted(self.ms_double.glob("msamr_*.alternative.xml"))
         else:
             train = sorted(self.ms_train.glob("msamr_*.xml"))
             dev = set(DEV_DOCUMENTS)
-            files = [p for p in train if (p.stem in dev) == (split == "dev")]
+            files = [p for p in train if (p.stem in dev) == (split == "validation")]
         return files
 
     def split_folder(self, split: str) -> Path:
         """The folder that holds the XML files of a split."""
-        return {"test": self.ms_test, "dev-alternative": self.ms_double}.get(split, self.ms_train)
+        return {"test": self.ms_test, "validation_alternative": self.ms_double}.get(check_split(split), self.ms_train)
 
 
 def iter_documents(files: Iterable[PathLike | str]) -> Iterator[MsAmrDocument]:

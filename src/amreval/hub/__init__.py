@@ -1,8 +1,14 @@
-"""The Hugging Face Hub side: model-card reporting and the MS-AMR → DocAMR dataset.
+"""The Hugging Face Hub side: the shipped metrics, model-card reporting and the MS-AMR → DocAMR dataset.
 
+* :mod:`amreval.hub.metrics`: :func:`load_metric` (the ``evaluate`` metrics shipped with the package,
+  by name) and :func:`write_space` (a metric's Space folder);
 * :mod:`amreval.hub.modelcard`: scores as ``model-index`` metadata (extra ``hub``);
 * :mod:`amreval.hub.ms_amr_examples`: the MS-AMR examples, read without ``datasets``;
 * :mod:`amreval.hub.ms_amr`: the ``datasets`` builder and the Parquet export (extra ``hub``).
 
-Nothing here is imported until used.
+Nothing that needs an extra is imported until used.
 """
+
+from amreval.hub.metrics import METRICS, load_metric, metric_dir, write_space
+
+__all__ = ["METRICS", "load_metric", "metric_dir", "write_space"]

@@ -6,13 +6,15 @@ for each task and dataset, a list of metrics with a type, a name and a value.
 :func:`eval_results` turns a DocSmatch, Smatch, S²match or MFβ result (the
 result object, or the flat dict of its ``as_dict()`` or of an ``evaluate``
 metric's ``compute``) into ``huggingface_hub.EvalResult`` entries, one per
-reported number; :func:`write_model_card` writes them into a card file,
-creating it or updating the entries of an existing one in place.
+reported number (rounded to 4 decimals unless ``digits`` says otherwise);
+:func:`write_model_card` writes them into a card file, creating it or updating
+the entries of an existing one in place.
 
 Each entry has ``metric_type`` the metric (``"docsmatch"``, ``"smatch"``,
 ``"s2match"`` or ``"mfbeta"``), ``metric_name`` a readable name such as
 ``"DocSmatch F1"`` or ``"DocSmatch coref F1"``, the value as a Python float
-(an int for counts), and ``metric_config`` the result's ``config`` string (solver, restarts, seed,
+(an int for counts), the dataset MS-AMR for DocSmatch and AMR 3.0 (``ldc2020t02``) for the sentence
+metrics unless given, and ``metric_config`` the result's ``config`` string (solver, restarts, seed,
 score and amreval version, plus ``unproven=N,gap=G`` when N pairs were not proven optimal within
 their time limit), so a reported number says how it was computed and whether it is certified.
 Everything runs locally: nothing is read from or sent to the Hub (publish the
@@ -41,7 +43,7 @@ Example:
     >>> result = docsmatch([pred], [gold], coref=True)
     >>> entries = eval_results(result, dataset_config="docamr", keys=("f1", "coref_f1"))
     >>> [(e.metric_type, e.metric_name, e.metric_value) for e in entries]
-    [('docsmatch', 'DocSmatch F1', 0.9411764705882353), ('docsmatch', 'DocSmatch coref F1', 0.8)]
+    [('docsmatch', 'DocSmatch F1', 0.9412), ('docsmatch', 'DocSmatch coref F1', 0.8)]
     >>> path = Path(tempfile.mkdtemp()) / "README.md"
     >>> card = write_model_card(path, entries, model_name="my-parser", text="# my-parser\\n")
     >>> print(path.read_text())  # doctest: +ELLIPSIS
@@ -50,7 +52,7 @@ Example:
     - name: my-parser
       results:
       - task:
-          type: semantic-parsing
+          type: text2text-generation
           name: AMR parsing
         dataset:
           name: MS-AMR (test)
@@ -59,7 +61,7 @@ Example:
           split: test
         metrics:
         - type: docsmatch
-          value: 0.9411764705882353
+          value: 0.9412
           name: DocSmatch F1
           config: solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
         - type: docsmatch
@@ -84,7 +86,15 @@ from amreval.errors import InputError, MissingDependencyError
 if TYPE_CHECKING:
     from huggingface_hub import EvalResult, ModelCard
 
-__all__ = ["DEFAULT_KEYS", "METRIC_LABELS", "eval_results", "merge_eval_results", "write_model_card"]
+__all__ = [
+    "DATASET_LABELS",
+    "DEFAULT_DATASETS",
+    "DEFAULT_KEYS",
+    "METRIC_LABELS",
+    "eval_results",
+    "merge_eval_results",
+    "write_model_card",
+]
 
 #: Readable metric names, used as the prefix of each ``metric_name``.
 METRIC_LABELS: dict[str, str] = {
@@ -102,9 +112,21 @@ DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
     "mfbeta": ("mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"),
 }
 
-# (task_type, task_name) when not given: AMR parsing, or AMR-to-text generation for MFβ
+# (task_type, task_name) when not given: AMR parsing (graphs written as text, a Hub task id), or
+# AMR-to-text generation for MFβ
 _TASKS: dict[str, tuple[str, str]] = {"mfbeta": ("text-generation", "AMR-to-text generation")}
-_PARSING = ("semantic-parsing", "AMR parsing")
+_PARSING = ("text2text-generation", "AMR parsing")
+
+#: The dataset reported when none is given, per metric: DocSmatch scores documents of MS-AMR, the
+#: sentence metrics the AMR 3.0 release (LDC2020T02).
+DEFAULT_DATASETS: dict[str, str] = {
+    "docsmatch": "ms_amr",
+    "smatch": "ldc2020t02",
+    "s2match": "ldc2020t02",
+    "mfbeta": "ldc2020t02",
+}
+#: Readable names of the dataset ids, used for the dataset's name (with the split) when none is given.
+DATASET_LABELS: dict[str, str] = {"ms_amr": "MS-AMR", "ldc2020t02": "AMR 3.0"}
 
 _MEASURES = {"precision": "precision", "recall": "recall", "f1": "F1"}
 _GROUPS = {
@@ -200,15 +222,15 @@ def eval_results(
     keys: Sequence[str] | None = None,
     task_type: str | None = None,
     task_name: str | None = None,
-    dataset_type: str = "ms_amr",
-    dataset_name: str = "MS-AMR (test)",
+    dataset_type: str | None = None,
+    dataset_name: str | None = None,
     dataset_config: str | None = None,
     dataset_split: str | None = "test",
     dataset_revision: str | None = None,
     metric_args: Mapping[str, Any] | None = None,
     source_name: str | None = None,
     source_url: str | None = None,
-    digits: int | None = None,
+    digits: int | None = 4,
 ) -> list[EvalResult]:
     """Turn a score into ``huggingface_hub.EvalResult`` entries, one per reported number.
 
@@ -226,16 +248,20 @@ def eval_results(
             :data:`DEFAULT_KEYS` for the metric that the result has (so the
             coref sub-score appears only when it was computed); keys named
             here must be in the result.
-        task_type, task_name: the task; by default ``"semantic-parsing"`` /
-            ``"AMR parsing"``, and ``"text-generation"`` /
-            ``"AMR-to-text generation"`` for MFβ.
+        task_type, task_name: the task (``task_type`` a Hub task id); by default
+            ``"text2text-generation"`` / ``"AMR parsing"``, and
+            ``"text-generation"`` / ``"AMR-to-text generation"`` for MFβ.
         dataset_type, dataset_name, dataset_config, dataset_split,
             dataset_revision: the dataset (its id, a readable name, the config
-            given to ``load_dataset``, the split and the revision).
+            given to ``load_dataset``, the split and the revision). The id
+            defaults to the metric's (:data:`DEFAULT_DATASETS`: ``"ms_amr"``
+            for DocSmatch, ``"ldc2020t02"``, AMR 3.0, for Smatch, S²match and
+            MFβ); the name defaults to the id's readable name followed by the
+            split, e.g. ``"MS-AMR (validation)"``.
         metric_args: the arguments given to ``compute``, when worth recording.
         source_name, source_url: where the numbers come from (a name needs a URL).
-        digits: round the values to this many decimals (by default they are
-            reported exactly).
+        digits: round the values to this many decimals (default 4; ``None``
+            reports them exactly). Counts stay integers.
 
     Returns:
         One entry per number, ``metric_config`` holding the result's
@@ -250,8 +276,11 @@ def eval_results(
     Example:
         >>> from amreval.scores.smatch import smatch
         >>> r = smatch(["(w / want-01 :ARG0 (b / boy))"], ["(w / want-01 :ARG0 (g / girl))"])
-        >>> [(e.metric_name, e.metric_value) for e in eval_results(r, dataset_type="amr3", dataset_name="AMR 3.0")]
+        >>> entries = eval_results(r, dataset_split="validation")
+        >>> [(e.metric_name, e.metric_value) for e in entries]
         [('Smatch precision', 0.75), ('Smatch recall', 0.75), ('Smatch F1', 0.75)]
+        >>> entries[0].dataset_type, entries[0].dataset_name, entries[0].dataset_split
+        ('ldc2020t02', 'AMR 3.0 (validation)', 'validation')
     """
     hub = _hub()
     values = _flat(result)
@@ -267,6 +296,11 @@ def eval_results(
         if missing:
             raise InputError(f"not in the result: {', '.join(map(repr, missing))} (it has {', '.join(values)})")
     default_task = _TASKS.get(metric, _PARSING)
+    if dataset_type is None:
+        dataset_type = DEFAULT_DATASETS.get(metric, DEFAULT_DATASETS["smatch"])
+    if dataset_name is None:
+        label = DATASET_LABELS.get(dataset_type, dataset_type)
+        dataset_name = f"{label} ({dataset_split})" if dataset_split else label
     config = values.get("config")
     if isinstance(config, str) and config and isinstance(values.get("n_unproven"), int) and values["n_unproven"]:
         # a score that is not certified says so wherever it is reported
@@ -319,7 +353,7 @@ def merge_eval_results(old: Iterable[EvalResult], new: Iterable[EvalResult]) -> 
     Example:
         >>> from huggingface_hub import EvalResult
         >>> def entry(name, value):
-        ...     return EvalResult(task_type="semantic-parsing", dataset_type="ms_amr", dataset_name="MS-AMR",
+        ...     return EvalResult(task_type="text2text-generation", dataset_type="ms_amr", dataset_name="MS-AMR",
         ...                       metric_type="docsmatch", metric_name=name, metric_value=value)
         >>> merged = merge_eval_results([entry("F1", 0.5), entry("P", 0.6)], [entry("F1", 0.7), entry("R", 0.8)])
         >>> [(e.metric_name, e.metric_value) for e in merged]

@@ -2,7 +2,7 @@
 
 MS-AMR is licensed (LDC2020T02), so the builder reads the user's own copy of
 the AMR 3.0 release; nothing is downloaded. datasets ≥ 4 runs no loading
-scripts, so the builder is used directly:
+scripts, so the builder is used directly (``datasets/ms_amr/`` holds only the dataset card):
 
     >>> from amreval.hub.ms_amr import MsAmr, load_ms_amr          # doctest: +SKIP
     >>> builder = MsAmr(config_name="docamr", data_dir="/data/amr_annotation_3.0")  # doctest: +SKIP
@@ -13,18 +13,28 @@ Configs: one per DocAMR representation (``docamr`` default, ``no-merge``,
 ``merge-names``, ``merge-all``). Splits: ``train`` (242 documents),
 ``validation`` (the 42 double-annotated ones), ``test`` (9) and
 ``validation_alternative`` (the second annotation of the 42).
+
+The prepared dataset is cached under a config id that includes a hash of the
+source files' names, sizes and modification times (:func:`ms_amr_source_hash`),
+so a changed XML or AMR file is read again; ``download_mode="force_redownload"``
+rebuilds it anyway.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Union
 
 from amreval.docamr import REPRESENTATIONS, Amr3Layout
 from amreval.errors import InputError, MissingDependencyError
 from amreval.hub.ms_amr_examples import SPLIT_NAMES, iter_ms_amr
 
-__all__ = ["MsAmr", "MsAmrConfig", "ms_amr_features", "load_ms_amr", "export_ms_amr"]
+__all__ = ["MsAmr", "MsAmrConfig", "ms_amr_features", "ms_amr_source_hash", "load_ms_amr", "export_ms_amr"]
 
 try:
     import datasets
@@ -100,12 +110,52 @@ def ms_amr_features() -> datasets.Features:
     )
 
 
-class MsAmrConfig(datasets.BuilderConfig):
-    """A DocAMR representation; ``strict`` fails on malformed documents instead of skipping them."""
+def ms_amr_source_hash(data_dir: PathLike) -> str:
+    """A hash of the source files of a release root (sentence AMR files and MS-AMR XML files): their
+    paths inside the root, sizes and modification times. It changes when a file is added, removed or
+    rewritten, and is part of the builder's config id, so the cache follows the files.
 
-    def __init__(self, *args: Any, strict: bool = False, **kwargs: Any) -> None:
+    Raises:
+        InputError: ``data_dir`` is not an AMR 3.0 release root.
+    """
+    layout = Amr3Layout(data_dir)
+    files = layout.amr_files()
+    for folder in (layout.ms_train, layout.ms_test, layout.ms_double):
+        files += sorted(folder.glob("msamr_*.xml"))
+    digest = hashlib.sha256()
+    for f in files:
+        stat = f.stat()
+        digest.update(f"{f.relative_to(layout.root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+@contextmanager
+def _datasets_progress(enable: bool | None) -> Iterator[None]:
+    """``datasets``' own progress bars ("Generating train split", "Creating parquet ...") on or off
+    (``None``: on a terminal only) for the duration; the environment variable
+    ``HF_DATASETS_DISABLE_PROGRESS_BARS``, when set, decides instead."""
+    from datasets.utils import are_progress_bars_disabled, disable_progress_bars, enable_progress_bars
+
+    show = sys.stderr.isatty() if enable is None else enable
+    before = not are_progress_bars_disabled()
+    if datasets.config.HF_DATASETS_DISABLE_PROGRESS_BARS is not None or show == before:
+        yield
+        return
+    (enable_progress_bars if show else disable_progress_bars)()
+    try:
+        yield
+    finally:
+        (enable_progress_bars if before else disable_progress_bars)()
+
+
+class MsAmrConfig(datasets.BuilderConfig):
+    """A DocAMR representation; ``strict`` fails on malformed documents instead of skipping them;
+    ``source_hash`` (set by :class:`MsAmr` from ``data_dir``) keys the cache to the source files."""
+
+    def __init__(self, *args: Any, strict: bool = False, source_hash: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.strict = strict
+        self.source_hash = source_hash
 
 
 class MsAmr(datasets.GeneratorBasedBuilder):
@@ -118,6 +168,15 @@ class MsAmr(datasets.GeneratorBasedBuilder):
         for rep in REPRESENTATIONS
     ]
     DEFAULT_CONFIG_NAME = "docamr"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        data_dir = kwargs.get("data_dir")
+        if data_dir and not kwargs.get("source_hash"):
+            try:
+                kwargs["source_hash"] = ms_amr_source_hash(data_dir)
+            except InputError:
+                pass  # reported, with the expected layout, when the splits are generated
+        super().__init__(*args, **kwargs)
 
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(
@@ -152,9 +211,17 @@ def load_ms_amr(
     strict: bool = False,
     streaming: bool = False,
     cache_dir: PathLike | None = None,
+    download_mode: str | None = None,
+    progress: bool | None = None,
 ) -> Any:
     """Build and load MS-AMR in one call (a ``DatasetDict``, a ``Dataset`` for one
-    split, or their iterable forms with ``streaming=True``)."""
+    split, or their iterable forms with ``streaming=True``).
+
+    The prepared dataset is cached (in ``cache_dir``, by default ``datasets``' own) and reused while
+    the source files stay the same (see :func:`ms_amr_source_hash`); ``download_mode``
+    (``"reuse_dataset_if_exists"``, default, or ``"force_redownload"``) is given to
+    ``download_and_prepare``. ``progress``: ``datasets``' progress bars (default: on a terminal only).
+    """
     builder = MsAmr(
         config_name=config,
         data_dir=os.fspath(data_dir),
@@ -163,8 +230,9 @@ def load_ms_amr(
     )
     if streaming:
         return builder.as_streaming_dataset(split=split)
-    builder.download_and_prepare()
-    return builder.as_dataset(split=split)
+    with _datasets_progress(progress):
+        builder.download_and_prepare(download_mode=download_mode)
+        return builder.as_dataset(split=split)
 
 
 _CARD_HEADER = """---
@@ -191,11 +259,12 @@ def export_ms_amr(
     """Write Parquet per config and split plus a README with ``configs:``, so that
     ``datasets.load_dataset(out_dir, config)`` loads it anywhere.
 
+    ``progress``: progress bars, ours and ``datasets``' ("Creating parquet ..."); by default on a
+    terminal only.
+
     Returns:
         ``config -> split -> number of documents``.
     """
-    from pathlib import Path
-
     out = Path(out_dir)
     features = ms_amr_features()
     written: dict[str, dict[str, int]] = {}
@@ -209,7 +278,8 @@ def export_ms_amr(
                 continue
             path = out / config / f"{split}-00000-of-00001.parquet"
             path.parent.mkdir(parents=True, exist_ok=True)
-            datasets.Dataset.from_list(rows, features=features).to_parquet(str(path))
+            with _datasets_progress(progress):
+                datasets.Dataset.from_list(rows, features=features).to_parquet(str(path))
             written[config][split] = len(rows)
             files.append(f"  - split: {split}\n    path: {config}/{split}-*.parquet\n")
         default = "  default: true\n" if config == "docamr" else ""

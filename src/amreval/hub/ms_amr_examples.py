@@ -21,7 +21,15 @@ from typing import Any, Union
 
 from amreval._progress import progress_bar
 from amreval.amr.graph import Graph
-from amreval.docamr import Amr3Layout, check_representation, convert_document, read_msamr_xml, read_sentence_amrs
+from amreval.docamr import (
+    SPLITS,
+    Amr3Layout,
+    check_representation,
+    check_split,
+    convert_document,
+    read_msamr_xml,
+    read_sentence_amrs,
+)
 from amreval.docamr.msamr import Chain, MsAmrDocument
 from amreval.errors import AmrevalError, AmrevalWarning, InputError
 
@@ -29,8 +37,9 @@ __all__ = ["FIELDS", "SPLIT_NAMES", "iter_ms_amr", "document_example"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: ``datasets`` split name -> the split of :class:`~amreval.docamr.Amr3Layout`.
-SPLIT_NAMES = {"train": "train", "validation": "dev", "test": "test", "validation_alternative": "dev-alternative"}
+#: The split names, the same everywhere (``amreval.docamr.SPLITS``): ``train``, ``validation``, ``test``,
+#: ``validation_alternative``.
+SPLIT_NAMES: tuple[str, ...] = SPLITS
 
 #: The fields of one example, in order.
 FIELDS = (
@@ -139,7 +148,8 @@ def iter_ms_amr(
     Args:
         data_dir: the AMR 3.0 release root (LDC2020T02).
         split: ``train`` (242 documents), ``validation`` (42), ``test`` (9) or
-            ``validation_alternative`` (the second annotation of the 42).
+            ``validation_alternative`` (the second annotation of the 42); ``dev`` and
+            ``dev-alternative`` are accepted aliases.
         rep: ``docamr`` (default), ``no-merge``, ``merge-names`` or ``merge-all``.
         strict: fail on a malformed document or a reference to a missing
             sentence or variable; by default such a document is skipped (a
@@ -151,11 +161,10 @@ def iter_ms_amr(
             names LDC2020T02 and the layout), unknown split or representation.
         AmrevalError: in strict mode, the first malformed document (named).
     """
-    if split not in SPLIT_NAMES:
-        raise InputError(f"unknown split {split!r}; expected one of {', '.join(SPLIT_NAMES)}")
+    split = check_split(split)
     rep = check_representation(rep)
     layout = Amr3Layout(data_dir)
-    files = layout.split_files(SPLIT_NAMES[split])
+    files = layout.split_files(split)
     amrs = _load_amrs(layout)
     skipped: list[str] = []
     for path in progress_bar(files, enable=progress, desc=f"MS-AMR {split}", unit="doc"):
