@@ -81,6 +81,111 @@ def _fraction(upper_open: bool) -> Callable[[str], float]:
     return parse
 
 
+def _level(text: str) -> float:
+    """An argparse type: a confidence level, strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), got {text}")
+    return value
+
+
+class _Systems(argparse.Action):
+    """``-f``: at least two files."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if len(values) < 2:
+            parser.error(f"{option_string} needs at least two systems' files, got {len(values)}")
+        setattr(namespace, self.dest, values)
+
+
+def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``amreval compare``."""
+    from amreval.scores.compare import SCORES
+    from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
+    from amreval.scores.statistic import STATISTICS
+
+    p.add_argument(
+        "-f",
+        nargs="+",
+        required=True,
+        action=_Systems,
+        metavar="SYSTEM",
+        help="one PENMAN file per system (at least two), graphs paired by position with --gold",
+    )
+    p.add_argument("--gold", required=True, metavar="GOLD", help="the gold PENMAN file")
+    p.add_argument(
+        "--names", nargs="+", metavar="NAME", help="the systems' names (default: the file names up to the first dot)"
+    )
+    p.add_argument(
+        "--score",
+        choices=SCORES,
+        default="smatch",
+        metavar="SCORE",
+        help="what to compare (default smatch): " + ", ".join(SCORES),
+    )
+    p.add_argument("--statistic", choices=STATISTICS, default="f1", help="of the score (default f1)")
+    p.add_argument("--test", choices=TESTS, default="permutation", help="paired test over items (default permutation)")
+    p.add_argument(
+        "--resamples",
+        type=_integer(1),
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"resamples of the test and the intervals (default {DEFAULT_RESAMPLES})",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling and of the search (default 0)")
+    p.add_argument(
+        "--alternative",
+        choices=ALTERNATIVES,
+        default="two-sided",
+        help="greater: the first system scores higher (default two-sided)",
+    )
+    p.add_argument("--confidence", type=_level, default=0.95, help="of the intervals (default 0.95)")
+    p.add_argument(
+        "--top", type=_integer(0), default=10, metavar="K", help="items that differ most to print (default 10)"
+    )
+    p.add_argument("--significant", type=int, default=4, metavar="D", help="digits after the decimal point (default 4)")
+    p.add_argument("--json", action="store_true", help="print the whole comparison as JSON")
+    p.add_argument("--csv", metavar="OUT", help="write every item's scores (first two systems) to a CSV file")
+    p.add_argument(
+        "--svg", metavar="OUT", help="write the picture of per-item differences (first two systems) to an SVG file"
+    )
+    p.add_argument(
+        "-r", type=_integer(0), default=DEFAULT_RESTARTS, metavar="N", help="random restarts of hill climbing"
+    )
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"search (default {DEFAULT_SOLVER})")
+    p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
+    p.add_argument("--fine-grained", action="store_true", help="DocSmatch scores: add the fine-grained breakdown")
+    p.add_argument(
+        "-j", "--num-workers", type=_integer(1), default=1, metavar="N", help="processes for DocSmatch scores"
+    )
+    p.add_argument("--vectors", metavar="FILE", help="S²match and MFβ: GloVe text file (default GloVe 6B 50-d)")
+    p.add_argument("--cutoff", type=float, default=None, help="S²match and MFβ: similarity cutoff")
+    p.add_argument("--diffsense", type=float, default=None, help="S²match and MFβ: credit for another sense")
+    p.add_argument(
+        "--form",
+        nargs="+",
+        metavar="FILE",
+        help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
+    )
+    p.add_argument("--beta", type=float, default=1.0, help="MFβ's β (default 1)")
+    p.add_argument("--tolerance", type=float, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal only)",
+    )
+
+
 def _add_verbose(p: argparse.ArgumentParser) -> None:
     # after the subcommand too; SUPPRESS keeps the value given before it
     p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what is done to stderr")
@@ -345,8 +450,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_verbose(sp)
     sp.set_defaults(func=commands.run_space)
 
-    from amreval.report.compare import add_arguments as add_compare_arguments
-
     c = sub.add_parser(
         "compare",
         help="is one system better than another: paired tests over items, intervals, per-item report",
@@ -354,7 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
         "corpus scores with a paired permutation or bootstrap test over items (sentences or documents), "
         "with intervals; with several systems, a ranking with Holm-corrected pairwise p-values.",
     )
-    add_compare_arguments(c)
+    _add_compare_arguments(c)
     c.set_defaults(func=commands.run_compare)
     return parser
 

@@ -59,7 +59,7 @@ from amreval.scores.s2match import (
     s2match_config,
 )
 
-__all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "BETAS"]
+__all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "gold_graphs", "given_parses", "BETAS"]
 
 #: The β values always reported.
 BETAS = (1.0, 0.5, 2.0)
@@ -159,7 +159,12 @@ class MFResult:
         return out
 
 
-def _gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
+def gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
+    """Gold AMRs given as graphs or PENMAN strings, one per generated sentence.
+
+    Raises:
+        InputError: the count differs, or an entry is not a readable graph (naming its index).
+    """
     if len(amrs) != n:
         raise InputError(f"{n} generated sentences but {len(amrs)} reference AMRs; they are paired by position")
     graphs = []
@@ -173,8 +178,9 @@ def _gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
     return graphs
 
 
-def _given_parses(amrs: Sequence[Any], sentences: list[str]) -> tuple[list[Graph], list[int]]:
-    """Graphs parsed beforehand: None, an empty string or an unreadable graph is a failure."""
+def given_parses(amrs: Sequence[Any], sentences: Sequence[str]) -> tuple[list[Graph], list[int]]:
+    """Graphs parsed beforehand: None, an empty string or an unreadable graph is a failure,
+    replaced by the authors' one-node graph; returns the graphs and the failed positions."""
     import warnings
 
     from amreval.errors import AmrevalWarning, DecodeError
@@ -309,13 +315,13 @@ def mfbeta(
         )
     if reference_amrs is None and parser is None:
         raise InputError("without reference_amrs, Meaning compares with parsed references: pass parser=")
-    gold = _gold_graphs(reference_amrs, n) if reference_amrs is not None else None
+    gold = gold_graphs(reference_amrs, n) if reference_amrs is not None else None
     cleaner = get_cleaner(clean)
     if cleaner is not None:
         gen = clean_sentences(cleaner, gen, "generated")
         refs = check_sentences(clean_sentences(cleaner, refs, "reference"), "cleaned reference")
     if prediction_amrs is not None:
-        pred, failed = _given_parses(prediction_amrs, gen)
+        pred, failed = given_parses(prediction_amrs, gen)
     else:
         pred, failed = _parse(parser, gen, batch_size, device, progress)
     ref_failed: list[int] = []

@@ -47,13 +47,9 @@ def mfbeta_items(
     Args:
         search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``progress``.
     """
-    import warnings
 
-    from amreval.amr.graph import Graph
-    from amreval.amr.read import as_graph, loads_graph
-    from amreval.errors import AmrevalWarning, DecodeError
     from amreval.mfbeta.form import DEFAULT_TOLERANCE, acceptable
-    from amreval.mfbeta.parsers import failed_parse_graph
+    from amreval.mfbeta.score import given_parses, gold_graphs
     from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, s2match
 
     n = len(reference_amrs)
@@ -72,27 +68,8 @@ def mfbeta_items(
             if isinstance(exc, InputError):
                 raise
             raise InputError("form: expected one preference score or one true/false per item") from None
-    preds: list[Graph] = []
-    for k, g in enumerate(prediction_amrs):
-        graph: Graph | None = None
-        if isinstance(g, Graph):
-            graph = as_graph(g, "prediction AMR", k)
-        elif isinstance(g, str) and g.strip():
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", AmrevalWarning)
-                    graph = loads_graph(g, name=f"prediction AMR #{k}")
-            except DecodeError:
-                graph = None
-        preds.append(graph if graph is not None and not graph.is_empty() else failed_parse_graph())
-    golds = []
-    for k, g in enumerate(reference_amrs):
-        if isinstance(g, Graph):
-            golds.append(as_graph(g, "reference AMR", k))
-        elif isinstance(g, str) and g.strip():
-            golds.append(loads_graph(g, name=f"reference AMR #{k}"))
-        else:
-            raise InputError(f"reference AMR #{k}: expected a PENMAN graph, got {g!r:.40}")
+    preds, _ = given_parses(prediction_amrs, [""] * n)
+    golds = gold_graphs(reference_amrs, n)
     result = s2match(
         preds,
         golds,
