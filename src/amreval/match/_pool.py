@@ -132,9 +132,8 @@ def build_pool(
     n_a = inst_a.shape[0]
     n_b = inst_b.shape[0]
     # unary contributions as (pair key, weight) entries, in the order they are found
-    cap = 16
-    e_key = np.empty(cap, dtype=np.int64)
-    e_w = np.empty(cap, dtype=np.float64)
+    e_key = np.empty(16, dtype=np.int64)
+    e_w = np.empty(16, dtype=np.float64)
     n_e = 0
     best_a_inst = np.zeros(n_a, dtype=np.float64)
     best_b_inst = np.zeros(n_b, dtype=np.float64)
@@ -145,13 +144,7 @@ def build_pool(
                     continue
                 w = inst_w[i, j] * inst_bw[j]
                 if w > 0.0:
-                    if n_e == cap:
-                        cap *= 2
-                        e_key = _grow_i(e_key, cap)
-                        e_w = _grow_f(e_w, cap)
-                    e_key[n_e] = i * n_b + j
-                    e_w[n_e] = w
-                    n_e += 1
+                    e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, w)
                     if w > best_a_inst[i]:
                         best_a_inst[i] = w
                     if w > best_b_inst[j]:
@@ -170,13 +163,7 @@ def build_pool(
                     seen[j] = i
                     w = inst_bw[j]
                     if w > 0.0:
-                        if n_e == cap:
-                            cap *= 2
-                            e_key = _grow_i(e_key, cap)
-                            e_w = _grow_f(e_w, cap)
-                        e_key[n_e] = i * n_b + j
-                        e_w[n_e] = w
-                        n_e += 1
+                        e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, w)
                         if w > best_a_inst[i]:
                             best_a_inst[i] = w
                         if w > best_b_inst[j]:
@@ -197,13 +184,7 @@ def build_pool(
                     continue
                 seen[t] = s
                 j = attr_b[t, 0]
-                if n_e == cap:
-                    cap *= 2
-                    e_key = _grow_i(e_key, cap)
-                    e_w = _grow_f(e_w, cap)
-                e_key[n_e] = i * n_b + j
-                e_w[n_e] = attr_bw[t]
-                n_e += 1
+                e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, attr_bw[t])
                 if attr_bw[t] > attr_a_best[s]:
                     attr_a_best[s] = attr_bw[t]
                 attr_b_best[t] = attr_bw[t]
@@ -242,13 +223,7 @@ def build_pool(
                     rel_a_best[s] = rel_bw[t]
                 rel_b_best[t] = rel_bw[t]
                 if i == k:
-                    if n_e == cap:
-                        cap *= 2
-                        e_key = _grow_i(e_key, cap)
-                        e_w = _grow_f(e_w, cap)
-                    e_key[n_e] = i * n_b + j
-                    e_w[n_e] = rel_bw[t]
-                    n_e += 1
+                    e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, rel_bw[t])
                     continue
                 if n_terms == t_cap:
                     t_cap *= 2
@@ -372,6 +347,17 @@ def row_pointers(n_a, pair_src):
     for i in range(n_a):
         ptr[i + 1] += ptr[i]
     return ptr
+
+
+@njit(cache=True, nogil=True)
+def _push(keys, weights, n, key, weight):
+    """Append ``(key, weight)`` at position ``n``, doubling the arrays when full; returns them and ``n + 1``."""
+    if n == keys.shape[0]:
+        keys = _grow_i(keys, 2 * n)
+        weights = _grow_f(weights, 2 * n)
+    keys[n] = key
+    weights[n] = weight
+    return keys, weights, n + 1
 
 
 @njit(cache=True, nogil=True)
