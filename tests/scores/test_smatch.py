@@ -226,3 +226,12 @@ def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_pat
     # hill climbing alone never claims more than its simple bound proves
     fast = smatch([pred], [gold], solver="hillclimb")
     assert (fast.match, fast.unproven, fast.gap) == (4, [0], 2.0)
+
+
+def test_a_fractional_bound_proves_a_whole_count(monkeypatch):
+    """Smatch counts are whole numbers: a bound of 4.5 proves a count of 4."""
+    from amreval.match import alignment
+
+    monkeypatch.setattr(alignment, "lp_bound", lambda problem, time_limit=None: 4.5)
+    r = smatch(["(a / x :r (b / y) :s (c / z))"], ["(p / x :s (q / y) :r (t / z))"])
+    assert (r.match, r.n_optimal, r.unproven, r.gap, r.pairs[0].bound) == (4, 1, [], 0, 4.0)

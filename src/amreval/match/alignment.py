@@ -138,6 +138,13 @@ def hill_climb(
     return Alignment(mapping, float(score), problem.bound, bool(optimal), "hillclimb", int(climbs))
 
 
+def _reaches(problem: Problem, score: float, bound: float) -> bool:
+    """Whether ``score`` is proven optimal by ``bound`` (whole numbers: by the bound's whole part)."""
+    if problem.integral:
+        return score >= np.floor(bound + _BOUND_TOL)
+    return score >= bound - _BOUND_TOL
+
+
 def _remaining(deadline: float) -> float:
     """Seconds left before ``deadline``, at least a few milliseconds (a solver needs some)."""
     return max(0.01, deadline - time.perf_counter())
@@ -173,7 +180,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
         return result
     for bound_of in (assignment_bound, lambda p: lp_bound(p, time_limit=_remaining(deadline))):
         bound = bound_of(problem)
-        if result.score >= bound - _BOUND_TOL:
+        if _reaches(problem, result.score, bound):
             return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
         result.bound = min(result.bound, bound)
     if search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline:
@@ -183,7 +190,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
             result = more
         else:
             result.climbs += more.climbs
-        if result.score >= result.bound - _BOUND_TOL:
+        if _reaches(problem, result.score, result.bound):
             return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
     if time.perf_counter() >= deadline:
         return result
@@ -194,7 +201,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
         best.mapping,
         best.score,
         bound,
-        bool(best.score >= bound - _TOL),
+        _reaches(problem, best.score, bound),
         best.method,
         result.climbs,
     )

@@ -51,6 +51,8 @@ class Problem:
         term_p, term_q, term_w: pairwise terms (two pair indices and a weight).
         term_ta, term_tb: the relation triples of A and B each term matches.
         bound: an upper bound on the best score (each triple matched once).
+        integral: every weight is 1 (Smatch), so scores are whole numbers and a
+            bound proves a score that reaches its whole part.
     """
 
     n_a: int
@@ -64,6 +66,7 @@ class Problem:
     term_tb: np.ndarray
     term_w: np.ndarray
     bound: float
+    integral: bool = False
     _adj: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     _rows: np.ndarray | None = None
 
@@ -303,7 +306,8 @@ def build_problem(
         rel_bw,
     )
     src, tgt, u, tp, tq, ta, tb, tw, bound = out
-    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, float(bound))
+    integral = instance_weights is None and b_weights is None
+    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, float(bound), integral)
 
 
 def pairs_to_nodes(problem: Problem, pairs: np.ndarray) -> np.ndarray:

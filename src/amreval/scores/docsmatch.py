@@ -55,6 +55,7 @@ from amreval.scores.harness import (
     prf_or_none,
     score_corpus,
     strict_option,
+    whole_bound,
 )
 
 # the group of nodes in no sentence: they may align with each other
@@ -199,7 +200,7 @@ def score_docsmatch_pair(
         result = align(problem, search)
         diff = triple_diff(a, b, result.mapping)
         match = diff.match
-        bound = float(np.floor(result.bound + 1e-6))
+        bound = whole_bound(result.bound)
         score = DocPairScore(
             match,
             a.count,
@@ -212,7 +213,12 @@ def score_docsmatch_pair(
     else:
         result = align_triples(a, b, search, allowed=allowed)
         score = DocPairScore(
-            int(round(result.score)), a.count, b.count, result.optimal, float(result.bound), mapping=result.mapping
+            int(round(result.score)),
+            a.count,
+            b.count,
+            result.optimal,
+            whole_bound(result.bound),
+            mapping=result.mapping,
         )
     if fine_grained:
         fine = SearchOptions(search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit)

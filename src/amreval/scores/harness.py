@@ -57,6 +57,7 @@ __all__ = [
     "read_predictions",
     "check_confidence",
     "ScorePair",
+    "whole_bound",
 ]
 
 
@@ -243,6 +244,11 @@ class SmatchResult:
 
     def _add_numbers(self, out: dict[str, float | int | str | None]) -> None:
         """Subclasses add their own numbers after the common ones."""
+
+
+def whole_bound(bound: float) -> float:
+    """The best bound on a count of whole triples: the whole part of a fractional bound."""
+    return float(np.floor(bound + 1e-6))
 
 
 #: ``score_pair(prediction, gold, search)``: one pair's score under a pair's own search options.

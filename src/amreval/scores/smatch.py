@@ -20,7 +20,15 @@ from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import align_triples
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
 from amreval.match.triples import graph_triples
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus, strict_option
+from amreval.scores.harness import (
+    Config,
+    PairScore,
+    SmatchResult,
+    pair_search,
+    score_corpus,
+    strict_option,
+    whole_bound,
+)
 
 __all__ = ["smatch", "smatch_pair", "score_smatch_pair"]
 
@@ -30,7 +38,7 @@ def score_smatch_pair(prediction: Graph, gold: Graph, search: SearchOptions) -> 
     a, b = graph_triples(prediction), graph_triples(gold)
     found = align_triples(a, b, search)
     return PairScore(
-        int(round(found.score)), a.count, b.count, found.optimal, float(found.bound), mapping=found.mapping
+        int(round(found.score)), a.count, b.count, found.optimal, whole_bound(found.bound), mapping=found.mapping
     )
 
 
