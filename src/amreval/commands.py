@@ -50,10 +50,12 @@ def _fmt(value: float, digits: int) -> str:
 def _print_unproven(result: Any) -> None:
     """Say which pairs are not proven optimal (a time limit ran out) and by how much they could rise."""
     unproven = result.unproven
+    hill = result.config.search.solver == "hillclimb"
+    reason = "hill climbing proves only what reaches the simple bound" if hill else "time limit"
     if unproven:
         listed = ", ".join(f"#{k + 1}" for k in unproven[:20]) + (", ..." if len(unproven) > 20 else "")
         print(
-            f"Not proven optimal (time limit): {len(unproven)} of {len(result.pairs)} ({listed}); "
+            f"Not proven optimal ({reason}): {len(unproven)} of {len(result.pairs)} ({listed}); "
             f"gap: at most {result.gap:g} more matched triples"
         )
 

@@ -217,6 +217,9 @@ def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_pat
     # pair 1: the climb finds 4 of 6 and the assignment bound stops at 5; pair 2 is proven (2 of 2)
     assert (r.match, r.unproven, r.gap, r.n_optimal) == (6, [0], 1.0, 1)
     assert (r.as_dict()["n_unproven"], r.as_dict()["gap"]) == (1, 1.0)
+    import json
+
+    assert json.loads(json.dumps(r.as_dict()))["n_optimal"] == 1  # plain ints, ready for JSON
     (tmp_path / "p.amr").write_text(pred + "\n\n(a / b)\n")
     (tmp_path / "g.amr").write_text(gold + "\n\n(x / b)\n")
     assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]) == 0

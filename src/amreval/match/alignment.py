@@ -141,8 +141,8 @@ def hill_climb(
 def _reaches(problem: Problem, score: float, bound: float) -> bool:
     """Whether ``score`` is proven optimal by ``bound`` (whole numbers: by the bound's whole part)."""
     if problem.integral:
-        return score >= np.floor(bound + _BOUND_TOL)
-    return score >= bound - _BOUND_TOL
+        return bool(score >= np.floor(bound + _BOUND_TOL))
+    return bool(score >= bound - _BOUND_TOL)
 
 
 def _remaining(deadline: float) -> float:

@@ -465,7 +465,7 @@ def summarize(
         if bootstrap
         else None
     )
-    return SmatchResult(p, r, f, match, test, gold, pairs, sum(x.optimal for x in pairs), ci, config)
+    return SmatchResult(p, r, f, match, test, gold, pairs, sum(bool(x.optimal) for x in pairs), ci, config)
 
 
 def bootstrap_f1(
