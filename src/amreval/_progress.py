@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -30,3 +30,28 @@ def progress_bar(iterable: Iterable[T], *, enable: bool | None = None, **kwargs)
     from tqdm.auto import tqdm
 
     return tqdm(iterable, **kwargs)
+
+
+class _Silent:
+    """What :func:`progress_counter` gives when progress is off."""
+
+    def update(self, n: float = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _Silent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def progress_counter(total: float, *, enable: bool | None = None, **kwargs) -> Any:
+    """A tqdm bar updated by hand (``update(n)``, ``close()``, a context manager); a silent one when off."""
+    if not progress_enabled(enable):
+        return _Silent()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, **kwargs)

@@ -23,7 +23,8 @@ from transformers import (
 )
 
 from amreval.errors import InputError, MissingDependencyError
-from amreval.mfbeta import form
+from amreval.mfbeta import lm
+from amreval.mfbeta.cache import MEMORY
 from amreval.mfbeta.form import (
     FormResult,
     LanguageModelScorer,
@@ -47,6 +48,12 @@ GOOD = "the boy wants to go ."
 SCRAMBLED = "go to wants boy the ."
 # different token counts, so that batches of 2 or 3 are padded
 VARIED = ["go", "the boy wants to go .", "the girl wants the dog to sleep and eat .", "boy the", "eat ."]
+
+
+@pytest.fixture(autouse=True)
+def fresh_scores():
+    """Every test scores for itself: nothing is taken from the scores another test kept."""
+    MEMORY.clear()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -222,10 +229,10 @@ def test_mtp_equals_direct_computation(gpt2_dir):
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
 
 
-@pytest.mark.parametrize("batch_size", [2, 3])
-def test_mtp_batched_equals_unbatched(gpt2_dir, batch_size):
-    one = LanguageModelScorer(str(gpt2_dir), device="cpu", batch_size=1).sentence_scores(VARIED)
-    batched = LanguageModelScorer(str(gpt2_dir), device="cpu", batch_size=batch_size).sentence_scores(VARIED)
+@pytest.mark.parametrize("batching", [{"batch_size": 2}, {"batch_size": 3}, {"max_tokens": 12}, {"max_tokens": 1}])
+def test_mtp_batched_equals_unbatched(gpt2_dir, batching):
+    one = LanguageModelScorer(str(gpt2_dir), device="cpu", batch_size=1, cache=False).sentence_scores(VARIED)
+    batched = LanguageModelScorer(str(gpt2_dir), device="cpu", cache=False, **batching).sentence_scores(VARIED)
     np.testing.assert_allclose(batched, one, rtol=0, atol=1e-6)
 
 
@@ -240,12 +247,12 @@ def test_boundary_rule():
     both = PreTrainedTokenizerFast(tokenizer_object=_bpe([EOT, "<s>", "</s>"]), bos_token="<s>", eos_token="</s>")
     eot = both.convert_tokens_to_ids(EOT)
     assert eot not in (both.bos_token_id, both.eos_token_id)
-    assert form._boundary_ids(both) == (eot, eot)  # <|endoftext|> wins over BOS/EOS
+    assert lm._boundary_ids(both) == (eot, eot)  # <|endoftext|> wins over BOS/EOS
     eos_only = PreTrainedTokenizerFast(tokenizer_object=_bpe(["</s>"]), eos_token="</s>")
     eos = eos_only.convert_tokens_to_ids("</s>")
-    assert form._boundary_ids(eos_only) == (eos, eos)
+    assert lm._boundary_ids(eos_only) == (eos, eos)
     with pytest.raises(InputError, match="EOS"):
-        form._boundary_ids(PreTrainedTokenizerFast(tokenizer_object=_bpe([])))
+        lm._boundary_ids(PreTrainedTokenizerFast(tokenizer_object=_bpe([])))
 
 
 def test_trained_model_prefers_the_grammatical_sentence(gpt2_dir):
@@ -288,7 +295,7 @@ def test_model_cache_returns_the_same_objects(gpt2_dir):
     assert b is not a and b.batch_size == 8
     assert b.model is a.model and b.tokenizer is a.tokenizer
     assert LanguageModelScorer(str(gpt2_dir), device="cpu").model is a.model
-    assert form._MODELS[(str(gpt2_dir), "causal", "cpu")] == (a.model, a.tokenizer)
+    assert lm._MODELS[(str(gpt2_dir), "causal", "cpu", "float32")].model is a.model
     assert not a.model.training
 
 
@@ -301,7 +308,7 @@ def test_default_device(gpt2_dir):
 def test_progress_bar_when_asked(gpt2_dir, capsys):
     LanguageModelScorer(str(gpt2_dir), device="cpu", batch_size=2).sentence_scores(VARIED, progress=True)
     err = capsys.readouterr().err
-    assert "form (causal LM)" in err and "3/3" in err
+    assert "form (causal LM)" in err and "5/5" in err and "sentence/s" in err
 
 
 def test_too_long_sentence_is_named(gpt2_dir):
@@ -326,13 +333,11 @@ def test_pseudo_likelihood_equals_direct_computation(bert_dir):
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
 
 
-@pytest.mark.parametrize("batch_size", [2, 3, 7])
-def test_pseudo_likelihood_batched_equals_unbatched(bert_dir, batch_size):
-    one = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", batch_size=1).sentence_scores(VARIED)
-    batched = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", batch_size=batch_size).sentence_scores(
-        VARIED
-    )
-    np.testing.assert_allclose(batched, one, rtol=0, atol=1e-6)
+@pytest.mark.parametrize("batching", [{"batch_size": 2}, {"batch_size": 7}, {"max_tokens": 30}])
+def test_pseudo_likelihood_batched_equals_unbatched(bert_dir, batching):
+    one = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", batch_size=1, cache=False)
+    batched = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu", cache=False, **batching)
+    np.testing.assert_allclose(batched.sentence_scores(VARIED), one.sentence_scores(VARIED), rtol=0, atol=1e-6)
 
 
 def test_masked_form_score(bert_dir):

@@ -179,10 +179,11 @@ def test_metric_equals_the_core(metric, tiny_gpt2):
     core = mfbeta(GEN, REF, scorer=get_scorer(tiny_gpt2), explain=True, **kw).as_dict(per_example=True)
     assert out == core
     assert out["parse_failures"] == 1 and out["pref_scores"][0] == 0.5
-    # the model is loaded once and kept on the instance
-    assert len(metric._scorers) == 1
+    # the model is loaded once and kept; a second compute on the same sentences reuses every score
+    scorer = get_scorer(tiny_gpt2)
+    scored = scorer.sentences_scored
     metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, **kw)
-    assert len(metric._scorers) == 1
+    assert scorer.sentences_scored == scored and get_scorer(tiny_gpt2) is scorer
 
 
 def test_metric_add_batch_and_add_carry_the_amrs(metric, tiny_gpt2):

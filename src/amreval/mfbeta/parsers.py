@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from amreval._progress import progress_bar
+from amreval._progress import progress_counter
 from amreval.amr.graph import Graph
 from amreval.amr.read import loads_graph
 from amreval.errors import (
@@ -67,10 +67,11 @@ from amreval.errors import (
     InputError,
     MissingDependencyError,
 )
-from amreval.mfbeta.form import DEFAULT_BATCH_SIZE
+from amreval.mfbeta.cache import CacheLike, model_fingerprint, resolve_cache
 
 __all__ = [
     "AMRLIB_META",
+    "DEFAULT_BATCH_SIZE",
     "FAILED_PARSE",
     "AmrlibParser",
     "CallableParser",
@@ -84,6 +85,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: Sentences per call to the parser.
+DEFAULT_BATCH_SIZE = 16
 #: The file that marks a folder as an amrlib model.
 AMRLIB_META = "amrlib_meta.json"
 #: What a failed parse becomes: the MFβ authors' one-node dummy graph.
@@ -289,6 +292,14 @@ class AmrlibParser:
             self._model = model
             return model
 
+    @property
+    def cache_key(self) -> str:
+        """Names this model and its settings in a cache of parses (see :func:`parse_sentences`)."""
+        import json
+
+        options = json.dumps(self.options, sort_keys=True, default=str)
+        return f"amrlib:{model_fingerprint(self.model_dir)}:{options}:{self.device or 'auto'}"
+
     def parse(self, sentences: Sequence[str]) -> list[str | None]:
         """Parse ``sentences`` with the amrlib model (loading it on first use).
 
@@ -424,6 +435,7 @@ def parse_sentences(
     batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
     progress: bool | None = None,
+    cache: CacheLike = None,
 ) -> ParseResult:
     """Parse sentences into AMR graphs, counting failed parses.
 
@@ -431,13 +443,22 @@ def parse_sentences(
     What counts as a failed parse is listed in the module documentation;
     each failure is logged at debug level.
 
+    With a ``cache`` (``"memory"``, ``"disk"``, a folder or a
+    :class:`~amreval.mfbeta.cache.ResultCache`) and a parser that names
+    itself by a ``cache_key`` string (:class:`AmrlibParser` does; any parser
+    object may), the parser's output for each distinct sentence is kept and
+    reused: a sentence parsed before, by this model with these settings, is
+    not parsed again. Parsers without a ``cache_key`` (plain functions) are
+    always called.
+
     Args:
         parser: anything :func:`get_parser` accepts (an amrlib model folder,
             a callable, a :class:`Parser`).
         sentences: the sentences; none may be empty.
         batch_size: sentences per call to the parser (and per amrlib batch).
         device: torch device of an amrlib model (``None``: GPU if available).
-        progress: show a progress bar over batches (``None``: on a terminal).
+        progress: show a progress bar over sentences (``None``: on a terminal).
+        cache: where outputs are kept (default ``None``: nowhere).
 
     Returns:
         A :class:`ParseResult` with one graph per sentence.
@@ -474,39 +495,65 @@ def parse_sentences(
     if not sentences:
         return result
     resolved = get_parser(parser, batch_size=batch_size, device=device)
-    name = _describe(resolved)
-    starts = range(0, len(sentences), batch_size)
-    for start in progress_bar(starts, enable=progress, desc="parsing", unit="batch"):
-        batch = sentences[start : start + batch_size]
-        try:
-            outputs = resolved.parse(batch)
-        except AmrevalError:
-            raise
-        except Exception as exc:
-            raise AmrevalError(
-                f"parser {name} raised on the batch starting at sentence #{start}: {type(exc).__name__}: {exc}"
-            ) from exc
-        outputs = list(outputs)
-        if len(outputs) != len(batch):
-            raise InputError(
-                f"parser {name} returned {len(outputs)} results for the {len(batch)} sentences of the "
-                f"batch starting at sentence #{start} (expected {len(batch)})"
-            )
-        for offset, output in enumerate(outputs):
-            index = start + offset
-            if output is not None and not isinstance(output, str):
-                raise InputError(
-                    f"parser {name} returned a {type(output).__name__} for sentence #{index}, "
-                    "expected a PENMAN string or None"
-                )
-            graph, reason = _decode(output, index)
-            if graph is None:
-                logger.debug("parse of sentence #%d failed: %s", index, reason)
-                result.failures.append(index)
-                result.graphs.append(failed_parse_graph(batch[offset]))
-                result.penman.append(None)
-            else:
-                graph.metadata.setdefault("snt", batch[offset])
-                result.graphs.append(graph)
-                result.penman.append(output)
+    store = resolve_cache(cache)
+    key = getattr(resolved, "cache_key", None)
+    if store is None or not isinstance(key, str):
+        outputs = _call_parser(resolved, sentences, list(range(len(sentences))), batch_size, progress)
+    else:
+        first: dict[str, int] = {}
+        for k, s in enumerate(sentences):
+            first.setdefault(s, k)
+        known = store.get(key, first)
+        todo = [s for s in first if s not in known]
+        if todo:
+            fresh = _call_parser(resolved, todo, [first[s] for s in todo], batch_size, progress)
+            store.put(key, dict(zip(todo, fresh)))
+            known = {**known, **dict(zip(todo, fresh))}
+        outputs = [known[s] for s in sentences]
+    for index, (sentence, output) in enumerate(zip(sentences, outputs)):
+        graph, reason = _decode(output, index)
+        if graph is None:
+            logger.debug("parse of sentence #%d failed: %s", index, reason)
+            result.failures.append(index)
+            result.graphs.append(failed_parse_graph(sentence))
+            result.penman.append(None)
+        else:
+            graph.metadata.setdefault("snt", sentence)
+            result.graphs.append(graph)
+            result.penman.append(output)
     return result
+
+
+def _call_parser(
+    parser: Parser, sentences: list[str], origin: list[int], batch_size: int, progress: bool | None
+) -> list[str | None]:
+    """The parser's outputs for ``sentences``, in batches; ``origin[k]`` is sentence ``k``'s index in messages."""
+    name = _describe(parser)
+    out: list[str | None] = []
+    with progress_counter(len(sentences), enable=progress, desc="parsing", unit="sentence") as bar:
+        for start in range(0, len(sentences), batch_size):
+            batch = sentences[start : start + batch_size]
+            first = origin[start]
+            try:
+                outputs = parser.parse(batch)
+            except AmrevalError:
+                raise
+            except Exception as exc:
+                raise AmrevalError(
+                    f"parser {name} raised on the batch starting at sentence #{first}: {type(exc).__name__}: {exc}"
+                ) from exc
+            outputs = list(outputs)
+            if len(outputs) != len(batch):
+                raise InputError(
+                    f"parser {name} returned {len(outputs)} results for the {len(batch)} sentences of the "
+                    f"batch starting at sentence #{first} (expected {len(batch)})"
+                )
+            for offset, output in enumerate(outputs):
+                if output is not None and not isinstance(output, str):
+                    raise InputError(
+                        f"parser {name} returned a {type(output).__name__} for sentence #{origin[start + offset]}, "
+                        "expected a PENMAN string or None"
+                    )
+            out.extend(outputs)
+            bar.update(len(batch))
+    return out

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from amreval.amr.graph import Graph
@@ -46,8 +47,10 @@ from amreval.amr.read import as_graph, loads_graph
 from amreval.errors import InputError
 from amreval.match.diff import triple_diff
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
-from amreval.mfbeta.form import DEFAULT_BATCH_SIZE, DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
-from amreval.scores.harness import Config, pair_search, prf
+from amreval.mfbeta.cache import CacheLike
+from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
+from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
+from amreval.scores.harness import Config, map_pairs, pair_search, prf
 from amreval.scores.s2match import (
     DEFAULT_CUTOFF,
     DEFAULT_DIFFSENSE,
@@ -117,6 +120,7 @@ class MFResult:
             ``failed``); ``reference_parse_failures`` likewise when the
             references were parsed.
         pref_scores, acceptable: per example (Form); ``s2match_f1`` per example (Meaning).
+        meaning_items: per example, Meaning's graded match, test and gold triple counts.
         explanations: per example, when asked (see :func:`explain_alignment`).
         config: the settings (:class:`~amreval.scores.harness.Config`).
     """
@@ -135,6 +139,7 @@ class MFResult:
     s2match_f1: list[float]
     explanations: list[dict[str, list]] | None = None
     config: Config = field(default_factory=lambda: Config("mfbeta"))
+    meaning_items: list[tuple[float, int, int]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:
@@ -210,7 +215,7 @@ def given_parses(amrs: Sequence[Any], sentences: Sequence[str]) -> tuple[list[Gr
 
 
 def _parse(
-    parser: Any, sentences: list[str], batch_size: int, device: str | None, progress: bool | None
+    parser: Any, sentences: list[str], batch_size: int, device: str | None, progress: bool | None, cache: CacheLike
 ) -> tuple[list[Graph], list[int]]:
     """Parse the sentences; an empty one is not sent to the parser and its parse fails."""
     from amreval.mfbeta.parsers import failed_parse_graph, get_parser, parse_sentences
@@ -222,6 +227,7 @@ def _parse(
         batch_size=batch_size,
         device=device,
         progress=progress,
+        cache=cache,
     )
     graphs = [failed_parse_graph(s) for s in sentences]
     for graph, k in zip(result.graphs, kept):
@@ -229,6 +235,21 @@ def _parse(
     failed = set(range(len(sentences))) - set(kept)
     failed.update(kept[j] for j in result.failures)
     return graphs, sorted(failed)
+
+
+def _meaning_pair(
+    pred: Graph,
+    gold: Graph,
+    search: SearchOptions,
+    *,
+    vectors: WordVectors,
+    cutoff: float,
+    diffsense: float,
+    explain: bool,
+) -> tuple[float, int, int, float, dict[str, list] | None]:
+    """S²match of one parse against its gold graph: match, test, gold, F1 and (``explain``) the explanation."""
+    al = align_s2match(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense)
+    return al.score.match, al.score.test, al.score.gold, al.score.f1, explain_alignment(al) if explain else None
 
 
 def mfbeta(
@@ -252,6 +273,10 @@ def mfbeta(
     time_limit: float = DEFAULT_TIME_LIMIT,
     batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
+    dtype: Any = None,
+    max_tokens: int | None = None,
+    cache: CacheLike = "memory",
+    num_workers: int = 1,
     clean: bool | str | Callable[[list[str]], list[str]] | Any | None = False,
     explain: bool = False,
     progress: bool | None = None,
@@ -275,7 +300,17 @@ def mfbeta(
         tolerance: a generated sentence is acceptable when its prefScore is
             at least 0.5 - tolerance.
         vectors, cutoff, diffsense, solver, restarts, seed, time_limit: S²match settings.
-        batch_size, device: for the parser and the language model.
+        batch_size: sentences per call to the parser.
+        device: for the parser and the language model (``None``: CUDA, else
+            MPS, else CPU).
+        dtype, max_tokens: the language model's dtype (``float32`` by
+            default) and padded tokens per forward pass
+            (:class:`~amreval.mfbeta.lm.LanguageModelScorer`).
+        cache: where language model scores and parses are kept for reuse
+            (:mod:`amreval.mfbeta.cache`): ``"memory"`` (default), ``"disk"``,
+            a folder, or ``False``. References are the same for every system:
+            a second system against them scores only its own sentences.
+        num_workers: S²match pairs are aligned in this many processes.
         clean: clean the generated and reference sentences before parsing and
             Form scoring, as the authors do (:mod:`amreval.mfbeta.clean`):
             ``True`` (spaCy's ``en_core_web_sm``), a spaCy pipeline name or
@@ -303,6 +338,8 @@ def mfbeta(
     if n == 0:
         raise InputError("nothing to score: no generated sentences")
     search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
+        raise InputError(f"num_workers must be a positive integer, got {num_workers!r}")
     mf_beta(1.0, 1.0, beta)  # validates beta
     check_settings(cutoff, diffsense)
     check_tolerance(tolerance)
@@ -323,29 +360,30 @@ def mfbeta(
     if prediction_amrs is not None:
         pred, failed = given_parses(prediction_amrs, gen)
     else:
-        pred, failed = _parse(parser, gen, batch_size, device, progress)
+        pred, failed = _parse(parser, gen, batch_size, device, progress, cache)
     ref_failed: list[int] = []
     if gold is None:
-        gold, ref_failed = _parse(parser, refs, batch_size, device, progress)
+        gold, ref_failed = _parse(parser, refs, batch_size, device, progress, cache)
     vecs = resolve_vectors(vectors)
-    cache: dict = {}
-    match = 0.0
-    test = total = 0
-    s2_f1: list[float] = []
-    explanations: list[dict[str, list]] | None = [] if explain else None
-    for k in range(n):
-        al = align_s2match(
-            pred[k], gold[k], vecs, pair_search(search, k), cutoff=cutoff, diffsense=diffsense, cache=cache
-        )
-        match += al.score.match
-        test += al.score.test
-        total += al.score.gold
-        s2_f1.append(al.score.f1)
-        if explanations is not None:
-            explanations.append(explain_alignment(al))
+    if num_workers > 1:  # the workers get the part of the table these graphs consult
+        vecs_used = vecs.subset(c for g in (*pred, *gold) for c in g.instances.values() if isinstance(c, str))
+    else:
+        vecs_used = vecs
+    pairs = map_pairs(
+        partial(_meaning_pair, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense, explain=explain),
+        pred,
+        gold,
+        [pair_search(search, k) for k in range(n)],
+        num_workers=num_workers,
+        progress=progress,
+        desc="meaning (S²match)",
+    )
+    match = sum(p[0] for p in pairs)
+    test = sum(p[1] for p in pairs)
+    total = sum(p[2] for p in pairs)
     meaning = prf(match, test, total)[2]
     if scorer is None:
-        scorer = get_scorer(lm, lm_kind, device, batch_size)
+        scorer = get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
     form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
     scores = {f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS}
     s2 = s2match_config(search, cutoff, diffsense, vecs)
@@ -357,6 +395,7 @@ def mfbeta(
             ("tolerance", tolerance),
             ("lm", getattr(scorer, "name_or_path", lm)),
             ("lm_kind", getattr(scorer, "kind", lm_kind)),
+            *((("lm_dtype", scorer.dtype),) if getattr(scorer, "dtype", "float32") != "float32" else ()),
             ("clean", "none" if cleaner is None else cleaner_name(cleaner)),
             *s2.options,
         ),
@@ -373,7 +412,8 @@ def mfbeta(
         reference_parse_failures=len(ref_failed),
         pref_scores=list(form.pref_scores),
         acceptable=list(form.acceptable),
-        s2match_f1=s2_f1,
-        explanations=explanations,
+        s2match_f1=[p[3] for p in pairs],
+        explanations=[p[4] for p in pairs] if explain else None,  # type: ignore[misc]
         config=config,
+        meaning_items=[(p[0], p[1], p[2]) for p in pairs],
     )

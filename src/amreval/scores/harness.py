@@ -32,7 +32,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -43,7 +43,10 @@ from amreval.amr.read import as_graph
 from amreval.errors import AmrevalWarning, InputError
 from amreval.match.options import SearchOptions
 
+T = TypeVar("T")
+
 __all__ = [
+    "map_pairs",
     "prf",
     "prf_or_none",
     "PairScore",
@@ -426,26 +429,41 @@ def score_corpus(
         raise InputError("nothing to score: predictions and references are empty")
     golds = [read(r, "reference", k) for k, r in enumerate(refs)]
     graphs, failed = read_predictions(preds, read, strict=strict)
-    search = config.search
-    if num_workers > 1 and len(graphs) > 1:
-        searches = [pair_search(search, k) for k in range(len(graphs))]
-        chunk = max(1, len(graphs) // (num_workers * 8))
+    searches = [pair_search(config.search, k) for k in range(len(graphs))]
+    pairs = map_pairs(
+        score_pair, graphs, golds, searches, num_workers=num_workers, progress=progress, desc=desc, unit=unit
+    )
+    result = summarize(pairs, config, bootstrap=bootstrap, confidence=confidence)
+    result.unreadable_predictions = failed
+    return result
+
+
+def map_pairs(
+    func: Callable[..., T],
+    *columns: Sequence[Any],
+    num_workers: int = 1,
+    progress: bool | None = None,
+    desc: str = "scoring",
+    unit: str = "pair",
+) -> list[T]:
+    """``[func(*row) for row in zip(*columns)]``, in this process or in ``num_workers`` worker processes.
+
+    With workers, ``func`` must be picklable (a module-level function or a
+    ``functools.partial`` of one) and so must the columns' items; results come
+    back in order, and the workers end when this process ends.
+    """
+    n = len(columns[0]) if columns else 0
+    if num_workers > 1 and n > 1:
+        chunk = max(1, n // (num_workers * 8))
         with ProcessPoolExecutor(
-            max_workers=min(num_workers, len(graphs)),
+            max_workers=min(num_workers, n),
             mp_context=multiprocessing.get_context(),
             initializer=_die_with_parent,
             initargs=(os.getpid(),),
         ) as pool:
-            results = pool.map(score_pair, graphs, golds, searches, chunksize=chunk)
-            pairs = list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=len(graphs)))
-    else:
-        pairs = [
-            score_pair(graphs[k], golds[k], pair_search(search, k))
-            for k in progress_bar(range(len(graphs)), enable=progress, desc=desc, unit=unit)
-        ]
-    result = summarize(pairs, config, bootstrap=bootstrap, confidence=confidence)
-    result.unreadable_predictions = failed
-    return result
+            results = pool.map(func, *columns, chunksize=chunk)
+            return list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=n))
+    return [func(*row) for row in progress_bar(zip(*columns), enable=progress, desc=desc, unit=unit, total=n)]
 
 
 def summarize(

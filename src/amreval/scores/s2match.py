@@ -127,6 +127,26 @@ class WordVectors:
         k = self.index.get(word)
         return None if k is None else np.array(self.matrix[k], dtype=np.float64)
 
+    def subset(self, concepts: Iterable[str]) -> WordVectors:
+        """The part of the table that these concepts consult (what a worker process needs of it).
+
+        Example:
+            >>> v = WordVectors.from_dict({"hit": [1.0], "hits": [2.0], "dog": [3.0], "cat": [4.0]})
+            >>> sorted(v.subset(["Hit-01", "hot-dog"]).index)
+            ['dog', 'hit', 'hits']
+        """
+        words: set[str] = set()
+        for concept in concepts:
+            concept = concept.lower()
+            lemma = _lemma(concept)
+            if lemma is not None:
+                words.update((lemma, lemma + "s"))
+            else:
+                words.add(concept)
+                words.update(concept.split("-"))
+        kept = sorted(w for w in words if w in self.index)
+        return WordVectors(kept, self.matrix[[self.index[w] for w in kept]].reshape(len(kept), self.dim), self.name)
+
     def concept_vector(self, concept: str) -> tuple[np.ndarray | None, bool]:
         """The vector of a concept by the S²match rules, and whether it is a predicate."""
         hit = self._cache.get(concept)

@@ -1,0 +1,295 @@
+"""MFβ at scale: Form throughput and memory against the authors' scorer, reuse of references, workers.
+
+Model: a randomly initialised GPT-2-small-sized model (12 layers, 768 wide,
+12 heads, a 50,257-token vocabulary, 124M parameters) saved with
+``save_pretrained``, with a byte-level BPE tokenizer trained on the Little
+Prince text (``<|endoftext|>`` as BOS/EOS). Its scores mean nothing, its cost
+is GPT-2's. It is built once into a temporary folder and reused.
+
+Sentences: the 200 gold Little Prince sentences of ``parses/gold.amr`` are
+the references; system A's generations are each reference with two
+neighbouring words swapped, system B's with one word dropped (both seeded),
+so every sentence differs from its reference. 200 + 200 sentences per system.
+
+Each scorer runs in a fresh process, timed from outside (start-up and model
+loading included) with its peak memory (GNU time ``%M`` when installed):
+
+* **the authors' scorer**: MFscore's Form goes through ``lm-scorer``
+  (``GPT2LMScorer``, one sentence at a time, ``reduce="mean"``) on the same
+  400 sentences;
+* **amreval**: :func:`amreval.mfbeta.form.form_score` with the defaults
+  (token budget 2048), and with budgets of 512 and 8192.
+
+The two scorers' ``mtp`` values are compared sentence by sentence (they must
+agree to float32 precision).
+
+Reuse, in one process: MFβ of system A, then of system B against the same
+references and gold AMRs (parses given: the BART and T5 parses of the same
+sentences), each timed; the second must cost at most 55% of the first. And
+Meaning's S²match pairs with 1 and 2 worker processes (identical results).
+
+Run: ``python benchmarks/bench_mfbeta.py [--runs 3]``; needs the ``lm``
+extra, ``lm-scorer`` (``pip install lm-scorer``) for the peer, and
+``../shared/data`` (skipped with a message when absent). Results are saved to
+``benchmarks/results/mfbeta.json`` and ``.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_docsmatch import run_measured  # benchmarks/ is not a package
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+RESULTS = ROOT / "benchmarks" / "results"
+MODEL_DIR = Path(tempfile.gettempdir()) / "amreval-bench-gpt2-124m-v2"
+
+
+def sentences() -> tuple[list[str], list[str], list[str]]:
+    """References and the two systems' generations (see the module docs)."""
+    from amreval.amr.read import read_graphs
+
+    refs = [g.metadata["snt"] for g in read_graphs(DATA / "parses" / "gold.amr")]
+    rng = random.Random(0)
+    system_a, system_b = [], []
+    for s in refs:
+        words = s.split()
+        swapped = list(words)
+        if len(words) > 1:
+            k = rng.randrange(len(words) - 1)
+            swapped[k], swapped[k + 1] = swapped[k + 1], swapped[k]
+        system_a.append(" ".join(swapped) if swapped != words else s + " indeed")
+        dropped = list(words)
+        if len(words) > 1:
+            del dropped[rng.randrange(len(words))]
+        system_b.append(" ".join(dropped) if len(words) > 1 else s + " !")
+    return refs, system_a, system_b
+
+
+def build_model() -> Path:
+    """The random 124M GPT-2 and its tokenizer, built once."""
+    if (MODEL_DIR / "config.json").exists():
+        return MODEL_DIR
+    import torch
+    import transformers
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    from amreval.amr.read import read_graphs
+
+    text = [g.metadata.get("snt", "") for g in read_graphs(DATA / "lpp" / "amr-bank-struct-v3.0.txt")]
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=3000, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tok.train_from_iterator(text, trainer)
+    # GPT-2's vocabulary size: entries that no merge produces fill the vocabulary up to 50,257, so that
+    # len(tokenizer) matches the model (the authors' scorer resizes the model to its tokenizer)
+    state = json.loads(tok.to_str())
+    vocab = state["model"]["vocab"]
+    filler = (f"<unused{k}>" for k in range(10**6))
+    while len(vocab) < 50257:
+        vocab.setdefault(next(filler), len(vocab))
+    tok = Tokenizer.from_str(json.dumps(state))
+    tokenizer = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>"
+    )
+    eot = tokenizer.convert_tokens_to_ids("<|endoftext|>")
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(
+        n_layer=12, n_embd=768, n_head=12, vocab_size=50257, bos_token_id=eot, eos_token_id=eot
+    )
+    folder = MODEL_DIR.with_name(MODEL_DIR.name + f".tmp{os.getpid()}")
+    tokenizer.save_pretrained(folder)
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    folder.rename(MODEL_DIR)
+    return MODEL_DIR
+
+
+_PEER = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from lm_scorer.models.gpt2 import GPT2LMScorer
+sents = json.load(open(sys.argv[2]))
+scorer = GPT2LMScorer(sys.argv[1], device="cpu", batch_size=1)
+t1 = time.perf_counter()
+scores = scorer.sentence_score(sents, reduce="mean")
+print(json.dumps({"load_s": t1 - t0, "score_s": time.perf_counter() - t1, "scores": scores}))
+"""
+
+_OURS = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from amreval.mfbeta.form import LanguageModelScorer
+sents = json.load(open(sys.argv[2]))
+scorer = LanguageModelScorer(sys.argv[1], device="cpu", max_tokens=int(sys.argv[3]), cache=False)
+scorer.model
+t1 = time.perf_counter()
+scores = scorer.sentence_scores(sents, progress=False).tolist()
+print(json.dumps({"load_s": t1 - t0, "score_s": time.perf_counter() - t1, "scores": scores}))
+"""
+
+
+def form_runs(model: Path, sents: list[str], runs: int) -> list[dict]:
+    """Whole-process runs of the peer and of ours at three token budgets."""
+    work = Path(tempfile.mkdtemp(prefix="amreval-bench-mf-"))
+    file = work / "sentences.json"
+    file.write_text(json.dumps(sents))
+    tools: list[tuple[str, list[str]]] = []
+    try:
+        import lm_scorer  # noqa: F401
+
+        tools.append(("authors' scorer (lm-scorer, one sentence at a time)", [_PEER, str(model), str(file)]))
+    except ImportError:
+        print("lm-scorer is not installed (pip install lm-scorer): the peer is skipped", file=sys.stderr)
+    for budget in (2048, 512, 8192):
+        label = f"amreval, token budget {budget}" + (" (default)" if budget == 2048 else "")
+        tools.append((label, [_OURS, str(model), str(file), str(budget)]))
+    rows = []
+    for label, script in tools:
+        cmd = [sys.executable, "-c", *script]
+        best = None
+        peaks = []
+        for _ in range(runs):
+            run = run_measured(cmd)
+            if run.status != "ok":
+                print(f"{label}: {run.status}\n{run.stderr[-2000:]}", file=sys.stderr)
+                best = None
+                break
+            peaks.append(run.peak_mb)
+            if best is None or run.wall_s < best.wall_s:
+                best = run
+        if best is None:
+            rows.append({"tool": label, "status": "failed"})
+            continue
+        out = json.loads(best.stdout.strip().splitlines()[-1])
+        rows.append(
+            {
+                "tool": label,
+                "whole_s": round(best.wall_s, 2),
+                "load_s": round(out["load_s"], 2),
+                "score_s": round(out["score_s"], 2),
+                "peak_mb": round(max(peaks)),
+                "scores": out["scores"],
+            }
+        )
+    return rows
+
+
+def reuse_run(model: Path, refs: list[str], system_a: list[str], system_b: list[str]) -> dict:
+    """MFβ of system A, then B against the same references, in one process; Meaning with 1 and 2 workers."""
+    from amreval.amr.read import read_graphs
+    from amreval.mfbeta import mfbeta
+    from amreval.mfbeta.form import get_scorer
+
+    gold = read_graphs(DATA / "parses" / "gold.amr")
+    bart = read_graphs(DATA / "parses" / "bart_sys.amr")
+    t5 = read_graphs(DATA / "parses" / "t5_sys.amr")
+    kw = dict(reference_amrs=gold, lm=str(model), device="cpu", progress=False)
+    mfbeta(["a b"], ["a b"], reference_amrs=[gold[0]], prediction_amrs=[gold[0]], lm=str(model), progress=False)
+    scorer = get_scorer(str(model), device="cpu")
+    from amreval.mfbeta.cache import MEMORY
+
+    MEMORY.clear()
+    t0 = time.perf_counter()
+    first = mfbeta(system_a, refs, prediction_amrs=bart, **kw)
+    t1 = time.perf_counter()
+    scored_first = scorer.sentences_scored
+    second = mfbeta(system_b, refs, prediction_amrs=t5, **kw)
+    t2 = time.perf_counter()
+    scored_second = scorer.sentences_scored - scored_first
+    w1 = time.perf_counter()
+    one = mfbeta(system_a, refs, prediction_amrs=bart, num_workers=1, **kw)
+    w2 = time.perf_counter()
+    two = mfbeta(system_a, refs, prediction_amrs=bart, num_workers=2, **kw)
+    w3 = time.perf_counter()
+    return {
+        "first_s": round(t1 - t0, 2),
+        "second_s": round(t2 - t1, 2),
+        "ratio": round((t2 - t1) / (t1 - t0), 3),
+        "lm_sentences_first": scored_first,
+        "lm_sentences_second": scored_second,
+        "mf_a": first.mf_beta,
+        "mf_b": second.mf_beta,
+        "workers_1_s": round(w2 - w1, 2),
+        "workers_2_s": round(w3 - w2, 2),
+        "workers_identical": one.as_dict(per_example=True) == two.as_dict(per_example=True),
+    }
+
+
+def markdown(form: list[dict], reuse: dict, agree: float | None) -> str:
+    peer = next((r for r in form if r["tool"].startswith("authors") and "whole_s" in r), None)
+    lines = [
+        "| scorer (400 sentences, 124M random GPT-2, CPU) | whole process | scoring | peak memory | vs. authors |",
+        "|---|---|---|---|---|",
+    ]
+    for r in form:
+        if "whole_s" not in r:
+            lines.append(f"| {r['tool']} | {r['status']} | | | |")
+            continue
+        ratio = f"{peer['whole_s'] / r['whole_s']:.2f}× faster" if peer and r is not peer else ""
+        lines.append(f"| {r['tool']} | {r['whole_s']:.2f} s | {r['score_s']:.2f} s | {r['peak_mb']} MB | {ratio} |")
+    lines.append("")
+    if agree is not None:
+        lines.append(f"Largest difference of mtp between the authors' scorer and amreval: {agree:.2e}.")
+        lines.append("")
+    lines += [
+        "| MFβ in one process (parses given) | time | sentences the LM scored |",
+        "|---|---|---|",
+        f"| system A (first) | {reuse['first_s']:.2f} s | {reuse['lm_sentences_first']} |",
+        f"| system B, same references | {reuse['second_s']:.2f} s | {reuse['lm_sentences_second']} |",
+        f"| second / first | {reuse['ratio']:.1%} | |",
+        "",
+        f"Meaning with 1 worker: {reuse['workers_1_s']:.2f} s; with 2: {reuse['workers_2_s']:.2f} s; "
+        f"identical results: {reuse['workers_identical']}.",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="whole-process runs per scorer (best is kept)")
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        print(f"skipped: {DATA} is absent (the Little Prince data)")
+        return 0
+    try:
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError:
+        print("skipped: the lm extra (torch, transformers) is not installed")
+        return 0
+    refs, system_a, system_b = sentences()
+    model = build_model()
+    form = form_runs(model, system_a + refs, args.runs)
+    agree = None
+    peer = next((r for r in form if r["tool"].startswith("authors") and "scores" in r), None)
+    ours = next((r for r in form if "(default)" in r["tool"] and "scores" in r), None)
+    if peer and ours:
+        agree = max(abs(a - b) for a, b in zip(peer["scores"], ours["scores"]))
+    reuse = reuse_run(model, refs, system_a, system_b)
+    for r in form:
+        r.pop("scores", None)
+    table = markdown(form, reuse, agree)
+    print(table)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "mfbeta.json").write_text(
+        json.dumps({"form": form, "reuse": reuse, "max_mtp_difference": agree}, indent=1)
+    )
+    (RESULTS / "mfbeta.md").write_text(table + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
