@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -c constraints.txt -e '.[test,hub,s2match,lm,parser,draw,space]'
+	$(PIP) install --quiet -c constraints.txt -e '.[test,hub,s2match,lm,distributed,parser,draw,space]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
 	$(PY) benchmarks/bench_certified.py
+	$(PY) benchmarks/bench_mfbeta.py
 	$(PY) benchmarks/bench_docamr.py
 	$(PY) benchmarks/bench_s2match.py
 	$(PY) benchmarks/bench_docsmatch.py

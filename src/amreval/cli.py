@@ -257,6 +257,42 @@ def _add_scoring_flags(
     )
 
 
+def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
+    from amreval.mfbeta.lm import DEFAULT_KIND, DEFAULT_MODEL, DTYPES, KINDS
+
+    p.add_argument("generated", metavar="GENERATED", help="text file: the generated sentences, one per line")
+    p.add_argument("references", metavar="REFERENCES", help="text file: the reference sentences, one per line")
+    p.add_argument("--gold", metavar="FILE", help="PENMAN file: the gold AMR of each sentence")
+    p.add_argument("--parses", metavar="FILE", help="PENMAN file: the parse of each generated sentence")
+    p.add_argument("--parser", metavar="DIR", help="an amrlib parser model folder (for what is not given)")
+    p.add_argument("--lm", default=DEFAULT_MODEL, help=f"language model name or folder (default {DEFAULT_MODEL})")
+    p.add_argument("--lm-kind", choices=KINDS, default=DEFAULT_KIND, help=f"default {DEFAULT_KIND}")
+    p.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: CUDA, else MPS, else CPU)")
+    p.add_argument("--dtype", choices=(*sorted(set(DTYPES.values())), "auto"), help="default float32")
+    p.add_argument("--max-tokens", type=_integer(1), metavar="N", help="padded tokens per forward pass")
+    p.add_argument("--batch-size", type=_integer(1), default=16, metavar="N", help="sentences per parser call")
+    p.add_argument(
+        "--cache",
+        default="memory",
+        metavar="WHERE",
+        help="keep language model scores and parses: memory (default), disk (the evaluate cache folder), "
+        "none, or a folder",
+    )
+    p.add_argument("-j", "--workers", type=_integer(1), default=1, metavar="N", help="processes for S²match pairs")
+    p.add_argument("--beta", type=float, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
+    p.add_argument("--tolerance", type=float, default=0.05, help="acceptable when prefScore >= 0.5 - it")
+    p.add_argument("--vectors", metavar="FILE", help="GloVe text file (default GloVe 6B 50-d)")
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"default {DEFAULT_SOLVER}")
+    p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    p.add_argument("--significant", type=_integer(0), default=4, metavar="D", help="digits (default 4)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
+    p.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bars (default: on a terminal)"
+    )
+    _add_verbose(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``amreval`` command."""
     from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, DEFAULT_TOP, TOP_RULES
@@ -449,6 +485,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--force", action="store_true", help="write into a folder that has files")
     _add_verbose(sp)
     sp.set_defaults(func=commands.run_space)
+
+    m = sub.add_parser(
+        "mfbeta",
+        help="MFβ of generated sentences: Meaning (S²match of their parses) and Form (a language model)",
+        description="MFβ (Opitz & Frank 2021) of sentences generated from AMR against reference sentences, one "
+        "sentence per line (an empty line is an empty generation). Meaning compares the parses of the generated "
+        "sentences (--parses, or --parser) with the gold AMRs (--gold, or the parsed references); Form asks a "
+        "language model whether each generated sentence is as likely as its reference.",
+    )
+    _add_mfbeta_arguments(m)
+    m.set_defaults(func=commands.run_mfbeta)
 
     c = sub.add_parser(
         "compare",

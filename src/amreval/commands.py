@@ -370,6 +370,70 @@ def run_docamr(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sentence_lines(path: str) -> list[str]:
+    from amreval.amr.read import read_text
+
+    text, _ = read_text(path, what="text file of sentences")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    return lines
+
+
+def run_mfbeta(args: argparse.Namespace) -> int:
+    from amreval.amr.read import read_graphs
+    from amreval.mfbeta.form import get_scorer
+    from amreval.mfbeta.score import mfbeta
+
+    generated, references = _sentence_lines(args.generated), _sentence_lines(args.references)
+    if len(generated) != len(references):
+        raise AmrevalError(
+            f"{args.generated} has {len(generated)} lines but {args.references} has {len(references)}; "
+            "they are paired by line"
+        )
+    gold = read_graphs(args.gold) if args.gold else None
+    parses = read_graphs(args.parses, errors=[]) if args.parses else None
+    scorer = get_scorer(
+        args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
+    )
+    result = mfbeta(
+        generated,
+        references,
+        reference_amrs=gold,
+        prediction_amrs=parses,
+        parser=args.parser,
+        scorer=scorer,
+        beta=args.beta,
+        tolerance=args.tolerance,
+        vectors=args.vectors,
+        solver=args.solver,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        batch_size=args.batch_size,
+        device=args.device,
+        cache=args.cache,
+        num_workers=args.workers,
+        progress=args.progress,
+    )
+    logging.getLogger("amreval").info(
+        "language model: %d sentences scored, %d reused (%s)",
+        scorer.sentences_scored,
+        scorer.sentences_reused,
+        scorer,
+    )
+    if args.json:
+        print(json.dumps(result.as_dict(per_example=True), indent=2))
+        return 0
+    digits = args.significant
+    rows = {f"MF_{key[3:]}": value for key, value in result.scores.items()}
+    rows.setdefault(f"MF_{args.beta:g}", result.mf_beta)
+    rows.update(Meaning=result.meaning, Form=result.form)
+    for label, value in rows.items():
+        print(f"{label}: {_fmt(value, digits)}")
+    print(f"Parse failures: {result.parse_failures} of {len(generated)}")
+    return 0
+
+
 def run_compare(args: argparse.Namespace) -> int:
     from amreval.report.compare import run
 

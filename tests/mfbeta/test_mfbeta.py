@@ -336,3 +336,76 @@ def test_settings_are_checked_before_any_work():
     # an empty Graph given as a parse is a failed parse, like None
     r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=[PARSES[0], Graph.empty()], scorer=LM, vectors=V)
     assert (r.parse_failures, r.failed) == (1, [1])
+
+
+# ---------------------------------------------------------------- reuse across systems, workers
+
+
+def test_five_systems_score_the_references_once(make_tiny_gpt2, tmp_path):
+    from amreval.mfbeta.cache import MEMORY
+    from amreval.mfbeta.form import get_scorer
+
+    path = make_tiny_gpt2(tmp_path / "lm", GEN + REF, seed=4)
+    MEMORY.clear()
+    systems = [[f"{g} {'!' * k}" for g in GEN] for k in range(1, 6)]
+    scorer = get_scorer(path, device="cpu")
+    results = []
+    for k, system in enumerate(systems):
+        results.append(mfbeta(system, REF, reference_amrs=GOLD, prediction_amrs=PARSES, lm=path, vectors=V))
+        # the first system: its 2 sentences and the 2 references; each later one: its own 2 only
+        assert scorer.sentences_scored == 4 + 2 * k
+    fresh = mfbeta(systems[4], REF, reference_amrs=GOLD, prediction_amrs=PARSES, lm=path, vectors=V, cache=False)
+    assert fresh.as_dict(per_example=True) == results[4].as_dict(per_example=True)
+
+
+def test_parses_are_reused_when_the_parser_names_itself():
+    table = {"the boy wants to go .": GOLD[0], "girl sleep the": "(x / ???", "the girl sleeps .": GOLD[1]}
+    table["the boy wants to go ! ."] = GOLD[0]
+
+    class NamedParser:
+        cache_key = "test-parser:v1"
+
+        def __init__(self):
+            self.calls = []
+
+        def parse(self, sentences):
+            self.calls.append(list(sentences))
+            return [table[s] for s in sentences]
+
+    from amreval.mfbeta.cache import ResultCache
+
+    parser, cache = NamedParser(), ResultCache()
+    first = mfbeta(GEN, REF, parser=parser, scorer=LM, vectors=V, cache=cache)
+    # a sentence that is both generated and a reference is parsed once
+    assert parser.calls == [GEN, ["the girl sleeps ."]]
+    second = mfbeta(GEN, REF, parser=parser, scorer=LM, vectors=V, cache=cache)
+    assert len(parser.calls) == 2 and second.as_dict(per_example=True) == first.as_dict(per_example=True)
+    assert (second.parse_failures, second.meaning_counts) == (1, (7.0, 9, 11))
+    calls = []
+
+    def plain(sentences):  # a plain function has no name to key a cache by: it is always called
+        calls.append(list(sentences))
+        return [table[s] for s in sentences]
+
+    mfbeta(GEN, REF, parser=plain, scorer=LM, vectors=V, cache=cache)
+    mfbeta(GEN, REF, parser=plain, scorer=LM, vectors=V, cache=cache)
+    assert calls == [GEN, REF, GEN, REF]
+
+
+def test_meaning_in_worker_processes_is_identical(data_dir):
+    import warnings
+
+    from amreval.amr.read import read_graphs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the parser output has undefined variables, read as constants
+        gold = read_graphs(data_dir / "parses" / "gold.amr")[:12]
+        bart = read_graphs(data_dir / "parses" / "bart_sys.amr")[:12]
+    sentences = [g.metadata["snt"] for g in gold]
+    lm = FixedScores(dict.fromkeys(sentences, 0.2))
+    kw = dict(reference_amrs=gold, prediction_amrs=bart, scorer=lm, explain=True)
+    one = mfbeta(sentences, sentences, num_workers=1, **kw).as_dict(per_example=True)
+    two = mfbeta(sentences, sentences, num_workers=2, **kw).as_dict(per_example=True)
+    assert one == two and len(two["explanations"]) == 12
+    with pytest.raises(InputError, match="num_workers must be a positive integer"):
+        mfbeta(sentences, sentences, num_workers=0, **kw)

@@ -95,8 +95,8 @@ KINDS = ("causal", "masked")
 DEFAULT_MAX_TOKENS = 512
 #: Padded tokens per forward pass on a GPU (CUDA, MPS), where larger batches pay off.
 DEFAULT_MAX_TOKENS_GPU = 4096
-#: Vocabulary scores computed at once (positions × vocabulary size); 8M floats are 32 MB.
-HEAD_BUDGET = 1 << 23
+#: Vocabulary scores computed at once (positions × vocabulary size); 16M floats are 64 MB.
+HEAD_BUDGET = 1 << 24
 #: The dtypes by name, with their aliases.
 DTYPES = {
     "float32": "float32",
@@ -318,11 +318,15 @@ def _find_head(loaded: _Loaded, sample: list[int], device: str) -> None:
 
 
 def _reduce(scores: Any, targets: Any) -> Any:
-    """``log p(target)`` per row of a (rows × vocabulary) table of scores, in float32."""
-    import torch
+    """``log p(target)`` per row of a fresh (rows × vocabulary) table of scores, in float32.
 
+    The table is overwritten (``exp`` in place): no second table of its size is made.
+    """
     scores = scores.float()
-    return scores.gather(1, targets[:, None])[:, 0] - torch.logsumexp(scores, dim=-1)
+    picked = scores.gather(1, targets[:, None])[:, 0]
+    top = scores.amax(dim=-1, keepdim=True)
+    scores.sub_(top).exp_()
+    return picked - top[:, 0] - scores.sum(dim=-1).log()
 
 
 def _batch_log_probs(loaded: _Loaded, rows: list[_Row], pad: int, device: str) -> Any:
@@ -331,9 +335,11 @@ def _batch_log_probs(loaded: _Loaded, rows: list[_Row], pad: int, device: str) -
 
     width = max(len(r.ids) for r in rows)
     ids = torch.tensor([r.ids + [pad] * (width - len(r.ids)) for r in rows], dtype=torch.long, device=device)
-    attention = torch.tensor(
-        [[1] * len(r.ids) + [0] * (width - len(r.ids)) for r in rows], dtype=torch.long, device=device
-    )
+    attention: Any = None  # no padding: the model's own (causal) attention, unmasked
+    if any(len(r.ids) < width for r in rows):
+        attention = torch.tensor(
+            [[1] * len(r.ids) + [0] * (width - len(r.ids)) for r in rows], dtype=torch.long, device=device
+        )
     rows_of = torch.tensor([b for b, r in enumerate(rows) for _ in r.positions], dtype=torch.long, device=device)
     positions = torch.tensor([p for r in rows for p in r.positions], dtype=torch.long, device=device)
     targets = torch.tensor([t for r in rows for t in r.targets], dtype=torch.long, device=device)

@@ -1,0 +1,97 @@
+"""`amreval mfbeta`: MFβ of text files from the command line, with a tiny real language model."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from amreval.cli import main
+
+SENTENCES = "the boy wants to go .\nthe girl sleeps .\n"
+GOLD = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))\n\n(s / sleep-01 :ARG0 (g / girl))\n"
+PARSES = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))\n\n(s / sleep-01 :ARG0 (g / boy))\n"
+VECTORS = "boy 1.0 0.0\ngirl 0.0 1.0\n"
+
+
+@pytest.fixture
+def files(tmp_path, make_tiny_gpt2):
+    for name, text in (("gen.txt", SENTENCES), ("ref.txt", SENTENCES), ("gold.amr", GOLD), ("parses.amr", PARSES)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "vectors.txt").write_text(VECTORS, encoding="utf-8")
+    lm = make_tiny_gpt2(tmp_path / "lm", SENTENCES.splitlines(), seed=8)
+    return tmp_path, lm
+
+
+def _args(folder, lm, *extra):
+    return [
+        "mfbeta",
+        str(folder / "gen.txt"),
+        str(folder / "ref.txt"),
+        "--gold",
+        str(folder / "gold.amr"),
+        "--parses",
+        str(folder / "parses.amr"),
+        "--vectors",
+        str(folder / "vectors.txt"),
+        "--lm",
+        lm,
+        "--device",
+        "cpu",
+        *extra,
+    ]
+
+
+def test_scores_by_hand(files, capsys):
+    folder, lm = files
+    assert main(_args(folder, lm, "--beta", "3")) == 0
+    # Meaning: pair 1 earns 6.5 of 7 (go-01 for go-02: half), pair 2 earns 3 of 4 (boy for girl: 0);
+    # M = 9.5 / 11 = 19/22. Form: each generation is its reference (prefScore 0.5): F = 1.
+    # MF_1 = 2M/(M+1) = 38/41, MF_0.5 = 1.25M/(0.25M+1) = 23.75/26.75, MF_2 = 5M/(4M+1) = 95/98,
+    # MF_3 = 10M/(9M+1) = 190/193
+    assert capsys.readouterr().out.splitlines() == [
+        "MF_1: 0.9268",
+        "MF_0.5: 0.8879",
+        "MF_2: 0.9694",
+        "MF_3: 0.9845",
+        "Meaning: 0.8636",
+        "Form: 1.0000",
+        "Parse failures: 0 of 2",
+    ]
+
+
+def test_json_and_a_disk_cache_that_a_second_run_reuses(files, capsys, caplog):
+    folder, lm = files
+    cache = folder / "cache"
+    assert main(["-v", *_args(folder, lm, "--json", "--cache", str(cache), "--dtype", "float32")]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["meaning"] == pytest.approx(19 / 22) and first["pref_scores"] == [0.5, 0.5]
+    assert (cache / "mfbeta-cache.sqlite").is_file()
+    from amreval.mfbeta.cache import MEMORY
+    from amreval.mfbeta.lm import clear_cache
+
+    clear_cache()  # as a new process: nothing in memory
+    assert len(MEMORY) == 0
+    with caplog.at_level(logging.INFO, logger="amreval"):
+        assert main(["-v", *_args(folder, lm, "--json", "--cache", str(cache))]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert "language model: 0 sentences scored, 4 reused" in caplog.text
+
+
+def test_bad_files_are_named(files, capsys):
+    folder, lm = files
+    (folder / "short.txt").write_text("one line\n", encoding="utf-8")
+    (folder / "latin1.txt").write_bytes("caf\xe9 .\nthe girl sleeps .\n".encode("latin-1"))
+    args = _args(folder, lm)
+    args[2] = str(folder / "short.txt")
+    assert main(args) == 1
+    assert "gen.txt has 2 lines but" in capsys.readouterr().err
+    args[2] = str(folder / "latin1.txt")
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "latin1.txt" in err and "UTF-8" in err
+    for bad in (["--dtype", "int8"], ["--max-tokens", "0"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*_args(folder, lm), *bad])
+        assert stop.value.code == 2
