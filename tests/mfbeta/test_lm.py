@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from amreval.errors import InputError
-from amreval.mfbeta import lm
+from amreval.mfbeta import forward, lm
 from amreval.mfbeta.cache import MEMORY, ResultCache, default_cache_dir, model_fingerprint, resolve_cache
 from amreval.mfbeta.lm import LanguageModelScorer, get_scorer, resolve_dtype, token_batches
 
@@ -23,8 +23,10 @@ def fresh_scores():
 
 
 def test_token_batches_by_hand():
-    # lengths 5 3 9 3 2, budget 10: 9 alone; 5 + 3 cost 2 x 5 = 10; 3 + 2 cost 2 x 3 = 6
-    assert token_batches([5, 3, 9, 3, 2], 10) == [[2], [0, 1], [3, 4]]
+    # lengths 5 3 9 3 2, budget 10: 9 alone; then 5 alone and 3 3 2 (3 x 3 = 9 padded tokens): 23 in three
+    # batches, where filling each batch in turn (5 3 | 3 2) pads to 25
+    assert token_batches([5, 3, 9, 3, 2], 10) == [[2], [0], [1, 3, 4]]
+    assert token_batches([3, 3, 3, 3, 12], 12) == [[4], [0, 1, 2, 3]]
     # a row longer than the budget gets a batch of its own; ties keep the input order
     assert token_batches([30, 4, 4, 4], 8) == [[0], [1, 2], [3]]
     assert token_batches([4, 4, 4, 4, 4], 100, max_rows=2) == [[0, 1], [2, 3], [4]]
@@ -159,6 +161,8 @@ def test_the_head_is_found_and_gives_the_models_numbers(gpt2_dir, bert_dir):
     np.testing.assert_allclose(got, [direct_mtp(gpt2_dir, s) for s in VARIED], rtol=0, atol=1e-6)
     loaded = lm._MODELS[(gpt2_dir, "causal", "cpu", "float32")]
     assert loaded.checked and loaded.head is loaded.model.lm_head and loaded.body is loaded.model.transformer
+    # every row starts with <|endoftext|>: its state is computed once and shared
+    assert loaded.start == loaded.tokenizer.convert_tokens_to_ids("<|endoftext|>") and loaded.start_cache is not None
     masked = LanguageModelScorer(bert_dir, kind="masked", device="cpu", cache=False)
     masked.sentence_scores(VARIED[:2])
     loaded = lm._MODELS[(bert_dir, "masked", "cpu", "float32")]
@@ -170,11 +174,15 @@ def test_the_head_is_found_and_gives_the_models_numbers(gpt2_dir, bert_dir):
 def test_whole_model_path_and_one_position_at_a_time_agree(kind, gpt2_dir, bert_dir, monkeypatch):
     path = gpt2_dir if kind == "causal" else bert_dir
     default = LanguageModelScorer(path, kind=kind, device="cpu", cache=False).sentence_scores(VARIED)
-    monkeypatch.setattr(lm, "HEAD_BUDGET", 1)  # one position's vocabulary at a time
+    monkeypatch.setattr(forward, "HEAD_BUDGET", 1)  # one position's vocabulary at a time
     one_at_a_time = LanguageModelScorer(path, kind=kind, device="cpu", cache=False).sentence_scores(VARIED)
     np.testing.assert_allclose(one_at_a_time, default, rtol=0, atol=1e-7)
+    loaded = lm._MODELS[(path, kind, "cpu", "float32")]
+    loaded.start = None  # every row from its own start token
+    own_start = LanguageModelScorer(path, kind=kind, device="cpu", cache=False).sentence_scores(VARIED)
+    np.testing.assert_allclose(own_start, default, rtol=0, atol=1e-7)
     lm.clear_cache()  # reload, and this time find no head: the model runs whole
-    monkeypatch.setattr(lm, "_find_head", lambda loaded, sample, device: setattr(loaded, "checked", True))
+    monkeypatch.setattr(lm, "inspect_model", lambda loaded, sample, device, start: setattr(loaded, "checked", True))
     whole = LanguageModelScorer(path, kind=kind, device="cpu", cache=False).sentence_scores(VARIED)
     assert lm._MODELS[(path, kind, "cpu", "float32")].head is None
     np.testing.assert_allclose(whole, default, rtol=0, atol=1e-7)

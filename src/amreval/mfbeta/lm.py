@@ -19,13 +19,13 @@ How it is computed:
   ``batch_size`` can cap the rows of a batch as well. Padding is on the right
   under an attention mask and only real positions are read, so a sentence's
   score does not depend on the batch it falls in.
-* **The vocabulary a few positions at a time.** The model's body gives the
-  hidden states; its output head turns only the scored positions into
-  vocabulary scores, in chunks of at most :data:`HEAD_BUDGET` numbers, and
-  each chunk is reduced to ``log p(target)`` (``logsumexp``) at once. The
-  full ``batch × length × vocabulary`` table is never made. Which module is
-  the head is checked once per model against the model's own output on a
-  short input; a model whose head cannot be found that way is run whole.
+* **The vocabulary a few positions at a time, a shared start.** The model's
+  body gives hidden states and its output head turns only the scored
+  positions into vocabulary scores, in chunks reduced at once to
+  ``log p(target)``; the full ``batch × length × vocabulary`` table is never
+  made. The start token that begins every row of a causal LM is computed once
+  and shared. Both are checked once per model against the model's own output
+  (:mod:`amreval.mfbeta.forward`); what does not check out is not used.
 * **Inference mode**, the model's own fast attention (``sdpa`` when the model
   supports it), on a chosen ``device`` (``cpu``, ``cuda``, ``cuda:1``,
   ``mps``; default: CUDA, else MPS, else CPU) in a chosen ``dtype``
@@ -47,7 +47,7 @@ torch and transformers are imported only when a model is needed
 
 Example:
     >>> token_batches([5, 3, 9, 3, 2], max_tokens=10)
-    [[2], [0, 1], [3, 4]]
+    [[2], [0], [1, 3, 4]]
     >>> resolve_dtype("bf16", "cpu"), resolve_dtype(None, "cuda")
     ('bfloat16', 'float32')
 """
@@ -57,7 +57,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -65,6 +64,7 @@ import numpy as np
 from amreval._progress import progress_counter
 from amreval.errors import InputError, MissingDependencyError
 from amreval.mfbeta.cache import CacheLike, ResultCache, model_fingerprint, resolve_cache
+from amreval.mfbeta.forward import HEAD_BUDGET, LoadedModel, Row, inspect_model, target_log_probs
 
 __all__ = [
     "DEFAULT_KIND",
@@ -95,8 +95,8 @@ KINDS = ("causal", "masked")
 DEFAULT_MAX_TOKENS = 512
 #: Padded tokens per forward pass on a GPU (CUDA, MPS), where larger batches pay off.
 DEFAULT_MAX_TOKENS_GPU = 4096
-#: Vocabulary scores computed at once (positions × vocabulary size); 16M floats are 64 MB.
-HEAD_BUDGET = 1 << 24
+#: What one more forward pass costs, in padded tokens, when batches are cut (see :func:`token_batches`).
+BATCH_COST = 24
 #: The dtypes by name, with their aliases.
 DTYPES = {
     "float32": "float32",
@@ -189,73 +189,32 @@ def check_sentences(sentences: Sequence[str], label: str, *, allow_empty: bool =
 
 
 def token_batches(lengths: Sequence[int], max_tokens: int, max_rows: int | None = None) -> list[list[int]]:
-    """Rows packed longest first into batches of at most ``max_tokens`` padded tokens.
+    """Rows sorted longest first, cut into batches of at most ``max_tokens`` padded tokens.
 
-    A batch's cost is its rows times its longest row; a row longer than the
-    budget gets a batch of its own. Ties keep the input order.
+    A batch costs its rows times its longest row. The cuts minimise the padded
+    tokens of all batches plus :data:`BATCH_COST` for each batch (fewer,
+    fuller batches, but not at the price of much padding); a row longer than
+    the budget gets a batch of its own. Ties keep the input order.
     """
     order = sorted(range(len(lengths)), key=lambda k: (-lengths[k], k))
+    n = len(order)
+    cost = [0.0] + [float("inf")] * n  # cost[i]: the best cuts of the first i rows
+    cut = [0] * (n + 1)
+    for i in range(1, n + 1):
+        for j in range(i - 1, -1, -1):  # the last batch holds rows j .. i-1; its longest is row j
+            rows = i - j
+            width = lengths[order[j]]
+            if rows > 1 and (rows * width > max_tokens or (max_rows is not None and rows > max_rows)):
+                break
+            total = cost[j] + rows * width + BATCH_COST
+            if total < cost[i]:
+                cost[i], cut[i] = total, j
     batches: list[list[int]] = []
-    current: list[int] = []
-    for k in order:
-        full = max_rows is not None and len(current) >= max_rows
-        if current and (full or (len(current) + 1) * lengths[current[0]] > max_tokens):
-            batches.append(current)
-            current = []
-        current.append(k)
-    if current:
-        batches.append(current)
-    return batches
-
-
-@dataclass
-class _Loaded:
-    """A loaded model: its tokenizer, and its body and head once checked (``head`` None: run whole)."""
-
-    model: Any
-    tokenizer: Any
-    checked: bool = False
-    body: Any = None
-    head: Any = None
-
-
-# (name_or_path, kind, device, dtype) -> loaded model
-_MODELS: dict[tuple[str, str, str, str], _Loaded] = {}
-_SCORERS: dict[tuple[Any, ...], LanguageModelScorer] = {}
-_LOCK = threading.RLock()
-
-
-def _load(name: str, kind: str, device: str, dtype: str) -> _Loaded:
-    """The model and tokenizer for a key, loaded once and kept."""
-    key = (name, kind, device, dtype)
-    with _LOCK:
-        cached = _MODELS.get(key)
-        if cached is not None:
-            return cached
-        torch = _import_torch()
-        from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(name)
-        auto: Any = AutoModelForCausalLM if kind == "causal" else AutoModelForMaskedLM
-        try:
-            model = auto.from_pretrained(name, dtype=getattr(torch, dtype), attn_implementation="sdpa")
-        except (ValueError, ImportError):  # a model without sdpa: its default attention
-            model = auto.from_pretrained(name, dtype=getattr(torch, dtype))
-        model.to(device)
-        model.eval()
-        loaded = _MODELS[key] = _Loaded(model, tokenizer)
-        return loaded
-
-
-def clear_cache(scores: bool = True) -> None:
-    """Forget every loaded model and scorer, and (``scores``) the in-memory scores and parses."""
-    from amreval.mfbeta.cache import MEMORY
-
-    with _LOCK:
-        _MODELS.clear()
-        _SCORERS.clear()
-    if scores:
-        MEMORY.clear()
+    i = n
+    while i > 0:
+        batches.append(order[cut[i] : i])
+        i = cut[i]
+    return batches[::-1]
 
 
 def _boundary_ids(tokenizer: Any) -> tuple[int, int]:
@@ -279,83 +238,43 @@ def _max_length(model: Any, tokenizer: Any) -> int | None:
     return min(sizes) if sizes else None
 
 
-@dataclass
-class _Row:
-    """One model input: the ids it reads, the positions scored and their true tokens."""
-
-    owner: int
-    ids: list[int]
-    positions: list[int]
-    targets: list[int]
+# (name_or_path, kind, device, dtype) -> loaded model
+_MODELS: dict[tuple[str, str, str, str], LoadedModel] = {}
+_SCORERS: dict[tuple[Any, ...], LanguageModelScorer] = {}
+_LOCK = threading.RLock()
 
 
-def _find_head(loaded: _Loaded, sample: list[int], device: str) -> None:
-    """Find the module that turns the body's hidden states into the model's output, checked on ``sample``."""
-    import torch
+def _load(name: str, kind: str, device: str, dtype: str) -> LoadedModel:
+    """The model and tokenizer for a key, loaded once and kept."""
+    key = (name, kind, device, dtype)
+    with _LOCK:
+        cached = _MODELS.get(key)
+        if cached is not None:
+            return cached
+        torch = _import_torch()
+        from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
 
-    loaded.checked = True
-    model = loaded.model
-    body = getattr(model, "base_model", None)
-    if body is None or body is model:
-        return
-    candidates: list[Any] = []
-    for head in (model.get_output_embeddings(), getattr(model, "cls", None), getattr(model, "lm_head", None)):
-        if head is not None and callable(head) and all(head is not c for c in candidates):
-            candidates.append(head)
-    ids = torch.tensor([sample[:16]], dtype=torch.long, device=device)
-    full = model(input_ids=ids).logits[0].float()
-    hidden = body(input_ids=ids)[0][0]
-    exact = next(model.parameters()).dtype == torch.float32
-    tolerance = (1e-4 if exact else 2e-2) * max(1.0, float(full.abs().max()))
-    for head in candidates:
+        tokenizer = AutoTokenizer.from_pretrained(name)
+        auto: Any = AutoModelForCausalLM if kind == "causal" else AutoModelForMaskedLM
         try:
-            out = head(hidden).float()
-        except Exception:  # a module that does not take hidden states is not the head
-            continue
-        if out.shape == full.shape and bool(((out - full).abs() <= tolerance).all()):
-            loaded.body, loaded.head = body, head
-            return
+            model = auto.from_pretrained(name, dtype=getattr(torch, dtype), attn_implementation="sdpa")
+        except (ValueError, ImportError):  # a model without sdpa: its default attention
+            model = auto.from_pretrained(name, dtype=getattr(torch, dtype))
+        model.to(device)
+        model.eval()
+        loaded = _MODELS[key] = LoadedModel(model, tokenizer)
+        return loaded
 
 
-def _reduce(scores: Any, targets: Any) -> Any:
-    """``log p(target)`` per row of a fresh (rows × vocabulary) table of scores, in float32.
+def clear_cache(scores: bool = True) -> None:
+    """Forget every loaded model and scorer, and (``scores``) the in-memory scores and parses."""
+    from amreval.mfbeta.cache import MEMORY
 
-    The table is overwritten (``exp`` in place): no second table of its size is made.
-    """
-    scores = scores.float()
-    picked = scores.gather(1, targets[:, None])[:, 0]
-    top = scores.amax(dim=-1, keepdim=True)
-    scores.sub_(top).exp_()
-    return picked - top[:, 0] - scores.sum(dim=-1).log()
-
-
-def _batch_log_probs(loaded: _Loaded, rows: list[_Row], pad: int, device: str) -> Any:
-    """``log p`` of the rows' targets at their positions, flattened in row order (a float32 tensor)."""
-    import torch
-
-    width = max(len(r.ids) for r in rows)
-    ids = torch.tensor([r.ids + [pad] * (width - len(r.ids)) for r in rows], dtype=torch.long, device=device)
-    attention: Any = None  # no padding: the model's own (causal) attention, unmasked
-    if any(len(r.ids) < width for r in rows):
-        attention = torch.tensor(
-            [[1] * len(r.ids) + [0] * (width - len(r.ids)) for r in rows], dtype=torch.long, device=device
-        )
-    rows_of = torch.tensor([b for b, r in enumerate(rows) for _ in r.positions], dtype=torch.long, device=device)
-    positions = torch.tensor([p for r in rows for p in r.positions], dtype=torch.long, device=device)
-    targets = torch.tensor([t for r in rows for t in r.targets], dtype=torch.long, device=device)
-    if loaded.head is not None:
-        states = loaded.body(input_ids=ids, attention_mask=attention)[0][rows_of, positions]
-        project = loaded.head
-    else:
-        states = loaded.model(input_ids=ids, attention_mask=attention).logits[rows_of, positions]
-
-        def project(x: Any) -> Any:
-            return x
-
-    vocabulary = int(loaded.model.config.vocab_size or 1)
-    step = max(1, HEAD_BUDGET // vocabulary)
-    parts = [_reduce(project(states[s : s + step]), targets[s : s + step]) for s in range(0, len(targets), step)]
-    return torch.cat(parts)
+    with _LOCK:
+        _MODELS.clear()
+        _SCORERS.clear()
+    if scores:
+        MEMORY.clear()
 
 
 class LanguageModelScorer:
@@ -498,17 +417,17 @@ class LanguageModelScorer:
         return self._run(loaded, rows, len(sentences), int(pad), progress)
 
     @staticmethod
-    def _causal_rows(sentences: list[str], tokenizer: Any) -> list[_Row]:
+    def _causal_rows(sentences: list[str], tokenizer: Any) -> list[Row]:
         start, end = _boundary_ids(tokenizer)
         encoded = tokenizer(sentences, add_special_tokens=False)["input_ids"]
         rows = []
         for owner, ids in enumerate(encoded):
             seq = [start, *ids, end]
-            rows.append(_Row(owner, seq[:-1], list(range(len(seq) - 1)), seq[1:]))
+            rows.append(Row(owner, seq[:-1], list(range(len(seq) - 1)), seq[1:]))
         return rows
 
     @staticmethod
-    def _masked_rows(sentences: list[str], tokenizer: Any, name: Callable[[int], str]) -> list[_Row]:
+    def _masked_rows(sentences: list[str], tokenizer: Any, name: Callable[[int], str]) -> list[Row]:
         mask = tokenizer.mask_token_id
         if mask is None:
             raise InputError("the tokenizer has no mask token; kind='masked' needs a masked LM")
@@ -521,10 +440,10 @@ class LanguageModelScorer:
             for k in scored:
                 masked = list(ids)
                 masked[k] = mask
-                rows.append(_Row(owner, masked, [k], [ids[k]]))
+                rows.append(Row(owner, masked, [k], [ids[k]]))
         return rows
 
-    def _run(self, loaded: _Loaded, rows: list[_Row], n: int, pad: int, progress: bool | None) -> np.ndarray:
+    def _run(self, loaded: LoadedModel, rows: list[Row], n: int, pad: int, progress: bool | None) -> np.ndarray:
         """Forward the rows in token-budget batches; average the probabilities per sentence."""
         import torch
 
@@ -538,10 +457,11 @@ class LanguageModelScorer:
             if not loaded.checked:
                 with _LOCK:
                     if not loaded.checked:
-                        _find_head(loaded, rows[0].ids, self.device)
+                        start = _boundary_ids(loaded.tokenizer)[0] if self.kind == "causal" else None
+                        inspect_model(loaded, rows[0].ids, self.device, start)
             for batch in batches:
                 chunk = [rows[k] for k in batch]
-                probs = _batch_log_probs(loaded, chunk, pad, self.device).double().exp().cpu().numpy()
+                probs = target_log_probs(loaded, chunk, pad, self.device).double().exp().cpu().numpy()
                 owners = np.repeat([r.owner for r in chunk], [len(r.positions) for r in chunk])
                 np.add.at(sums, owners, probs)
                 np.add.at(counts, owners, 1)

@@ -190,7 +190,8 @@ class _Layout:
         for cluster, name, label, attrs in self.nodes:
             if cluster == 0:
                 dot.node(name, label, **attrs)
-        for k in sorted({c for c, _, _, _ in self.nodes if c > 0}):
+        clusters = sorted({c for c, _, _, _ in self.nodes if c > 0})
+        for k in clusters:
             with dot.subgraph(name=f"cluster_{k}") as sub:
                 sub.attr(
                     label=f"sentence {k}",
@@ -207,6 +208,17 @@ class _Layout:
                         sub.node(name, label, **attrs)
         for tail, head, label, attrs in self.edges:
             dot.edge(tail, head, label, **attrs)
+        if len(clusters) > 1:
+            # sentences left to right in document order: each cluster's first node (its sentence's root
+            # as written) on one rank, chained by invisible edges in sentence order
+            anchors = [next(name for c, name, _, _ in self.nodes if c == k) for k in clusters]
+            dot.attr(newrank="true")
+            with dot.subgraph(name="sentence_order") as order:
+                order.attr(rank="same")
+                for name in anchors:
+                    order.node(name)
+                for tail, head in zip(anchors, anchors[1:]):
+                    order.edge(tail, head, style="invis")
 
 
 def _classes(*names: str) -> dict[str, str]:
@@ -473,7 +485,7 @@ def alignment_dot(
         scores,
     ]
     caption = title if title is not None else al.gold.id
-    dot.attr(label=_caption(caption, rows), labelloc="b")
+    dot.attr(label=_caption(caption, rows), labelloc="t")
     return dot
 
 
