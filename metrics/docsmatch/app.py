@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -181,10 +182,12 @@ def _note(message: str) -> str:
     return f"<p class='picture-note'><i>{html.escape(message)}</i></p>"
 
 
-def _svg(draw, *args, **kw) -> str:
-    """The SVG of ``amreval.report.draw.<draw>(*args, **kw)`` in a scrolling box, or a short note why there is none."""
+def _svg(draw, *args, filename: str = "picture.svg", **kw) -> str:
+    """The SVG of ``amreval.report.draw.<draw>(*args, **kw)`` in a viewer (fitted to the width, zoom, an SVG
+    download), or a short note why there is none."""
     try:
         from amreval.report import draw as drawing
+        from amreval.report.viewer import svg_viewer
     except MissingDependencyError as exc:
         return _note(f"No picture: {exc}")
     except ImportError:
@@ -193,8 +196,20 @@ def _svg(draw, *args, **kw) -> str:
         svg = getattr(drawing, draw)(*args, **kw)
     except AmrevalError as exc:  # MissingDependencyError included: Graphviz is not installed
         return _note(f"No picture: {exc}")
-    svg = svg[svg.find("<svg") :]  # without the XML declaration and doctype
-    return f"<div class='svg-box' style='overflow:auto;max-height:80vh'>{svg}</div>"
+    return svg_viewer(svg, filename=filename)
+
+
+def picture_box(value: str, elem_id: str) -> gr.HTML:
+    """An HTML component for pictures whose viewer buttons work (their click handler runs on load)."""
+    try:
+        from amreval.report.viewer import VIEWER_JS
+    except ImportError:  # an amreval without the viewer: pictures without buttons
+        return gr.HTML(value, elem_id=elem_id)
+    return gr.HTML(value, elem_id=elem_id, js_on_load=VIEWER_JS)
+
+
+#: Brings the scores into view once they are there (an example click happens far below them).
+SHOW_RESULTS_JS = "() => document.getElementById('{}')?.scrollIntoView({{behavior: 'smooth', block: 'start'}})"
 
 
 def scored_mappings(state: dict) -> list:
@@ -222,10 +237,11 @@ def pictures(state: dict | None, choice: str | None) -> tuple[str, str, str, dic
     pred, gold = state["predictions"][k], state["references"][k]
     mapping = scored_mappings(state)[k]
     drawing = {"mapping": mapping} if mapping is not None else state["options"]
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", str(choice or f"document {k + 1}")).strip("_")
     return (
-        _svg("alignment_svg", pred, gold, **drawing),
-        _svg("document_graph_svg", pred),
-        _svg("document_graph_svg", gold),
+        _svg("alignment_svg", pred, gold, filename=f"alignment-{name}.svg", **drawing),
+        _svg("document_graph_svg", pred, filename=f"predicted-{name}.svg"),
+        _svg("document_graph_svg", gold, filename=f"gold-{name}.svg"),
         state,
     )
 
@@ -437,7 +453,7 @@ def build_demo(metric=None, warm: bool = True) -> gr.Blocks:
             label="Examples (click to load and score)",
         )
 
-        gr.Markdown("## Scores")
+        gr.Markdown("## Scores", elem_id="scores-heading")
         overall = gr.HTML(elem_id="overall-scores")
         with gr.Row():
             with gr.Column():
@@ -458,11 +474,11 @@ def build_demo(metric=None, warm: bool = True) -> gr.Blocks:
         empty = _note("Score some documents to see their alignment.")
         with gr.Tabs():
             with gr.Tab("Alignment"):
-                picture = gr.HTML(empty, elem_id="picture")
+                picture = picture_box(empty, "picture")
             with gr.Tab("Predicted graph"):
-                pred_picture = gr.HTML(empty, elem_id="pred-picture")
+                pred_picture = picture_box(empty, "pred-picture")
             with gr.Tab("Gold graph"):
-                gold_picture = gr.HTML(empty, elem_id="gold-picture")
+                gold_picture = picture_box(empty, "gold-picture")
         state = gr.State()
 
         inputs = [pred_text, gold_text, mode, restarts, seed, solver, coref, fine_grained]
@@ -471,7 +487,9 @@ def build_demo(metric=None, warm: bool = True) -> gr.Blocks:
         for event in (button.click, examples.load_input_event.then):
             event(cleared_results, None, [*outputs, *drawn[:3]], queue=False).then(
                 score, inputs, outputs, concurrency_id="score"
-            ).then(pictures, [state, document], drawn, concurrency_id="picture")
+            ).success(None, None, None, js=SHOW_RESULTS_JS.format("scores-heading")).then(
+                pictures, [state, document], drawn, concurrency_id="picture"
+            )
         document.input(pictures, [state, document], drawn, concurrency_id="picture")
         pred_file.upload(load_file, pred_file, pred_text)
         gold_file.upload(load_file, gold_file, gold_text)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import html
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
@@ -155,7 +157,8 @@ def _choices(n: int) -> list[str]:
 
 
 def picture(state: dict | None, choice: str | None) -> str:
-    """An SVG of the (Smatch) alignment of the chosen example's parse with its gold AMR, or a note."""
+    """An SVG of the S²match alignment of the chosen example's parse with its gold AMR (the alignment
+    Meaning scores: graded concept credit, the default search and vectors), or a note."""
     if not state:
         return _note("Score some sentences to see the alignment of a parse with its gold AMR.")
     if not state.get("prediction_amrs") or not state.get("reference_amrs"):
@@ -164,18 +167,57 @@ def picture(state: dict | None, choice: str | None) -> str:
     k = choices.index(choice) if choice in choices else 0
     try:
         from amreval.report.draw import alignment_svg
+        from amreval.report.viewer import svg_viewer
     except MissingDependencyError as exc:
         return _note(f"No picture: {exc}")
     except ImportError:
         return _note("No picture: this version of amreval cannot draw alignments.")
     try:
+        al = s2match_alignment(state["prediction_amrs"][k], state["reference_amrs"][k], k)
         svg = alignment_svg(
-            state["prediction_amrs"][k], state["reference_amrs"][k], doc=False, title=f"example {k + 1}"
+            al.prediction,
+            al.gold,
+            doc=False,
+            title=f"example {k + 1}",
+            mapping=al.mapping,
+            credit=al.similarity,
+            scores=("S²match", al.score.precision, al.score.recall, al.score.f1),
         )
     except AmrevalError as exc:  # MissingDependencyError included: Graphviz is not installed
         return _note(f"No picture: {exc}")
-    svg = svg[svg.find("<svg") :]  # without the XML declaration and doctype
-    return f"<div class='svg-box' style='overflow:auto;max-height:80vh'>{svg}</div>"
+    return svg_viewer(svg, filename=f"mfbeta-example-{k + 1}.svg")
+
+
+@dataclass
+class Aligned:
+    """The S²match alignment of one parse with its gold AMR."""
+
+    prediction: Any
+    gold: Any
+    mapping: Any
+    similarity: Any
+    score: Any
+
+
+def s2match_alignment(prediction_amr: str | None, gold_amr: str, k: int) -> Aligned:
+    """Align the ``k``-th parse (None: a failed parse, the authors' dummy graph) with its gold AMR as
+    Meaning does: S²match with the default vectors and the search of pair ``k``."""
+    from amreval.match.options import SearchOptions
+    from amreval.mfbeta.score import given_parses, gold_graphs
+    from amreval.scores.harness import pair_search
+    from amreval.scores.s2match import align_s2match, resolve_vectors
+
+    pred = given_parses([prediction_amr], [""])[0][0]
+    gold = gold_graphs([gold_amr], 1)[0]
+    al = align_s2match(pred, gold, resolve_vectors(None), pair_search(SearchOptions(), k))
+    return Aligned(pred, gold, al.mapping, al.similarity, al.score)
+
+
+def warm_up() -> float:
+    """One S²match alignment, so that the alignment kernels are compiled (or loaded from their cache)
+    and the word vectors read when the app is built, not on the first visitor's request; returns its F1."""
+    amr = "(w / want-01 :ARG0 (b / boy))"
+    return s2match_alignment(amr, amr, 0).score.f1
 
 
 def load_file(path: str | None) -> str:
@@ -228,22 +270,60 @@ def _example(name: str) -> str:
     return (EXAMPLES / name).read_text(encoding="utf-8")
 
 
-def _text_with_upload(label: str, elem_id: str, lines: int, placeholder: str = "") -> tuple:
-    text = gr.Textbox(label=label, lines=lines, max_lines=30, placeholder=placeholder, elem_id=elem_id)
+def _text_with_upload(label: str, elem_id: str, lines: int, placeholder: str = "", penman: bool = False) -> tuple:
+    text = gr.Textbox(
+        label=label,
+        lines=lines,
+        max_lines=30,
+        placeholder=placeholder,
+        elem_id=elem_id,
+        elem_classes="penman" if penman else None,
+    )
     upload = gr.UploadButton("Upload a file…", size="sm", elem_id=f"{elem_id}-file")
     upload.upload(load_file, upload, text)
     return text, upload
 
 
-def build_demo(metric=None) -> gr.Blocks:
-    """The app's Blocks, on ``metric`` (default: ``evaluate.load`` of this folder)."""
+# PENMAN boxes in a monospace font (a style element in the page: Gradio 6 takes css only in launch())
+STYLE = """<style>
+.penman textarea { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+</style>"""
+
+#: Brings the scores into view once they are there (an example click happens far below them).
+SHOW_RESULTS_JS = (
+    "() => document.getElementById('scores-heading')?.scrollIntoView({behavior: 'smooth', block: 'start'})"
+)
+
+
+def cleared_results() -> tuple:
+    """Empty outputs (scores, per example, explanations, raw, example choice, state, picture), shown while
+    scoring, so that an error never leaves the previous inputs' results on the page."""
+    note = _note("Score some sentences to see the alignment of a parse with its gold AMR.")
+    return "", "", "", None, gr.update(choices=[], value=None), None, note
+
+
+def picture_box(value: str, elem_id: str) -> gr.HTML:
+    """An HTML component for pictures whose viewer buttons work (their click handler runs on load)."""
+    try:
+        from amreval.report.viewer import VIEWER_JS
+    except ImportError:  # an amreval without the viewer: pictures without buttons
+        return gr.HTML(value, elem_id=elem_id)
+    return gr.HTML(value, elem_id=elem_id, js_on_load=VIEWER_JS)
+
+
+def build_demo(metric=None, warm: bool = True) -> gr.Blocks:
+    """The app's Blocks, on ``metric`` (default: ``evaluate.load`` of this folder); ``warm``: call
+    :func:`warm_up` first."""
     if metric is None:
         import evaluate
 
         metric = evaluate.load(str(HERE))
+    if warm:
+        warm_up()
     score = make_scorer(metric)
 
     with gr.Blocks(title="MFβ") as demo:
+        gr.HTML(STYLE, container=False, padding=False, elem_id="style")
         gr.Markdown(INTRO)
         with gr.Row():
             with gr.Column():
@@ -252,11 +332,13 @@ def build_demo(metric=None) -> gr.Blocks:
                 references, _ = _text_with_upload("Reference sentences (one per line)", "references", 5)
         with gr.Row():
             with gr.Column():
-                gold, _ = _text_with_upload("Gold AMRs of the references (PENMAN; optional with a parser)", "gold", 10)
+                gold, _ = _text_with_upload(
+                    "Gold AMRs of the references (PENMAN; optional with a parser)", "gold", 10, penman=True
+                )
             with gr.Column():
                 source = gr.Radio([GIVEN, PARSE], value=GIVEN, label="Meaning from", elem_id="source")
                 prediction, _ = _text_with_upload(
-                    "Prediction AMRs: parses of the generated sentences (PENMAN)", "prediction", 10
+                    "Prediction AMRs: parses of the generated sentences (PENMAN)", "prediction", 10, penman=True
                 )
                 parser = gr.Textbox(label="amrlib model folder (when parsing)", elem_id="parser")
         with gr.Row():
@@ -282,7 +364,7 @@ def build_demo(metric=None) -> gr.Blocks:
             label="Example (click to load and score)",
         )
 
-        gr.Markdown("## Scores")
+        gr.Markdown("## Scores", elem_id="scores-heading")
         scores = gr.HTML(elem_id="mf-scores")
         gr.Markdown("### Per example")
         per_example = gr.HTML(elem_id="per-example-scores")
@@ -291,19 +373,20 @@ def build_demo(metric=None) -> gr.Blocks:
         with gr.Accordion("All values returned by compute", open=False):
             raw = gr.JSON(elem_id="raw")
         gr.Markdown(
-            "## Alignment picture\nThe Smatch alignment of a parse with its gold AMR: matched triples in green, "
-            "lost (gold only) in red, added (parse only) in blue; graded S²match credit is in the table above."
+            "## Alignment picture\nThe S²match alignment that Meaning scores, of a parse with its gold AMR: matched "
+            "triples in green, lost (gold only) in red, added (parse only) in blue; an aligned concept that differs "
+            "is orange, with its graded credit."
         )
         example = gr.Dropdown(choices=[], label="Example", interactive=True, elem_id="example")
-        drawn = gr.HTML(
-            _note("Score some sentences to see the alignment of a parse with its gold AMR."), elem_id="picture"
-        )
+        drawn = picture_box(_note("Score some sentences to see the alignment of a parse with its gold AMR."), "picture")
         state = gr.State()
 
         inputs = [generated, references, gold, source, prediction, parser, beta, tolerance, lm, lm_kind]
         outputs = [scores, per_example, explanations, raw, example, state]
         for event in (button.click, examples.load_input_event.then):
-            event(score, inputs, outputs, concurrency_id="score").then(
+            event(cleared_results, None, [*outputs, drawn], queue=False).then(
+                score, inputs, outputs, concurrency_id="score"
+            ).success(None, None, None, js=SHOW_RESULTS_JS).then(
                 picture, [state, example], drawn, concurrency_id="picture"
             )
         example.input(picture, [state, example], drawn, concurrency_id="picture")

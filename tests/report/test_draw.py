@@ -240,3 +240,59 @@ def test_a_given_mapping_is_drawn_as_it_is():
     assert (len(none.matched), len(none.missing), len(none.extra)) == (0, scored.gold, scored.test)
     with pytest.raises(InputError, match="for each of the 5 predicted nodes"):
         alignment_diff(pred, gold, mapping=[0, 1])
+
+
+# ------------------------------------------------------------------------- layout: order, legend, credit
+
+
+def _sentence_x(root: ET.Element) -> list[float]:
+    """The x of each sentence cluster's title, in sentence order."""
+    found = {}
+    for c in groups(root, "cluster"):
+        for t in c.iter(f"{SVG}text"):
+            if (t.text or "").startswith("sentence "):
+                found[int(t.text.split()[1])] = float(t.get("x"))
+    return [found[k] for k in sorted(found)]
+
+
+@needs_dot
+def test_sentences_run_left_to_right_in_document_order():
+    # sentence k shares its entity with sentence 11 - k: the crossing-minimising layout would pair them up
+    sentences = []
+    for k in range(1, 11):
+        partner = min(k, 11 - k)
+        tail = f":ARG1 e{partner}" if k > 5 else f":ARG1 (e{partner} / entity-{partner})"
+        sentences.append(f":snt{k} (s{k} / say-01 :ARG0 (p{k} / person-{k}) {tail})")
+    doc = "(d / document " + " ".join(sentences) + ")"
+    for svg in (document_graph_svg(doc), alignment_svg(doc, doc)):
+        xs = _sentence_x(parse(svg))
+        assert len(xs) == 10 and xs == sorted(xs), xs
+
+
+@needs_dot
+def test_alignment_legend_is_on_top_and_graded_credit_is_shown():
+    from amreval.scores.s2match import WordVectors, align_s2match
+
+    gold, pred = "(w / want-01 :ARG0 (c / cat))", "(w / want-01 :ARG0 (k / kitten))"
+    from amreval.amr.read import loads_graph
+
+    al = align_s2match(
+        loads_graph(pred), loads_graph(gold), WordVectors.from_dict({"cat": [1.0, 0.0], "kitten": [0.8, 0.6]})
+    )
+    svg = alignment_svg(
+        pred,
+        gold,
+        doc=False,
+        mapping=al.mapping,
+        credit=al.similarity,
+        scores=("S²match", al.score.precision, al.score.recall, al.score.f1),
+        title="pair",
+    )
+    root = parse(svg)
+    words = texts(root)
+    # cat/kitten: cosine 0.8 earns 0.8; match 4.8 of 5 triples on each side
+    assert "k → c / kitten / cat (0.80)" in words
+    assert any(w.startswith("S²match: P 0.960  R 0.960  F1 0.960") for w in words), words
+    legend_y = min(float(t.get("y")) for t in root.iter(f"{SVG}text") if (t.text or "").startswith("matched:"))
+    node_y = min(float(t.get("y")) for g in groups(root, "node") for t in g.iter(f"{SVG}text"))
+    assert legend_y < node_y  # above every node

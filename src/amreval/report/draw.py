@@ -357,6 +357,8 @@ def alignment_dot(
     time_limit: float = DEFAULT_TIME_LIMIT,
     title: str | None = None,
     mapping: Sequence[int] | np.ndarray | None = None,
+    credit: np.ndarray | None = None,
+    scores: tuple[str, float, float, float] | None = None,
 ) -> graphviz.Digraph:
     """Draw the alignment of a prediction with a gold graph as one graph.
 
@@ -374,6 +376,11 @@ def alignment_dot(
         prediction, gold: graphs, PENMAN (DocAMR) strings or lists of sentence graphs.
         doc, solver, restarts, seed, time_limit, mapping: as for :func:`alignment_diff`.
         title: a caption above the legend (default: the gold graph's ``::id``).
+        credit: for a graded alignment (S²match, with its ``mapping``), the credit of each
+            (predicted, gold) concept pair; an aligned node whose concepts differ then shows it,
+            e.g. ``kitten / cat (0.78)``.
+        scores: ``(name, precision, recall, f1)`` shown in the legend in place of the
+            triple counts' scores (e.g. S²match's graded scores).
 
     Returns:
         The :class:`graphviz.Digraph`.
@@ -410,6 +417,8 @@ def alignment_dot(
             status = "matched" if a.concepts[i] == b.concepts[j] else "changed"
             var_text = pvar if pvar == gvar else f"{pvar} → {gvar}"
             concept_text = gconcept if status == "matched" else f"{pconcept} / {gconcept}"
+            if status == "changed" and credit is not None:
+                concept_text += f" ({float(credit[i, j]):.2f})"
         cluster[f"g{j}"] = single_b[j] if single_b else 0
         layout.node(cluster[f"g{j}"], f"g{j}", _label(f"{var_text} / {concept_text}"), **_node_style(status))
     for i, pvar in enumerate(a.variables):
@@ -472,17 +481,18 @@ def alignment_dot(
         counts["matched"] + counts["extra"],
         counts["matched"] + counts["missing"],
     )
-    p, r, f = prf(match, test, gold_count)
-    scores = html.escape(f"triples: P {p:.3f}  R {r:.3f}  F1 {f:.3f}")
+    name, p, r, f = scores if scores is not None else ("triples", *prf(match, test, gold_count))
+    score_row = html.escape(f"{name}: P {p:.3f}  R {r:.3f}  F1 {f:.3f}")
     if any(n[3].get("class") == "changed" for n in layout.nodes):
-        scores = _key(_CHANGED, "aligned, other concept: prediction / gold") + "   " + scores
+        changed = "aligned, other concept: prediction / gold" + (" (credit)" if credit is not None else "")
+        score_row = _key(_CHANGED, changed) + "   " + score_row
     rows = [
         _key(_MATCHED, f"matched: {counts['matched']}")
         + "   "
         + _key(_MISSING, f"missing (gold only): {counts['missing']}")
         + "   "
         + _key(_EXTRA, f"extra (prediction only): {counts['extra']}"),
-        scores,
+        score_row,
     ]
     caption = title if title is not None else al.gold.id
     dot.attr(label=_caption(caption, rows), labelloc="t")
