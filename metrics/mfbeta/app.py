@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import html
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
@@ -188,8 +187,7 @@ def picture(state: dict | None, choice: str | None) -> str:
     return svg_viewer(svg, filename=f"mfbeta-example-{k + 1}.svg")
 
 
-@dataclass
-class Aligned:
+class Aligned(NamedTuple):
     """The S²match alignment of one parse with its gold AMR."""
 
     prediction: Any

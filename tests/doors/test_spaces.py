@@ -121,7 +121,7 @@ def assert_number(cells: dict, key: str, expected: float | None) -> None:
     assert float(value) == expected, f"{key}: the page holds {value}, compute gives {expected}"
 
 
-def assert_picture(page: Page, f1: float | None = None) -> None:
+def assert_picture(page: Page, f1: float | None = None, score: str = "triples") -> None:
     """The alignment picture is an SVG when amreval can draw here, else a note saying why not.
 
     With ``f1``, the picture's legend must give that score (to 3 places): it shows the scored alignment.
@@ -129,9 +129,34 @@ def assert_picture(page: Page, f1: float | None = None) -> None:
     if can_draw():
         expect(page.locator("#picture .svg-box svg").first).to_be_visible()
         if f1 is not None:
+            expect(page.locator("#picture .svg-box")).to_contain_text(f"{score}: P")
             expect(page.locator("#picture .svg-box")).to_contain_text(f"F1 {f1:.3f}")
     else:
         expect(page.locator("#picture .picture-note")).to_contain_text("No picture")
+
+
+def check_viewer(page: Page, box: str = "#picture") -> None:
+    """The picture fits the width at first; + zooms in by 1.25, 100 % shows it at its own size, Fit width
+    fits it again; the download link holds the SVG."""
+    if not can_draw():
+        return
+    svg = page.locator(f"{box} .svg-box svg").first
+    frame = page.locator(f"{box} .svg-box").first
+    width = svg.bounding_box()["width"]
+    assert width <= frame.bounding_box()["width"] + 1
+    natural = float(page.locator(f"{box} .svg-viewer").get_attribute("data-width"))
+    page.locator(f"{box} [data-svg-zoom=in]").click()
+    expect(page.locator(f"{box} .svg-zoom-level")).to_have_text(f"{round(125 * width / natural)} %")
+    zoomed = svg.bounding_box()["width"]
+    assert abs(zoomed - 1.25 * width) < 1, (width, zoomed)
+    page.locator(f"{box} [data-svg-zoom=actual]").click()
+    assert abs(svg.bounding_box()["width"] - natural) < 1
+    expect(page.locator(f"{box} .svg-zoom-level")).to_have_text("100 %")
+    page.locator(f"{box} [data-svg-zoom=fit]").click()
+    assert abs(svg.bounding_box()["width"] - width) < 1
+    link = page.locator(f"{box} a.svg-download")
+    assert link.get_attribute("download").endswith(".svg")
+    assert link.get_attribute("href").startswith("data:image/svg+xml;base64,")
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -288,6 +313,8 @@ def test_docsmatch_example_then_options(page, docsmatch_url, docsmatch_metric, a
     check_docsmatch(page, expected, ["demo", "trip"])
     expect(page.locator("#document input")).to_have_value("1. demo")
     assert_picture(page, expected["per_document_f1"][0])
+    expect(page.locator("#scores-heading")).to_be_in_viewport()  # the example was clicked far below
+    check_viewer(page)
     page.screenshot(path=artifacts / "docsmatch-example.png", full_page=True)
     # the picture of the second document
     page.locator("#document input").click()
@@ -430,7 +457,10 @@ def test_mfbeta_example_then_options(page, mfbeta_url, mfbeta_metric, tiny_gpt2,
     # the example shows each kind of explanation
     assert any(e["lost"] for e in expected["explanations"]) and any(e["added"] for e in expected["explanations"])
     assert any(e["approximate"] for e in expected["explanations"])
-    assert_picture(page)
+    # the picture is the S²match alignment of example 1, with its graded scores
+    assert_picture(page, expected["s2match_f1"][0], score="S²match")
+    expect(page.locator("#scores-heading")).to_be_in_viewport()
+    check_viewer(page)
     page.screenshot(path=artifacts / "mfbeta-example.png", full_page=True)
 
     page.locator("#beta input").fill("2")

@@ -20,7 +20,7 @@ def test_fitted_with_its_natural_size_kept():
     # 6713 pt are 6713 * 4 / 3 = 8950.67 CSS pixels, what "100 %" restores
     assert 'data-width="8950.67"' in page and 'data-zoom="fit"' in page
     opening = re.search(r"<svg\b[^>]*>", page).group(0)
-    assert opening.startswith('<svg width="100%" style="max-width:100%;height:auto"')
+    assert opening.startswith('<svg width="100%" style="max-width:8950.67px;height:auto"')  # never enlarged
     assert "6713pt" not in opening and "512pt" not in opening and 'viewBox="0.00 0.00 6713.00 512.00"' in opening
     assert "<?xml" not in page.split("href=")[0] and "<!DOCTYPE" not in page
     assert "sentence 1 &amp; 2" in page
@@ -39,4 +39,5 @@ def test_buttons_and_a_download_of_the_svg_as_given():
 
 def test_an_svg_without_a_size_is_shown_as_it_is():
     page = svg_viewer('<svg viewBox="0 0 10 10"><g/></svg>')
-    assert 'data-width="0"' in page and '<svg width="100%"' in page and "download='picture.svg'" in page
+    assert 'data-width="0"' in page and "download='picture.svg'" in page
+    assert '<svg width="100%" style="max-width:100%;height:auto"' in page

@@ -203,22 +203,24 @@ class _Layout:
                     fontcolor="#616161",
                     labeljust="l",
                 )
+                if k != clusters[0]:
+                    sub.node(f"sentence_head_{k}", "", shape="point", style="invis", width="0", height="0")
                 for cluster, name, label, attrs in self.nodes:
                     if cluster == k:
                         sub.node(name, label, **attrs)
+        cluster_of = {name: c for c, name, _, _ in self.nodes}
         for tail, head, label, attrs in self.edges:
+            if cluster_of.get(head, 0) > 0 and cluster_of.get(tail, 0) != cluster_of[head]:
+                attrs = {**attrs, "constraint": "false"}  # an edge into a sentence from outside does not rank it
             dot.edge(tail, head, label, **attrs)
-        if len(clusters) > 1:
-            # sentences left to right in document order: each cluster's first node (its sentence's root
-            # as written) on one rank, chained by invisible edges in sentence order
-            anchors = [next(name for c, name, _, _ in self.nodes if c == k) for k in clusters]
-            dot.attr(newrank="true")
-            with dot.subgraph(name="sentence_order") as order:
-                order.attr(rank="same")
-                for name in anchors:
-                    order.node(name)
-                for tail, head in zip(anchors, anchors[1:]):
-                    order.edge(tail, head, style="invis")
+        # sentences top to bottom in document order: a hidden node heads each sentence's cluster, above all its
+        # nodes and below all nodes of the sentence before (invisible edges: they rank, they do not show)
+        for previous, k in zip(clusters, clusters[1:]):
+            for c, name, _, _ in self.nodes:
+                if c == previous:
+                    dot.edge(name, f"sentence_head_{k}", style="invis")
+                elif c == k:
+                    dot.edge(f"sentence_head_{k}", name, style="invis")
 
 
 def _classes(*names: str) -> dict[str, str]:

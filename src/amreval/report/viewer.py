@@ -3,15 +3,15 @@
 :func:`svg_viewer` wraps the SVG text of a picture (a Graphviz rendering, say)
 in HTML: a toolbar (*Fit width*, *−*, *+*, *100 %*, the zoom level, *Download
 SVG*) above a scrolling box that holds the picture, fitted to the box's width
-at first. The download is a ``data:`` link to the SVG as given, so it needs no
-server. The buttons act through one click handler on the page element that
-holds the viewer, :data:`VIEWER_JS` (Gradio's ``js_on_load`` of a
+at first (a picture narrower than the box keeps its own size). The download
+is a ``data:`` link to the SVG as given, so it needs no server. The buttons
+act through one click handler on the page element that holds the viewer, :data:`VIEWER_JS` (Gradio's ``js_on_load`` of a
 ``gr.HTML``; ``element`` is that page element), so the HTML itself carries no
 script and works wherever HTML is shown as is.
 
 Example:
     >>> html = svg_viewer('<svg width="300pt" height="60pt" viewBox="0 0 300 60"><g/></svg>', filename="a.svg")
-    >>> 'data-width="400"' in html, 'width="100%"' in html, 'download="a.svg"' in html
+    >>> 'data-width="400"' in html, 'width="100%"' in html, "download='a.svg'" in html
     (True, True, True)
 """
 
@@ -38,7 +38,7 @@ element.addEventListener('click', (event) => {
   else if (action === 'in') width = svg.getBoundingClientRect().width * 1.25;
   else if (action === 'out') width = svg.getBoundingClientRect().width * 0.8;
   svg.style.width = width === null ? '100%' : width + 'px';
-  svg.style.maxWidth = width === null ? '100%' : 'none';
+  svg.style.maxWidth = width === null ? (viewer.dataset.width > 0 ? natural + 'px' : '100%') : 'none';
   viewer.dataset.zoom = width === null ? 'fit' : String(Math.round(100 * width / natural));
   const level = viewer.querySelector('.svg-zoom-level');
   if (level) level.textContent = width === null ? 'fitted' : viewer.dataset.zoom + ' %';
@@ -72,7 +72,8 @@ def svg_viewer(svg: str, *, filename: str = "picture.svg", max_height: str = "80
         if "width" in sizes:
             value, unit = sizes["width"]
             natural = value * 4 / 3 if unit == "pt" else value  # 1 pt = 4/3 CSS px
-        opened = _SIZE.sub("", tag.group(0)).replace("<svg", '<svg width="100%" style="max-width:100%;height:auto"', 1)
+        fitted = f"max-width:{natural:g}px" if natural else "max-width:100%"  # fitted, never enlarged
+        opened = _SIZE.sub("", tag.group(0)).replace("<svg", f'<svg width="100%" style="{fitted};height:auto"', 1)
         shown = shown[: tag.start()] + opened + shown[tag.end() :]
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     buttons = "".join(
