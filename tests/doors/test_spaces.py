@@ -48,7 +48,10 @@ if not os.access(CHROMIUM, os.X_OK):
 from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-METRICS = ROOT / "metrics"
+# the metric folders whose apps are served: the source tree, or Space bundles written by `amreval space`
+# (``$AMREVAL_SPACES/<metric>/``, as .ci/bundle-test does in a fresh environment with the wheel installed)
+SPACES = os.environ.get("AMREVAL_SPACES")
+METRICS = Path(SPACES) if SPACES else ROOT / "metrics"
 DOCSMATCH_EXAMPLES = METRICS / "docsmatch" / "examples"
 MFBETA_EXAMPLES = METRICS / "mfbeta" / "examples"
 
@@ -160,6 +163,17 @@ def check_viewer(page: Page, box: str = "#picture") -> None:
 
 
 # --------------------------------------------------------------------------- fixtures
+
+
+@pytest.mark.skipif(not SPACES, reason="only when Space bundles are served ($AMREVAL_SPACES)")
+def test_bundles_run_on_the_installed_package():
+    import amreval
+
+    assert not Path(amreval.__file__).resolve().is_relative_to(ROOT / "src"), amreval.__file__
+    for name in ("docsmatch", "mfbeta"):
+        if (METRICS / name).is_dir():
+            assert (METRICS / name / "requirements.txt").read_text().startswith(f"amreval[")
+            assert "sdk_version:" in (METRICS / name / "README.md").read_text()
 
 
 @pytest.fixture(scope="module")
