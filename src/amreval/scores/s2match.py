@@ -73,6 +73,8 @@ __all__ = [
     "WordVectors",
     "default_vectors",
     "load_vectors",
+    "read_vectors",
+    "resolve_vectors",
     "concept_similarity",
     "similarity_matrix",
     "s2match",
@@ -186,29 +188,39 @@ def load_vectors(path: PathLike) -> WordVectors:
             have different numbers of values (the message names the line).
     """
     label = os.fspath(path)
+    try:
+        with open(label, "rb") as fh:
+            return read_vectors(fh, label)
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read word vectors: {exc.strerror}") from None
+
+
+def read_vectors(lines: Iterable[bytes], label: str) -> WordVectors:
+    """GloVe-style vectors from the lines of an open binary file (or any iterable of byte lines).
+
+    Raises:
+        InputError: no vectors in it.
+        DecodeError: as for :func:`load_vectors`, naming ``label`` and the line.
+    """
     words: list[str] = []
     rows: list[str] = []
     numbers: list[int] = []
-    try:
-        with open(label, "rb") as fh:
-            for n, raw in enumerate(fh, start=1):
-                try:
-                    line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
-                except UnicodeDecodeError as exc:
-                    raise DecodeError(
-                        f"not UTF-8 text (byte {raw[exc.start : exc.start + 1]!r}); expected a GloVe text file",
-                        source=label,
-                        line=n,
-                    ) from None
-                if "\0" in line:
-                    raise DecodeError("a binary file, not GloVe text (a NUL byte)", source=label, line=n)
-                word, _, rest = line.rstrip("\r\n").partition(" ")
-                if rest:
-                    words.append(word)
-                    rows.append(rest)
-                    numbers.append(n)
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read word vectors: {exc.strerror}") from None
+    for n, raw in enumerate(lines, start=1):
+        try:
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise DecodeError(
+                f"not UTF-8 text (byte {raw[exc.start : exc.start + 1]!r}); expected a GloVe text file",
+                source=label,
+                line=n,
+            ) from None
+        if "\0" in line:
+            raise DecodeError("a binary file, not GloVe text (a NUL byte)", source=label, line=n)
+        word, _, rest = line.rstrip("\r\n").partition(" ")
+        if rest:
+            words.append(word)
+            rows.append(rest)
+            numbers.append(n)
     if not rows:
         raise InputError(f"{label}: no word vectors found; expected lines 'word v1 v2 ...'")
     try:
@@ -267,10 +279,20 @@ def default_vectors() -> WordVectors:
 
 
 def resolve_vectors(vectors: WordVectors | PathLike | None) -> WordVectors:
+    """Word vectors: given, the default (None), a GloVe text file, or a name of
+    :data:`amreval.scores.hub_vectors.NAMED` (``"glove-6b-100d"``: the authors' GloVe 6B 100-d from the
+    Hugging Face Hub) when no file has that name."""
     if isinstance(vectors, WordVectors):
         return vectors
     if vectors is None:
         return default_vectors()
+    if isinstance(vectors, str) and not os.path.exists(vectors):
+        from amreval.scores.hub_vectors import NAMED, named_vectors
+
+        if vectors in NAMED:
+            if vectors not in _LOADED:
+                _LOADED[vectors] = named_vectors(vectors)
+            return _LOADED[vectors]
     key = os.path.abspath(os.fspath(vectors))
     if key not in _LOADED:
         _LOADED[key] = load_vectors(key)
