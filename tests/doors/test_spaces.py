@@ -172,7 +172,7 @@ def test_bundles_run_on_the_installed_package():
     assert not Path(amreval.__file__).resolve().is_relative_to(ROOT / "src"), amreval.__file__
     for name in ("docsmatch", "mfbeta"):
         if (METRICS / name).is_dir():
-            assert (METRICS / name / "requirements.txt").read_text().startswith(f"amreval[")
+            assert (METRICS / name / "requirements.txt").read_text().startswith("amreval[")
             assert "sdk_version:" in (METRICS / name / "README.md").read_text()
 
 
