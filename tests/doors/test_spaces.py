@@ -226,40 +226,10 @@ def docsmatch_url():
 
 
 @pytest.fixture(scope="module")
-def tiny_gpt2(tmp_path_factory):
+def tiny_gpt2(tmp_path_factory, make_tiny_gpt2):
     """A tiny random GPT-2 and a byte-level BPE tokenizer trained on the example sentences."""
-    pytest.importorskip("torch", reason="the lm extra (torch, transformers) is not installed")
-    transformers = pytest.importorskip("transformers", reason="the lm extra is not installed")
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
     text = sentences(MFBETA_EXAMPLES / "generated.txt") + sentences(MFBETA_EXAMPLES / "references.txt")
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(
-        text,
-        trainers.BpeTrainer(
-            vocab_size=300, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
-        ),
-    )
-    tokenizer = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>"
-    )
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(
-        n_layer=1,
-        n_embd=32,
-        n_head=2,
-        n_positions=64,
-        vocab_size=len(tokenizer),
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    path = tmp_path_factory.mktemp("tiny-gpt2")
-    tokenizer.save_pretrained(path)
-    transformers.GPT2LMHeadModel(config).save_pretrained(path)
-    return str(path)
+    return make_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2"), text)
 
 
 @pytest.fixture(scope="module")

@@ -112,14 +112,8 @@ def _tokenizer(special: list[str], **kw):
 
 
 @pytest.fixture(scope="module")
-def gpt2_dir(tmp_path_factory):
-    torch.manual_seed(5)
-    tokenizer = _tokenizer(["<|endoftext|>"], bos_token="<|endoftext|>", eos_token="<|endoftext|>")
-    config = transformers.GPT2Config(n_layer=2, n_embd=32, n_head=2, n_positions=64, vocab_size=len(tokenizer))
-    path = tmp_path_factory.mktemp("lm-gpt2")
-    tokenizer.save_pretrained(path)
-    transformers.GPT2LMHeadModel(config).save_pretrained(path)
-    return str(path)
+def gpt2_dir(tmp_path_factory, make_tiny_gpt2):
+    return make_tiny_gpt2(tmp_path_factory.mktemp("lm-gpt2"), GRAMMATICAL, seed=5)
 
 
 @pytest.fixture(scope="module")

@@ -138,29 +138,8 @@ def test_bad_inputs_name_the_index():
 
 
 @pytest.fixture(scope="module")
-def tiny_gpt2(tmp_path_factory):
-    torch = pytest.importorskip("torch", reason="the lm extra (torch, transformers) is not installed")
-    transformers = pytest.importorskip("transformers", reason="the lm extra is not installed")
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(
-        GEN + REF,
-        trainers.BpeTrainer(
-            vocab_size=280, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
-        ),
-    )
-    tokenizer = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>"
-    )
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(n_layer=1, n_embd=32, n_head=2, n_positions=32, vocab_size=len(tokenizer))
-    path = tmp_path_factory.mktemp("tiny-gpt2")
-    tokenizer.save_pretrained(path)
-    transformers.GPT2LMHeadModel(config).save_pretrained(path)
-    return str(path)
+def tiny_gpt2(tmp_path_factory, make_tiny_gpt2):
+    return make_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2"), GEN + REF)
 
 
 @pytest.fixture(scope="module")
