@@ -382,7 +382,7 @@ def test_meaning_in_worker_processes_is_identical(data_dir):
         bart = read_graphs(data_dir / "parses" / "bart_sys.amr")[:12]
     sentences = [g.metadata["snt"] for g in gold]
     lm = FixedScores(dict.fromkeys(sentences, 0.2))
-    kw = dict(reference_amrs=gold, prediction_amrs=bart, scorer=lm, explain=True)
+    kw = dict(reference_amrs=gold, prediction_amrs=bart, scorer=lm, explain=True, vectors=V)
     one = mfbeta(sentences, sentences, num_workers=1, **kw).as_dict(per_example=True)
     two = mfbeta(sentences, sentences, num_workers=2, **kw).as_dict(per_example=True)
     assert one == two and len(two["explanations"]) == 12
