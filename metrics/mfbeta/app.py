@@ -315,7 +315,7 @@ def build_demo(metric=None, warm: bool = True) -> gr.Blocks:
     if metric is None:
         import evaluate
 
-        metric = evaluate.load(str(HERE))
+        metric = evaluate.load(str(HERE / "mfbeta.py"))  # the script, whatever the folder is called
     if warm:
         warm_up()
     score = make_scorer(metric)

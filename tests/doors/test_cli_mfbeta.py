@@ -95,3 +95,40 @@ def test_bad_files_are_named(files, capsys):
         with pytest.raises(SystemExit) as stop:
             main([*_args(folder, lm), *bad])
         assert stop.value.code == 2
+
+
+def test_missing_inputs_and_bad_options_name_what_to_pass(files, capsys):
+    folder, lm = files
+    no_parses = [a for a in _args(folder, lm) if a not in ("--parses", str(folder / "parses.amr"))]
+    assert main(no_parses) == 2
+    assert "pass --parses FILE or --parser DIR" in capsys.readouterr().err
+    (folder / "one.amr").write_text("(s / sleep-01)\n", encoding="utf-8")
+    args = _args(folder, lm)
+    args[args.index("--gold") + 1] = str(folder / "one.amr")
+    assert main(args) == 1
+    assert f"{folder / 'one.amr'} has 1 graphs but {folder / 'gen.txt'} has 2 lines" in capsys.readouterr().err
+    for bad in (["--beta", "0"], ["--beta", "nan"], ["--tolerance", "0.6"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*_args(folder, lm), *bad])
+        assert stop.value.code == 2
+    assert "--tolerance: must be in [0, 0.5], got 0.6" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--device", "gpu", "unknown device 'gpu'; expected cpu, cuda, cuda:N, mps or auto"),
+        ("--lm", "./no-such-model", "./no-such-model: no such folder"),
+        ("--lm-kind", "masked", "cannot load it as a masked language model"),
+    ],
+)
+def test_language_model_mistakes_are_named(files, capsys, option, value, message):
+    folder, lm = files
+    args = _args(folder, lm)
+    if option in args:
+        args[args.index(option) + 1] = value
+    else:
+        args += [option, value]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

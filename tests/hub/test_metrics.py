@@ -107,6 +107,10 @@ def test_space_folder_files_and_contents(tmp_path):
     assert card.split("\n---\n", 1)[1] == original.split("\n---\n", 1)[1].replace(
         "metrics/docsmatch", "someone/docsmatch"
     )
+    # a Space named otherwise: evaluate.load("USER/NAME") reads NAME.py, the app its metric's script
+    other = write_space("docsmatch", tmp_path / "app", hub_id="someone/amr-doc", gradio_version="6.31.0")
+    assert "amr-doc.py" in [p.as_posix() for p in other] and "docsmatch.py" in [p.as_posix() for p in other]
+    assert (tmp_path / "app" / "amr-doc.py").read_bytes() == (source / "docsmatch.py").read_bytes()
     with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
         write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0")
     with pytest.raises(InputError, match=r"--hub-id must be USER/NAME"):

@@ -60,6 +60,7 @@ def test_cache_in_memory_and_on_disk(tmp_path):
 def test_resolve_cache(tmp_path, monkeypatch):
     assert resolve_cache(True) is MEMORY and resolve_cache("memory") is MEMORY
     assert resolve_cache(None) is None and resolve_cache(False) is None and resolve_cache("none") is None
+    assert all(resolve_cache(word) is None for word in ("off", "False", " NO ")) and resolve_cache(" Memory ") is MEMORY
     folder = resolve_cache(tmp_path / "c")
     assert folder is not None and folder.path == tmp_path / "c" / "mfbeta-cache.sqlite"
     assert resolve_cache(str(tmp_path / "c")) is folder

@@ -112,7 +112,8 @@ def write_space(
 ) -> list[Path]:
     """Write a self-contained Hugging Face Space folder for a shipped metric.
 
-    The folder holds the metric script (so ``evaluate.load(hub_id)`` works once it is uploaded), the
+    The folder holds the metric script (so ``evaluate.load(hub_id)`` works once it is uploaded: as
+    ``evaluate`` reads it, ``NAME.py`` for a Space ``USER/NAME``, and as ``<metric>.py`` for the app), the
     Gradio ``app.py``, the examples, ``packages.txt`` (Debian packages: Graphviz), ``requirements.txt``
     with this amreval version, and the card ``README.md`` with ``sdk: gradio``, ``sdk_version`` (the
     installed gradio's unless given) and the usage written with ``hub_id``.
@@ -143,6 +144,9 @@ def write_space(
     out.mkdir(parents=True, exist_ok=True)
     for file in (f"{name}.py", "app.py", "packages.txt"):
         shutil.copyfile(folder / file, out / file)
+    space_name = hub_id.split("/", 1)[1]
+    if space_name != name:  # evaluate.load("USER/NAME") reads NAME.py; the app reads <metric>.py
+        shutil.copyfile(folder / f"{name}.py", out / f"{space_name}.py")
     examples = folder / "examples"
     for example in sorted(examples.iterdir()) if examples.is_dir() else []:
         if example.is_file():

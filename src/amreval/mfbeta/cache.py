@@ -153,6 +153,7 @@ MEMORY = ResultCache()
 _DISK: dict[str, ResultCache] = {}
 _DISK_LOCK = threading.Lock()
 
+_OFF = {"none", "off", "false", "no"}
 #: What a ``cache=`` keyword takes (see :func:`resolve_cache`).
 CacheLike = bool | str | os.PathLike[str] | ResultCache | None
 
@@ -173,21 +174,23 @@ def resolve_cache(cache: CacheLike) -> ResultCache | None:
     """The cache a ``cache=`` keyword names.
 
     ``True``, ``"memory"``: the process-wide :data:`MEMORY`; ``"disk"``: an
-    SQLite file in :func:`default_cache_dir`; another string or a path: an
-    SQLite file in that folder; a :class:`ResultCache`: itself; ``False``,
-    ``None``, ``"none"``: no cache.
+    SQLite file in :func:`default_cache_dir`; a :class:`ResultCache`: itself;
+    ``False``, ``None``, ``"none"`` (or ``"off"``, ``"false"``, ``"no"``): no
+    cache (the words in any case, spaces around them ignored); any other string
+    or a path: an SQLite file in that folder.
 
     Raises:
         InputError: anything else.
     """
     if isinstance(cache, ResultCache):
         return cache
-    if cache is None or cache is False or cache == "none":
+    word = cache.strip().lower() if isinstance(cache, str) else None
+    if cache is None or cache is False or word in _OFF:
         return None
-    if cache is True or cache == "memory":
+    if cache is True or word == "memory":
         return MEMORY
     if isinstance(cache, (str, os.PathLike)):
-        folder = default_cache_dir() if cache == "disk" else Path(cache)
+        folder = default_cache_dir() if word == "disk" else Path(cache)
         key = str(folder.expanduser().resolve())
         with _DISK_LOCK:
             found = _DISK.get(key)

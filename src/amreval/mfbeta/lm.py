@@ -61,7 +61,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from amreval._progress import progress_counter
+from amreval._progress import progress_counter, progress_enabled
 from amreval.errors import InputError, MissingDependencyError
 from amreval.mfbeta.cache import CacheLike, ResultCache, model_fingerprint, resolve_cache
 from amreval.mfbeta.forward import HEAD_BUDGET, LoadedModel, Row, inspect_model, target_log_probs
@@ -132,16 +132,23 @@ def _import_torch() -> Any:
 
 
 def resolve_device(device: str | None, torch: Any = None) -> str:
-    """``None`` or ``"auto"``: ``"cuda"`` when available, else ``"mps"`` when available, else ``"cpu"``."""
-    if device is not None and device != "auto":
-        return str(device)
+    """``None`` or ``"auto"``: ``"cuda"`` when available, else ``"mps"`` when available, else ``"cpu"``.
+
+    Raises:
+        InputError: a device torch does not know, or one this machine does not have.
+    """
     torch = torch or _import_torch()
-    if torch.cuda.is_available():
-        return "cuda"
     mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_available():
-        return "mps"
-    return "cpu"
+    has_mps = mps is not None and mps.is_available()
+    if device is None or device == "auto":
+        return "cuda" if torch.cuda.is_available() else "mps" if has_mps else "cpu"
+    try:
+        kind = torch.device(str(device)).type
+    except (RuntimeError, TypeError, ValueError):
+        raise InputError(f"unknown device {device!r}; expected cpu, cuda, cuda:N, mps or auto") from None
+    if (kind == "cuda" and not torch.cuda.is_available()) or (kind == "mps" and not has_mps):
+        raise InputError(f"device {device!r}: this machine (torch {torch.__version__}) has no {kind}; use cpu or auto")
+    return str(device)
 
 
 def resolve_dtype(dtype: Any, device: str) -> str:
@@ -253,13 +260,30 @@ def _load(name: str, kind: str, device: str, dtype: str) -> LoadedModel:
             return cached
         torch = _import_torch()
         from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+        from transformers.utils import logging as transformers_logging
 
-        tokenizer = AutoTokenizer.from_pretrained(name)
+        if name.startswith((".", "/", "~")) and not os.path.isdir(os.path.expanduser(name)):
+            raise InputError(
+                f"{name}: no such folder; expected a language model folder (save_pretrained) or a Hub model name"
+            )
+        quiet = not progress_enabled(None) and transformers_logging.is_progress_bar_enabled()
+        if quiet:  # transformers' own loading bars only on a terminal, as ours
+            transformers_logging.disable_progress_bar()
         auto: Any = AutoModelForCausalLM if kind == "causal" else AutoModelForMaskedLM
         try:
-            model = auto.from_pretrained(name, dtype=getattr(torch, dtype), attn_implementation="sdpa")
-        except (ValueError, ImportError):  # a model without sdpa: its default attention
-            model = auto.from_pretrained(name, dtype=getattr(torch, dtype))
+            tokenizer = AutoTokenizer.from_pretrained(name)
+            try:
+                model = auto.from_pretrained(name, dtype=getattr(torch, dtype), attn_implementation="sdpa")
+            except (ValueError, ImportError) as exc:  # a model without sdpa: its default attention
+                if "sdpa" not in str(exc).lower() and "attention" not in str(exc).lower():
+                    raise
+                model = auto.from_pretrained(name, dtype=getattr(torch, dtype))
+        except (OSError, ValueError, KeyError, RuntimeError, TypeError) as exc:
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise InputError(f"{name}: cannot load it as a {kind} language model: {message}") from exc
+        finally:
+            if quiet:
+                transformers_logging.enable_progress_bar()
         model.to(device)
         model.eval()
         loaded = _MODELS[key] = LoadedModel(model, tokenizer)

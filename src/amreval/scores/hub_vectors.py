@@ -70,7 +70,8 @@ def hub_vectors(
     except LocalEntryNotFoundError:
         raise InputError(
             f"{where}: not in the Hugging Face cache and the Hub cannot be reached (offline?); download it once "
-            "with network access (it is then cached and read offline), or pass vectors= a GloVe text file"
+            "with network access (it is then cached and read offline), or give a GloVe text file instead "
+            "(vectors=FILE, --vectors FILE)"
         ) from None
     except (EntryNotFoundError, HfHubHTTPError, ValueError) as exc:
         raise InputError(f"{where}: cannot get word vectors from the Hub: {exc}") from None
