@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from amreval.errors import AmrevalError
+from amreval.errors import AmrevalError, InputError
 
 __all__ = [
     "UsageError",
@@ -380,6 +380,22 @@ def _sentence_lines(path: str) -> list[str]:
     return lines
 
 
+def _in_files(message: str, args: argparse.Namespace) -> str:
+    """An error about ``generated #k``, ``reference #k`` or ``... AMR #k``, told by file and line or graph."""
+    places = {
+        "generated": (args.generated, "line"),
+        "reference": (args.references, "line"),
+        "cleaned reference": (args.references, "line"),
+        "reference AMR": (args.gold, "graph"),
+        "prediction AMR": (args.parses, "graph"),
+    }
+    found = re.match(r"^(cleaned reference|reference AMR|prediction AMR|generated|reference) #(\d+)", message)
+    if not found or places[found.group(1)][0] is None:
+        return message
+    path, unit = places[found.group(1)]
+    return f"{path}, {unit} {int(found.group(2)) + 1}{message[found.end() :]}"
+
+
 def run_mfbeta(args: argparse.Namespace) -> int:
     from amreval.amr.read import read_graphs
     from amreval.mfbeta.form import get_scorer
@@ -408,25 +424,28 @@ def run_mfbeta(args: argparse.Namespace) -> int:
     scorer = get_scorer(
         args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
     )
-    result = mfbeta(
-        generated,
-        references,
-        reference_amrs=gold,
-        prediction_amrs=parses,
-        parser=args.parser,
-        scorer=scorer,
-        beta=args.beta,
-        tolerance=args.tolerance,
-        vectors=args.vectors,
-        solver=args.solver,
-        seed=args.seed,
-        time_limit=args.time_limit,
-        batch_size=args.batch_size,
-        device=args.device,
-        cache=args.cache,
-        num_workers=args.workers,
-        progress=args.progress,
-    )
+    try:
+        result = mfbeta(
+            generated,
+            references,
+            reference_amrs=gold,
+            prediction_amrs=parses,
+            parser=args.parser,
+            scorer=scorer,
+            beta=args.beta,
+            tolerance=args.tolerance,
+            vectors=args.vectors,
+            solver=args.solver,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            batch_size=args.batch_size,
+            device=args.device,
+            cache=args.cache,
+            num_workers=args.workers,
+            progress=args.progress,
+        )
+    except InputError as exc:  # "generated #3: ..." is line 4 of the generated file
+        raise InputError(_in_files(str(exc), args)) from exc
     logging.getLogger("amreval").info(
         "language model: %d sentences scored, %d reused (%s)",
         scorer.sentences_scored,

@@ -132,3 +132,27 @@ def test_language_model_mistakes_are_named(files, capsys, option, value, message
     assert main(args) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_malformed_parses_are_failed_parses_and_sentence_errors_name_file_and_line(files, capsys):
+    folder, lm = files
+    (folder / "bad.amr").write_text("(w / want-01 :ARG0 (b / boy\n\n(s / sleep-01 :ARG0 (g / boy))\n", "utf-8")
+    args = _args(folder, lm, "--json")
+    args[args.index("--parses") + 1] = str(folder / "bad.amr")
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["parse_failures"] == 1
+    (folder / "long.txt").write_text(" ".join(["the boy"] * 40) + "\nthe girl sleeps .\n", "utf-8")
+    args = _args(folder, lm)
+    args[1] = str(folder / "long.txt")
+    assert main(args) == 1
+    assert f"{folder / 'long.txt'}, line 1: " in capsys.readouterr().err
+
+
+def test_a_damaged_disk_cache_is_named(files, capsys):
+    folder, lm = files
+    (folder / "cache").mkdir()
+    (folder / "cache" / "mfbeta-cache.sqlite").write_bytes(b"this is not a database" * 100)
+    assert main(_args(folder, lm, "--cache", str(folder / "cache"))) == 1
+    err = capsys.readouterr().err
+    assert "mfbeta-cache.sqlite: the MFβ cache cannot be used" in err and "delete it" in err

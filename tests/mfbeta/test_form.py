@@ -364,6 +364,11 @@ def test_sentence_without_tokens_is_named(bert_dir):
     assert transformers.AutoTokenizer.from_pretrained(bert_dir)("\x00")["input_ids"] == [2, 3]  # [CLS] [SEP]
     with pytest.raises(InputError, match=r"^sentence #1: no tokens to score$"):
         scorer.sentence_scores([GOOD, "\x00"])
+    # a generation with nothing to score is scored 0, as an empty one; a reference with nothing to score is an error
+    result = form_score(["\x00", GOOD], [SCRAMBLED, SCRAMBLED], scorer=scorer)
+    assert result.generated_mtp[0] == 0.0 and result.pref_scores[0] == 0.0 and result.acceptable == [False, True]
+    with pytest.raises(InputError, match=r"^reference #1: no tokens to score$"):
+        form_score([GOOD, GOOD], [GOOD, "\x00"], scorer=scorer)
 
 
 # --- arithmetic of Form -----------------------------------------------------------------------------------------------

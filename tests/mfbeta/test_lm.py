@@ -247,3 +247,32 @@ def test_auto_device_here():
         expected = "mps"
     assert lm.resolve_device(None) == expected and lm.resolve_device("auto") == expected
     assert lm.resolve_device("cpu") == "cpu"
+
+
+def test_odd_devices_and_an_empty_cache_name_are_errors():
+    for device in ("meta", "hpu", "xpu", "gpu"):
+        with pytest.raises(InputError, match=f"unknown device '{device}'"):
+            lm.resolve_device(device)
+    with pytest.raises(InputError, match="cache is an empty string"):
+        resolve_cache("  ")
+
+
+def test_a_stored_value_of_another_kind_is_an_error(tmp_path):
+    import sqlite3
+
+    cache = ResultCache(tmp_path)
+    with sqlite3.connect(cache.path) as db:
+        db.executemany("INSERT INTO entries VALUES (?, ?, ?)", [("form:x", "a", '"abc"'), ("form:x", "b", "not json")])
+    for text in ("a", "b"):
+        with pytest.raises(InputError, match="the MFβ cache cannot be used"):
+            ResultCache(tmp_path).get("form:x", [text])
+
+
+def test_damaged_weights_are_named(gpt2_dir, tmp_path):
+    import shutil
+
+    copy = tmp_path / "damaged"
+    shutil.copytree(gpt2_dir, copy)
+    (copy / "model.safetensors").write_bytes(b"\x00" * 64)
+    with pytest.raises(InputError, match="damaged: cannot load it as a causal language model"):
+        LanguageModelScorer(str(copy), device="cpu", cache=False).sentence_scores(["go"])

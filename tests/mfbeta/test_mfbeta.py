@@ -278,7 +278,8 @@ def test_metric_scores_an_empty_prediction_and_passes_clean_on(metric, tiny_gpt2
         per_example=True,
     )
     assert out["pref_scores"][0] == 0.0 and out["acceptable"][0] is False
-    assert out["parse_failures"] == 1 and ",clean=lower_all," in out["config"]
+    # the empty generation's parse fails although a parse is given for it; the second parse is None
+    assert out["parse_failures"] == 2 and ",clean=lower_all," in out["config"]
     # "GIRL sleep the" was lower-cased before Form: it scores what "girl sleep the" scores without cleaning
     plain = metric.compute(
         predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES, per_example=True
@@ -388,3 +389,21 @@ def test_meaning_in_worker_processes_is_identical(data_dir):
     assert one == two and len(two["explanations"]) == 12
     with pytest.raises(InputError, match="num_workers must be a positive integer"):
         mfbeta(sentences, sentences, num_workers=0, **kw)
+
+
+def test_given_parses_that_cannot_be_read_or_of_blank_sentences_fail(tmp_path):
+    import warnings
+
+    from amreval.amr.read import read_graphs
+
+    # a parse file read leniently, as `amreval mfbeta --parses` reads it: the malformed second graph
+    # is a failed parse, not an error
+    (tmp_path / "parses.amr").write_text(PARSES[0] + "\n\n(s / sleep-01 :ARG0 (g / girl\n", encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parses = read_graphs(tmp_path / "parses.amr", errors=[])
+    r = mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=parses, scorer=LM, vectors=V)
+    assert (r.parse_failures, r.failed) == (1, [1])
+    # a blank generation's parse fails even when a parse is given for it, as when a parser parses
+    blank = mfbeta(["   ", GEN[1]], REF, reference_amrs=GOLD, prediction_amrs=[GOLD[0], GOLD[1]], scorer=LM, vectors=V)
+    assert blank.failed == [0] and blank.s2match_f1[0] == 0.0

@@ -41,3 +41,31 @@ def test_an_svg_without_a_size_is_shown_as_it_is():
     page = svg_viewer('<svg viewBox="0 0 10 10"><g/></svg>')
     assert 'data-width="0"' in page and "download='picture.svg'" in page
     assert '<svg width="100%" style="max-width:100%;height:auto"' in page
+
+
+def test_odd_svg_openings_give_one_width_and_keep_their_style():
+    import pytest
+
+    from amreval.errors import InputError
+
+    cases = {
+        # a commented-out <svg is not the picture
+        '<!-- <svg width="1"> --><svg width="300pt" viewBox="0 0 300 10"><g/></svg>': "400",
+        "<svg width='150px' height='20px' style='background:red'><g/></svg>": "150",
+        '<svg width="50%" height="3em"><g/></svg>': "0",
+        '<svg width="1.2.3" style="color:blue;"><g/></svg>': "0",
+        '<svg width = "30em"><g/></svg>': "0",
+        '<svg width="' + "9" * 400 + '"><g/></svg>': "0",
+    }
+    for svg, natural in cases.items():
+        page = svg_viewer(svg)
+        opening = re.search(r"<svg\b[^>]*>", page[page.index("class='svg-box'") :]).group(0)
+        names = re.findall(r"\s([a-zA-Z-]+)\s*=", opening)
+        assert names.count("width") == 1 and names.count("style") == 1 and "height" not in names, opening
+        assert f'data-width="{natural}"' in page, (svg, page[:80])
+    kept = svg_viewer("<svg width='150px' style='background:red'><g/></svg>")
+    assert 'style="background:red;max-width:150px;height:auto"' in kept
+    with pytest.raises(InputError, match="expected the SVG as text"):
+        svg_viewer(b"<svg/>")
+    with pytest.raises(InputError, match="max_height: expected a CSS length"):
+        svg_viewer("<svg/>", max_height="1px;background:url(x)")

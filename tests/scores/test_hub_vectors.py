@@ -89,3 +89,17 @@ def test_a_missing_member_and_bad_text_are_named(hub_cache):
         hub_vectors(member="glove.6B.300d.txt")
     with pytest.raises(InputError, match="unknown word vectors 'glove-7b'"):
         named_vectors("glove-7b")
+
+
+def test_a_damaged_archive_and_bad_numbers_are_named(hub_cache, tmp_path):
+    snapshot = hub_cache / "models--stanfordnlp--glove" / "snapshots" / COMMIT
+    (snapshot / GLOVE_ARCHIVE).write_bytes(b"PK\x03\x04" + b"\x00" * 60)
+    with pytest.raises(InputError, match="is damaged .*delete it to download it again|is not a GloVe|damaged"):
+        hub_vectors()
+    (tmp_path / "nan.txt").write_text("boy 1 1\ncat nan 1\n", encoding="utf-8")
+    with pytest.raises(DecodeError, match=r"nan.txt, line 2: a value that is not a finite float32 number"):
+        s2.load_vectors(tmp_path / "nan.txt")
+    with zipfile.ZipFile(tmp_path / "local.zip", "w") as archive:
+        archive.writestr("v.txt", "boy 1 1\n")
+    with pytest.raises(InputError, match="local.zip: a zip archive; expected a GloVe text file"):
+        s2.load_vectors(tmp_path / "local.zip")

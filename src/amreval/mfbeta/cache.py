@@ -37,7 +37,8 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,8 @@ __all__ = [
 
 #: The file name of an on-disk cache inside its folder.
 CACHE_FILE = "mfbeta-cache.sqlite"
+#: Seconds to wait for another process that holds the file.
+LOCK_TIMEOUT = 30
 _MISSING = object()
 
 
@@ -77,11 +80,12 @@ class ResultCache:
             except OSError as exc:
                 raise InputError(f"{folder}: cannot create the MFβ cache folder: {exc}") from exc
             self.path = folder / CACHE_FILE
-            with self._connect() as db:
+            with self._database() as db:
                 db.execute(
                     "CREATE TABLE IF NOT EXISTS entries "
                     "(namespace TEXT NOT NULL, text TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (namespace, text))"
                 )
+                db.execute("SELECT namespace, text, value FROM entries LIMIT 1").fetchall()
 
     def __repr__(self) -> str:
         where = "memory" if self.path is None else str(self.path)
@@ -90,12 +94,22 @@ class ResultCache:
     def __len__(self) -> int:
         return len(self._memory)
 
-    def _connect(self) -> sqlite3.Connection:
+    @contextmanager
+    def _database(self) -> Iterator[sqlite3.Connection]:
+        """The SQLite file, in a transaction; what goes wrong with it is an error naming it."""
         assert self.path is not None
         try:
-            return sqlite3.connect(self.path, timeout=60)
-        except sqlite3.Error as exc:
-            raise InputError(f"{self.path}: cannot open the MFβ cache: {exc}") from exc
+            db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT)
+            try:
+                with db:
+                    yield db
+            finally:
+                db.close()
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: a stored value that is not what was written
+            raise InputError(
+                f"{self.path}: the MFβ cache cannot be used ({type(exc).__name__}: {exc}); if it is damaged or "
+                "from elsewhere, delete it (a new one is made), or choose another cache"
+            ) from exc
 
     def get(self, namespace: str, texts: Iterable[str]) -> dict[str, Any]:
         """The cached values of those texts that have one (text -> value)."""
@@ -125,18 +139,18 @@ class ResultCache:
                 self._memory[(namespace, text)] = value
         if self.path is not None:
             rows = [(namespace, text, json.dumps(value)) for text, value in values.items()]
-            with self._connect() as db:
+            with self._database() as db:
                 db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", rows)
 
     def _read(self, namespace: str, texts: list[str]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        with self._connect() as db:
+        with self._database() as db:
             for start in range(0, len(texts), 500):
                 chunk = texts[start : start + 500]
                 marks = ",".join("?" * len(chunk))
                 query = f"SELECT text, value FROM entries WHERE namespace = ? AND text IN ({marks})"
                 for text, value in db.execute(query, [namespace, *chunk]):
-                    out[text] = json.loads(value)
+                    out[text] = _checked(json.loads(value), namespace)
         return out
 
     def clear(self) -> None:
@@ -144,8 +158,16 @@ class ResultCache:
         with self._lock:
             self._memory.clear()
         if self.path is not None:
-            with self._connect() as db:
+            with self._database() as db:
                 db.execute("DELETE FROM entries")
+
+
+def _checked(value: Any, namespace: str) -> Any:
+    """A stored value as this module writes it: a number for scores, a string or None for parses."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if (namespace.startswith("form:") and not number) or not (number or value is None or isinstance(value, str)):
+        raise ValueError(f"a stored value {value!r:.40} is not what amreval writes")
+    return value
 
 
 #: The process-wide in-memory cache (the default of scorers and parsers).
@@ -185,6 +207,8 @@ def resolve_cache(cache: CacheLike) -> ResultCache | None:
     if isinstance(cache, ResultCache):
         return cache
     word = cache.strip().lower() if isinstance(cache, str) else None
+    if word == "":
+        raise InputError("cache is an empty string; expected memory, disk, none or a folder")
     if cache is None or cache is False or word in _OFF:
         return None
     if cache is True or word == "memory":
@@ -204,19 +228,23 @@ def model_fingerprint(name_or_path: str | os.PathLike[str]) -> str:
     """A name for a model that changes when the model does.
 
     A local folder: its resolved path and a hash of its files' names, sizes
-    and modification times (and of ``config.json``'s content). A Hub name:
+    and modification times (and of ``config.json``'s content); files in
+    subfolders are not looked at. A Hub name:
     the name and, when the model is in the local Hugging Face cache, the
     commit of its snapshot.
     """
     path = Path(name_or_path).expanduser()
     if path.is_dir():
         digest = hashlib.sha256()
-        for item in sorted(p for p in path.rglob("*") if p.is_file()):
-            stat = item.stat()
-            digest.update(f"{item.relative_to(path)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
-        config = path / "config.json"
-        if config.is_file():
-            digest.update(config.read_bytes())
+        try:  # the folder's own files (a model folder is flat); not a walk of what lies below
+            for item in sorted(p for p in path.iterdir() if p.is_file()):
+                stat = item.stat()
+                digest.update(f"{item.name}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+            config = path / "config.json"
+            if config.is_file():
+                digest.update(config.read_bytes())
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read the model folder: {exc.strerror or exc}") from None
         return f"{path.resolve()}@{digest.hexdigest()[:16]}"
     name = os.fspath(name_or_path)
     try:

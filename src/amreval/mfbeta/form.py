@@ -257,6 +257,9 @@ def form_score(
         scores = np.asarray(scorer.sentence_scores(to_score, progress=progress), dtype=np.float64)
     if scores.shape != (len(to_score),):
         raise InputError(f"the scorer returned {scores.shape} scores for {len(to_score)} sentences")
+    unscorable = np.flatnonzero(np.isnan(scores[m:]))
+    if unscorable.size:
+        raise InputError(f"reference #{unscorable[0]}: no tokens to score")
     generated_scores = np.zeros(len(gen), dtype=np.float64)  # an empty sentence scores 0
-    generated_scores[kept] = scores[:m]
+    generated_scores[kept] = np.nan_to_num(scores[:m], nan=0.0)  # so does one with nothing to score
     return form_from_scores(generated_scores, scores[m:], tol)

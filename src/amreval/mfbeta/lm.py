@@ -95,6 +95,8 @@ KINDS = ("causal", "masked")
 DEFAULT_MAX_TOKENS = 512
 #: Padded tokens per forward pass on a GPU (CUDA, MPS), where larger batches pay off.
 DEFAULT_MAX_TOKENS_GPU = 4096
+#: Rows per batch at most, whatever the token budget.
+MAX_ROWS = 1024
 #: What one more forward pass costs, in padded tokens, when batches are cut (see :func:`token_batches`).
 BATCH_COST = 24
 #: The dtypes by name, with their aliases.
@@ -145,7 +147,9 @@ def resolve_device(device: str | None, torch: Any = None) -> str:
     try:
         kind = torch.device(str(device)).type
     except (RuntimeError, TypeError, ValueError):
-        raise InputError(f"unknown device {device!r}; expected cpu, cuda, cuda:N, mps or auto") from None
+        kind = None
+    if kind not in ("cpu", "cuda", "mps"):
+        raise InputError(f"unknown device {device!r}; expected cpu, cuda, cuda:N, mps or auto")
     if (kind == "cuda" and not torch.cuda.is_available()) or (kind == "mps" and not has_mps):
         raise InputError(f"device {device!r}: this machine (torch {torch.__version__}) has no {kind}; use cpu or auto")
     return str(device)
@@ -198,20 +202,22 @@ def check_sentences(sentences: Sequence[str], label: str, *, allow_empty: bool =
 def token_batches(lengths: Sequence[int], max_tokens: int, max_rows: int | None = None) -> list[list[int]]:
     """Rows sorted longest first, cut into batches of at most ``max_tokens`` padded tokens.
 
-    A batch costs its rows times its longest row. The cuts minimise the padded
+    A batch costs its rows times its longest row, and holds at most
+    ``max_rows`` rows (never more than :data:`MAX_ROWS`). The cuts minimise the padded
     tokens of all batches plus :data:`BATCH_COST` for each batch (fewer,
     fuller batches, but not at the price of much padding); a row longer than
     the budget gets a batch of its own. Ties keep the input order.
     """
     order = sorted(range(len(lengths)), key=lambda k: (-lengths[k], k))
     n = len(order)
+    max_rows = min(max_rows or MAX_ROWS, MAX_ROWS)
     cost = [0.0] + [float("inf")] * n  # cost[i]: the best cuts of the first i rows
     cut = [0] * (n + 1)
     for i in range(1, n + 1):
         for j in range(i - 1, -1, -1):  # the last batch holds rows j .. i-1; its longest is row j
             rows = i - j
             width = lengths[order[j]]
-            if rows > 1 and (rows * width > max_tokens or (max_rows is not None and rows > max_rows)):
+            if rows > 1 and (rows * width > max_tokens or rows > max_rows):
                 break
             total = cost[j] + rows * width + BATCH_COST
             if total < cost[i]:
@@ -278,7 +284,7 @@ def _load(name: str, kind: str, device: str, dtype: str) -> LoadedModel:
                 if "sdpa" not in str(exc).lower() and "attention" not in str(exc).lower():
                     raise
                 model = auto.from_pretrained(name, dtype=getattr(torch, dtype))
-        except (OSError, ValueError, KeyError, RuntimeError, TypeError) as exc:
+        except Exception as exc:  # what the model's files or classes make transformers raise, damaged weights too
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise InputError(f"{name}: cannot load it as a {kind} language model: {message}") from exc
         finally:
@@ -400,10 +406,15 @@ class LanguageModelScorer:
             InputError: a sentence is blank or not a string (named by its
                 0-based position), or longer than the model accepts.
         """
-        return self.scores(check_sentences(sentences, "sentence"), lambda k: f"sentence #{k}", progress)
+        out = self.scores(check_sentences(sentences, "sentence"), lambda k: f"sentence #{k}", progress)
+        empty = np.flatnonzero(np.isnan(out))
+        if empty.size:
+            raise InputError(f"sentence #{empty[0]}: no tokens to score")
+        return out
 
     def scores(self, sentences: list[str], name: Callable[[int], str], progress: bool | None = None) -> np.ndarray:
-        """Scores of checked sentences; ``name(k)`` names sentence ``k`` in an error."""
+        """Scores of checked sentences; ``name(k)`` names sentence ``k`` in an error. A sentence a masked
+        LM finds nothing to score in (its tokenizer keeps no token of it) scores NaN."""
         first: dict[str, int] = {}
         for k, s in enumerate(sentences):
             first.setdefault(s, k)
@@ -459,9 +470,7 @@ class LanguageModelScorer:
         rows = []
         for owner, (ids, special) in enumerate(zip(encoded["input_ids"], encoded["special_tokens_mask"])):
             scored = [k for k, flag in enumerate(special) if not flag]
-            if not scored:
-                raise InputError(f"{name(owner)}: no tokens to score")
-            for k in scored:
+            for k in scored:  # a sentence with no tokens to score has no rows: its score is NaN
                 masked = list(ids)
                 masked[k] = mask
                 rows.append(Row(owner, masked, [k], [ids[k]]))
@@ -478,7 +487,7 @@ class LanguageModelScorer:
         done, shown = 0.0, 0
         desc = "form (causal LM)" if self.kind == "causal" else "form (masked LM)"
         with torch.inference_mode(), progress_counter(n, enable=progress, desc=desc, unit="sentence") as bar:
-            if not loaded.checked:
+            if rows and not loaded.checked:
                 with _LOCK:
                     if not loaded.checked:
                         start = _boundary_ids(loaded.tokenizer)[0] if self.kind == "causal" else None
@@ -494,7 +503,8 @@ class LanguageModelScorer:
                 if step:
                     bar.update(step)
                     shown += step
-        return sums / counts
+        with np.errstate(invalid="ignore"):
+            return sums / counts  # NaN where a sentence had nothing to score
 
 
 def get_scorer(

@@ -183,9 +183,13 @@ def gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
     return graphs
 
 
-def given_parses(amrs: Sequence[Any], sentences: Sequence[str]) -> tuple[list[Graph], list[int]]:
-    """Graphs parsed beforehand: None, an empty string or an unreadable graph is a failure,
-    replaced by the authors' one-node graph; returns the graphs and the failed positions."""
+def given_parses(
+    amrs: Sequence[Any], sentences: Sequence[str], *, blank_fails: bool = True
+) -> tuple[list[Graph], list[int]]:
+    """Graphs parsed beforehand: None, an empty string or an unreadable graph (text or a graph a lenient
+    reader could not read) is a failure, replaced by the authors' one-node graph, and so is the parse of a
+    blank sentence when ``blank_fails`` (as if it had been parsed here); returns the graphs and the failed
+    positions."""
     import warnings
 
     from amreval.errors import AmrevalWarning, DecodeError
@@ -198,8 +202,13 @@ def given_parses(amrs: Sequence[Any], sentences: Sequence[str]) -> tuple[list[Gr
     failed: list[int] = []
     for k, g in enumerate(amrs):
         graph = None
-        if isinstance(g, Graph):
-            graph = as_graph(g, "prediction AMR", k)
+        if blank_fails and not sentences[k].strip():
+            graph = None
+        elif isinstance(g, Graph):
+            try:
+                graph = as_graph(g, "prediction AMR", k)
+            except InputError:  # a graph a lenient reader could not read
+                graph = None
         elif isinstance(g, str) and g.strip():
             try:
                 with warnings.catch_warnings():

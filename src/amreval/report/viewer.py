@@ -21,6 +21,8 @@ import base64
 import html
 import re
 
+from amreval.errors import InputError
+
 __all__ = ["VIEWER_JS", "svg_viewer"]
 
 #: The click handler of the viewer's buttons (run once, with ``element`` the page element holding viewers).
@@ -46,12 +48,21 @@ element.addEventListener('click', (event) => {
 """
 
 _OPEN_TAG = re.compile(r"<svg\b[^>]*>")
-_SIZE = re.compile(r'\s(width|height)="([\d.]+)(pt|px)?"')
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_WIDTH = re.compile(r"""\swidth\s*=\s*(["'])\s*([0-9.eE+-]+)\s*(pt|px)?\s*\1""")
+_SIZES = re.compile(r"""\s(?:width|height)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)""")
+_STYLE = re.compile(r"""\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _BUTTON = (
     "<button type='button' data-svg-zoom='{action}' title='{title}' "
     "style='padding:2px 10px;border:1px solid #bdbdbd;border-radius:4px;background:#fafafa;cursor:pointer'>"
     "{text}</button>"
 )
+
+
+def _length(value: str) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9.]+(px|pt|em|rem|vh|vw|%)", value.strip()):
+        raise InputError(f"max_height: expected a CSS length such as 80vh or 600px, got {value!r}")
+    return value.strip()
 
 
 def svg_viewer(svg: str, *, filename: str = "picture.svg", max_height: str = "80vh") -> str:
@@ -61,21 +72,41 @@ def svg_viewer(svg: str, *, filename: str = "picture.svg", max_height: str = "80
         svg: the SVG text (an XML declaration and doctype before ``<svg`` are dropped from the page
             and kept in the download).
         filename: the name the download gets.
-        max_height: the height of the box beyond which it scrolls.
+        max_height: the height of the box beyond which it scrolls (a CSS length).
+
+    The SVG is put in the page as it is: it must be trusted, as amreval's own pictures are (Graphviz escapes
+    every label). The file name and the height are escaped.
+
+    Raises:
+        InputError: ``svg`` is not text, or ``max_height`` is not a CSS length.
     """
-    start = svg.find("<svg")
-    shown = svg[start:] if start >= 0 else svg
+    if not isinstance(svg, str):
+        raise InputError(f"svg_viewer: expected the SVG as text, got {type(svg).__name__}")
+    tag = _OPEN_TAG.search(_COMMENT.sub(lambda m: " " * len(m.group(0)), svg))  # a <svg inside a comment is not it
     natural = 0.0
-    tag = _OPEN_TAG.search(shown)
+    shown = svg
     if tag:
-        sizes = {m.group(1): (float(m.group(2)), m.group(3) or "px") for m in _SIZE.finditer(tag.group(0))}
-        if "width" in sizes:
-            value, unit = sizes["width"]
-            natural = value * 4 / 3 if unit == "pt" else value  # 1 pt = 4/3 CSS px
+        shown = svg[tag.start() :]
+        opening = svg[tag.start() : tag.end()]
+        width = _WIDTH.search(opening)
+        if width:
+            try:
+                value = float(width.group(2))
+                natural = value * 4 / 3 if width.group(3) == "pt" else value  # 1 pt = 4/3 CSS px
+            except ValueError:
+                natural = 0.0
+            if not (0 < natural < 1e7):  # a width that is not a length in pt or px: fitted to the box
+                natural = 0.0
+        own_style = _STYLE.search(opening)
+        own = (own_style.group(1) or own_style.group(2) or "") if own_style else ""
+        kept = own.strip().rstrip(";") + ";" if own.strip() else ""
         fitted = f"max-width:{natural:g}px" if natural else "max-width:100%"  # fitted, never enlarged
-        opened = _SIZE.sub("", tag.group(0)).replace("<svg", f'<svg width="100%" style="{fitted};height:auto"', 1)
-        shown = shown[: tag.start()] + opened + shown[tag.end() :]
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        bare = _STYLE.sub("", _SIZES.sub("", opening))
+        opened = bare.replace(
+            "<svg", f'<svg width="100%" style="{html.escape(kept, quote=True)}{fitted};height:auto"', 1
+        )
+        shown = opened + shown[len(opening) :]
+    data = base64.b64encode(svg.encode("utf-8", "replace")).decode("ascii")
     buttons = "".join(
         _BUTTON.format(action=action, title=title, text=text)
         for action, title, text in (
@@ -91,6 +122,6 @@ def svg_viewer(svg: str, *, filename: str = "picture.svg", max_height: str = "80
         f"{buttons}<span class='svg-zoom-level' style='min-width:4em;color:#616161'>fitted</span>"
         f"<a class='svg-download' download='{html.escape(filename, quote=True)}' "
         f"href='data:image/svg+xml;base64,{data}'>Download SVG</a></div>"
-        f"<div class='svg-box' style='overflow:auto;max-height:{html.escape(max_height, quote=True)}'>{shown}</div>"
+        f"<div class='svg-box' style='overflow:auto;max-height:{_length(max_height)}'>{shown}</div>"
         "</div>"
     )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+import zlib
 
 from amreval.errors import InputError, MissingDependencyError
 from amreval.scores.s2match import WordVectors, load_vectors, read_vectors
@@ -80,12 +81,18 @@ def hub_vectors(
         vectors.name = where
         return vectors
     label = f"{where}#{member}"
-    with zipfile.ZipFile(path) as archive:
-        if member is None or member not in archive.namelist():
-            names = ", ".join(n for n in archive.namelist() if n.endswith(".txt")) or "none"
-            raise InputError(f"{label}: no such file in the archive; its text files: {names}")
-        with archive.open(member) as fh:
-            return read_vectors(fh, label)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if member is None or member not in archive.namelist():
+                names = ", ".join(n for n in archive.namelist() if n.endswith(".txt")) or "none"
+                raise InputError(f"{label}: no such file in the archive; its text files: {names}")
+            with archive.open(member) as fh:
+                return read_vectors(fh, label)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise InputError(
+            f"{label}: the archive in the Hugging Face cache ({path}) is damaged ({exc}); delete it to download "
+            "it again"
+        ) from None
 
 
 def named_vectors(name: str) -> WordVectors:

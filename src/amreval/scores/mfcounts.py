@@ -68,7 +68,7 @@ def mfbeta_items(
             if isinstance(exc, InputError):
                 raise
             raise InputError("form: expected one preference score or one true/false per item") from None
-    preds, _ = given_parses(prediction_amrs, [""] * n)
+    preds, _ = given_parses(prediction_amrs, [""] * n, blank_fails=False)
     golds = gold_graphs(reference_amrs, n)
     result = s2match(
         preds,
@@ -104,9 +104,10 @@ def mfbeta_parts(
 ) -> np.ndarray:
     """Per-item ``(match, test, gold, acceptable)`` behind an :class:`~amreval.mfbeta.score.MFResult`.
 
-    Meaning's counts are scored again from the parses the result was made
+    Meaning's counts are the result's own (``meaning_items``); for a result
+    without them they are scored again from the parses the result was made
     from (precomputed ``prediction_amrs`` against ``reference_amrs``, with the
-    S²match settings among ``options``, MFβ's keywords); Form's flags are the result's.
+    S²match settings among ``options``, MFβ's keywords). Form's flags are the result's.
 
     Raises:
         InputError: the parses or the gold AMRs are missing (MFβ's items
@@ -114,6 +115,10 @@ def mfbeta_parts(
     """
     check_mfbeta_parts(prediction_amrs, reference_amrs)
     assert prediction_amrs is not None and reference_amrs is not None
+    flags = np.asarray([bool(x) for x in result.acceptable], dtype=np.float64)
+    kept = getattr(result, "meaning_items", None)
+    if kept and len(kept) == len(flags):  # the result's own per-item counts: nothing is scored again
+        return np.column_stack([np.asarray(kept, dtype=np.float64).reshape(len(kept), 3), flags])
     options = options or {}
     keys = ("vectors", "cutoff", "diffsense", "solver", "restarts", "seed", "time_limit")
     items = mfbeta_items(

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import os
 import re
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -188,6 +189,8 @@ def load_vectors(path: PathLike) -> WordVectors:
             have different numbers of values (the message names the line).
     """
     label = os.fspath(path)
+    if os.path.isfile(label) and zipfile.is_zipfile(label):
+        raise InputError(f"{label}: a zip archive; expected a GloVe text file (unpack it first)")
     try:
         with open(label, "rb") as fh:
             return read_vectors(fh, label)
@@ -224,7 +227,8 @@ def read_vectors(lines: Iterable[bytes], label: str) -> WordVectors:
     if not rows:
         raise InputError(f"{label}: no word vectors found; expected lines 'word v1 v2 ...'")
     try:
-        flat = np.array(" ".join(rows).split(), dtype=np.float32)
+        with np.errstate(over="ignore"):
+            flat = np.array(" ".join(rows).split(), dtype=np.float32)
     except ValueError:
         for n, row in zip(numbers, rows):
             for value in row.split():
@@ -247,7 +251,15 @@ def read_vectors(lines: Iterable[bytes], label: str) -> WordVectors:
                 source=label,
                 line=n,
             )
-    return WordVectors(words, flat.reshape(len(rows), -1), label)
+    matrix = flat.reshape(len(rows), -1)
+    bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1))
+    if bad.size:
+        raise DecodeError(
+            "a value that is not a finite float32 number (nan, inf, or beyond ±3.4e38); expected GloVe vectors",
+            source=label,
+            line=numbers[bad[0]],
+        )
+    return WordVectors(words, matrix, label)
 
 
 _LOADED: dict[str, WordVectors] = {}
