@@ -172,7 +172,8 @@ def picture(state: dict | None, choice: str | None) -> str:
     except ImportError:
         return _note("No picture: this version of amreval cannot draw alignments.")
     try:
-        al = s2match_alignment(state["prediction_amrs"][k], state["reference_amrs"][k], k)
+        sentence = (state.get("predictions") or [""] * len(choices))[k]
+        al = s2match_alignment(state["prediction_amrs"][k], state["reference_amrs"][k], k, sentence)
         svg = alignment_svg(
             al.prediction,
             al.gold,
@@ -197,15 +198,15 @@ class Aligned(NamedTuple):
     score: Any
 
 
-def s2match_alignment(prediction_amr: str | None, gold_amr: str, k: int) -> Aligned:
-    """Align the ``k``-th parse (None: a failed parse, the authors' dummy graph) with its gold AMR as
-    Meaning does: S²match with the default vectors and the search of pair ``k``."""
+def s2match_alignment(prediction_amr: str | None, gold_amr: str, k: int, sentence: str | None = None) -> Aligned:
+    """Align the ``k``-th parse (None: a failed parse, the authors' dummy graph, as for a blank generated
+    ``sentence``) with its gold AMR as Meaning does: S²match with the default vectors and the search of pair ``k``."""
     from amreval.match.options import SearchOptions
     from amreval.mfbeta.score import given_parses, gold_graphs
     from amreval.scores.harness import pair_search
     from amreval.scores.s2match import align_s2match, resolve_vectors
 
-    pred = given_parses([prediction_amr], [""])[0][0]
+    pred = given_parses([prediction_amr], [sentence or ""], blank_fails=sentence is not None)[0][0]
     gold = gold_graphs([gold_amr], 1)[0]
     al = align_s2match(pred, gold, resolve_vectors(None), pair_search(SearchOptions(), k))
     return Aligned(pred, gold, al.mapping, al.similarity, al.score)
@@ -251,7 +252,11 @@ def make_scorer(metric):
         except (AmrevalError, ValueError, OSError) as exc:
             raise gr.Error(str(exc)) from None
         n = len(kw["predictions"])
-        state = {"prediction_amrs": kw.get("prediction_amrs"), "reference_amrs": kw.get("reference_amrs")}
+        state = {
+            "prediction_amrs": kw.get("prediction_amrs"),
+            "reference_amrs": kw.get("reference_amrs"),
+            "predictions": kw["predictions"],
+        }
         return (
             scores_html(out, float(tolerance)),
             per_example_html(kw["predictions"], kw["references"], out),
