@@ -81,26 +81,24 @@ def _fraction(upper_open: bool) -> Callable[[str], float]:
     return parse
 
 
-def _beta(text: str) -> float:
-    """An argparse type: MFβ's β, a finite number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
-    return value
+def _number(test: Callable[[float], bool], expected: str) -> Callable[[str], float]:
+    """An argparse type: a number for which ``test`` holds (``expected`` says which, for messages)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number {expected}, got {text!r}") from None
+        if not test(value):
+            raise argparse.ArgumentTypeError(f"must be {expected}, got {text}")
+        return value
+
+    return parse
 
 
-def _tolerance(text: str) -> float:
-    """An argparse type: MFβ's tolerance, in [0, 0.5]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 0.5], got {text!r}") from None
-    if not 0.0 <= value <= 0.5:
-        raise argparse.ArgumentTypeError(f"must be in [0, 0.5], got {text}")
-    return value
+#: MFβ's β and tolerance
+_beta = _number(lambda v: v > 0 and math.isfinite(v), "finite and > 0")
+_tolerance = _number(lambda v: 0.0 <= v <= 0.5, "in [0, 0.5]")
 
 
 def _level(text: str) -> float:
