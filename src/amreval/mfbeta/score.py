@@ -12,8 +12,9 @@
   more, β < 1 Meaning more.
 
 An empty (or blank) generated sentence is scored, never an error for the
-corpus: it is not sent to the parser, its parse fails (the dummy graph), and
-its Form score (mtp) is 0, so it is never preferred to its reference
+corpus: it is not sent to the parser, its parse fails (the dummy graph, even
+when a parse is given for it), and its Form score (mtp) is 0, so it is never
+preferred to its reference
 (:func:`~amreval.mfbeta.form.form_score`). In the authors' scripts the empty
 line is parsed and scored like any other (the language model then scores
 only the end-of-text token after the start token) and is not preferred;
