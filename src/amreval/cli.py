@@ -196,13 +196,19 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
     )
-    p.add_argument("--beta", type=float, default=1.0, help="MFβ's β (default 1)")
-    p.add_argument("--tolerance", type=float, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance")
+    p.add_argument("--beta", type=_beta, default=1.0, help="MFβ's β (default 1)")
+    p.add_argument(
+        "--tolerance", type=_tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance"
+    )
+    _add_progress(p)
+
+
+def _add_progress(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="progress bar (default: on a terminal only)",
+        help="progress bars (default: on a terminal only)",
     )
 
 
@@ -269,12 +275,7 @@ def _add_scoring_flags(
         help="stop at a predicted graph that cannot be read (default: score it as an empty graph, count it, warn)",
     )
     _add_verbose(p)
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar (default: on a terminal only)",
-    )
+    _add_progress(p)
 
 
 def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
@@ -307,9 +308,7 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--significant", type=_integer(0), default=4, metavar="D", help="digits (default 4)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
-    p.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bars (default: on a terminal)"
-    )
+    _add_progress(p)
     _add_verbose(p)
 
 
@@ -457,12 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
         "OUT for one document, OUT with _<document id> (or _1, _2, ...) before .svg for several (needs Graphviz)",
     )
-    d.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar (default: on a terminal only)",
-    )
+    _add_progress(d)
     _add_verbose(d)
     d.set_defaults(func=commands.run_docamr)
 
@@ -483,12 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="representations to export (default: docamr no-merge merge-names merge-all)",
     )
     x.add_argument("--strict", action="store_true", help="fail on a malformed document (default: skip it, warn)")
-    x.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar (default: on a terminal only)",
-    )
+    _add_progress(x)
     _add_verbose(x)
     x.set_defaults(func=commands.run_export_ms_amr)
 

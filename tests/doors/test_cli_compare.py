@@ -177,6 +177,13 @@ def test_bad_command_lines(capsys, files):
     with pytest.raises(SystemExit):
         main(["compare", "-f", files["pred"], files["other"], "--gold", files["gold"], "--resamples", "0"])
     assert "must be an integer >= 1, got 0" in capsys.readouterr().err
+    for option, value, message in (
+        ("--beta", "0", "must be finite and > 0"),
+        ("--tolerance", "0.7", "must be in [0, 0.5]"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(["compare", "-f", files["pred"], files["other"], "--gold", files["gold"], option, value])
+        assert exc.value.code == 2 and f"{option}: {message}" in capsys.readouterr().err
     code, _, err = run(capsys, "compare", "-f", files["pred"], files["other"], "--gold", files["gold"], "--names", "a")
     assert code == 1 and "1 names for 2 systems" in err
     code, _, err = run(capsys, "compare", "-f", files["pred"], files["pred"], "--gold", files["gold"])
