@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test check test-core bench venv clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet -c constraints.txt -e '.[test,hub,s2match,lm,distributed,parser,draw,space]'
@@ -45,7 +45,7 @@ check: $(STAMP)
 	$(VENV)/bin/mypy
 
 # a second environment with the core dependencies and the test tools only
-$(CORE_STAMP): pyproject.toml constraints.txt
+$(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
 	test -x $(CORE_VENV)/bin/python || $(PYTHON) -m venv $(CORE_VENV)
 	$(CORE_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(CORE_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[test]'

@@ -1,13 +1,18 @@
-"""Packaging beyond pyproject.toml: the metric folders go into the package as ``amreval/_metrics/``.
+"""Packaging beyond pyproject.toml: the compiled kernels, and the metric folders as ``amreval/_metrics/``.
+
+``src/amreval/match/_kernels.c`` is built as the extension module ``amreval.match._ckernels`` (plain C,
+no NumPy headers; called through ctypes). It is optional: where no C compiler is found the install goes
+on and the alignments run in the kernels' pure-Python form, with a warning.
 
 ``metrics/docsmatch`` and ``metrics/mfbeta`` (script, card, app, examples, requirements) are copied into
 the built package, so that ``amreval.hub.load_metric("docsmatch")`` finds them in an installed wheel.
 """
 
 import shutil
+import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 METRICS = ("docsmatch", "mfbeta")
@@ -25,4 +30,12 @@ class BuildWithMetrics(build_py):
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-setup(cmdclass={"build_py": BuildWithMetrics})
+KERNELS = Extension(
+    "amreval.match._ckernels",
+    sources=["src/amreval/match/_kernels.c"],
+    # the same floating-point operations, in the same order, as the Python kernels: no contraction into FMA
+    extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"] if sys.platform != "win32" else [],
+    optional=True,
+)
+
+setup(cmdclass={"build_py": BuildWithMetrics}, ext_modules=[KERNELS])

@@ -150,28 +150,3 @@ def test_hill_climbing_never_beats_the_exact_optimum_and_exact_reaches_it(a, b, 
     assert p.value(exact.mapping) == pytest.approx(exact.score)
     again = hill_climb(p, restarts=19, seed=seed)
     assert again.mapping.tolist() == hc.mapping.tolist()
-
-
-def test_import_loads_no_kernel_and_read_only_installs_cache_elsewhere(tmp_path, monkeypatch):
-    import os
-    import subprocess
-    import sys
-
-    # importing the package compiles and loads nothing: Numba comes with the first alignment
-    code = "import sys, amreval; print('numba' in sys.modules, 'amreval.match._pool' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["False", "False"]
-    from amreval.match import _numba
-
-    # a writable install caches beside the source (Numba's own choice): nothing to do
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    assert _numba._cache_dir() is None
-    # a read-only install: the user's cache folder, else the temporary folder
-    package = os.path.dirname(os.path.abspath(_numba.__file__))
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode: False if path == package else real_access(path, mode))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert _numba._cache_dir() == str(tmp_path / "cache" / f"amreval-numba-{os.getuid()}")
-    monkeypatch.setenv("XDG_CACHE_HOME", "/proc/no-such-place")
-    monkeypatch.setattr(_numba.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
-    assert _numba._cache_dir() == str(tmp_path / "tmp" / f"amreval-numba-{os.getuid()}")

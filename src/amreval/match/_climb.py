@@ -1,32 +1,32 @@
-"""Compiled hill climbing (Numba): smatch's moves and swaps, steepest ascent, seeded restarts.
+"""Hill climbing (plain Python): smatch's moves and swaps, steepest ascent, seeded restarts.
 
 They work on plain integer and float arrays only; :mod:`amreval.match.alignment`
-prepares the arrays and reads the results. With ``NUMBA_DISABLE_JIT=1`` they
-run as ordinary Python (slowly), which is how the benchmark measures what
-compiling buys.
+prepares the arrays and reads the results through :func:`amreval.match.kernels.kernels`.
+This is the specification of the compiled kernels (``_kernels.c`` follows it
+loop by loop and gives identical results) and what runs where they are not
+built, or with ``AMREVAL_KERNELS=python``, which is how the benchmark measures
+what compiling buys.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from amreval.match._numba import njit
 from amreval.match._pool import find_pair, row_pointers
 
 _EPS = 1e-9
+_MASK = 0xFFFFFFFFFFFFFFFF
 
 
-@njit(cache=True, nogil=True)
 def _splitmix(state):
-    state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    """SplitMix64: the next state and its output (Python ints below 2**64)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
     z = state
-    z = ((z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    z = ((z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    z = z ^ (z >> np.uint64(31))
-    return state, z
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
 
 
-@njit(cache=True, nogil=True)
 def _pair_weight(p, q, ptr, nbr, w):
     total = 0.0
     if p < 0 or q < 0:
@@ -37,13 +37,11 @@ def _pair_weight(p, q, ptr, nbr, w):
     return total
 
 
-@njit(cache=True, nogil=True)
 def _activate(p, sign, ctx, ptr, nbr, w):
     for x in range(ptr[p], ptr[p + 1]):
         ctx[nbr[x]] += sign * w[x]
 
 
-@njit(cache=True, nogil=True)
 def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr):
     """Node i's best move or swap: ``(gain, p, k, pd)``; gain ``-1.0`` and ``p = -1`` when none gains."""
     best_gain = _EPS
@@ -106,7 +104,6 @@ def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr):
     return best_gain, best_p, best_k, best_pd
 
 
-@njit(cache=True, nogil=True)
 def _mark(x, stamp, step, todo, n_todo):
     if x >= 0 and stamp[x] != step:
         stamp[x] = step
@@ -115,7 +112,6 @@ def _mark(x, stamp, step, todo, n_todo):
     return n_todo
 
 
-@njit(cache=True, nogil=True)
 def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src):
     """Steepest-ascent hill climbing from the state given; returns the gain.
 
@@ -242,7 +238,6 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
             )
 
 
-@njit(cache=True, nogil=True)
 def target_index(n_b, pair_src, pair_tgt):
     """For each node of B, the sources of the candidate pairs that target it (CSR)."""
     tgt_ptr = np.zeros(n_b + 1, dtype=np.int64)
@@ -259,7 +254,6 @@ def target_index(n_b, pair_src, pair_tgt):
     return tgt_ptr, tgt_src
 
 
-@njit(cache=True, nogil=True)
 def _score(mapping, pair_u, ctx):
     s = 0.0
     for i in range(mapping.shape[0]):
@@ -269,7 +263,6 @@ def _score(mapping, pair_u, ctx):
     return s
 
 
-@njit(cache=True, nogil=True)
 def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed, bound, init):
     """Smart start (or ``init`` when given), then ``restarts`` random starts.
 
@@ -284,7 +277,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
     mapping = np.full(n_a, -1, dtype=np.int64)
     used = np.full(n_b, -1, dtype=np.int64)
     ctx = np.zeros(n_pairs, dtype=np.float64)
-    state = np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
+    state = (int(seed) * 0x2545F4914F6CDD1D + 0x632BE59BD9B4E019) & _MASK
     order = np.argsort(-pair_u, kind="mergesort")
     climbs = 0
     for r in range(restarts + 1):
@@ -316,7 +309,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
             perm = np.arange(n_a)
             for x in range(n_a - 1, 0, -1):
                 state, z = _splitmix(state)
-                y = np.int64(z % np.uint64(x + 1))
+                y = z % (x + 1)
                 tmp = perm[x]
                 perm[x] = perm[y]
                 perm[y] = tmp
@@ -329,7 +322,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
                 if free == 0:
                     continue
                 state, z = _splitmix(state)
-                pick = np.int64(z % np.uint64(free))
+                pick = z % free
                 for p in range(cand_ptr[i], cand_ptr[i + 1]):
                     if used[pair_tgt[p]] < 0:
                         if pick == 0:

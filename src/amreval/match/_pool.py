@@ -1,18 +1,17 @@
-"""Compiled kernels that build the alignment problem: candidates, weights, terms (Numba).
+"""The kernels that build the alignment problem: candidates, weights, terms (plain Python).
 
 They work on plain integer and float arrays only; :mod:`amreval.match.problem`
-prepares the arrays and reads the results. With ``NUMBA_DISABLE_JIT=1`` they
-run as ordinary Python (slowly).
+prepares the arrays and reads the results through :func:`amreval.match.kernels.kernels`.
+This is the specification of the compiled kernels (``_kernels.c`` follows it
+loop by loop and gives identical results) and what runs where they are not
+built, or with ``AMREVAL_KERNELS=python``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from amreval.match._numba import njit
 
-
-@njit(cache=True, nogil=True)
 def compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
     """Whether node i of A may align with node j of B: they share a group.
 
@@ -36,7 +35,6 @@ def compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
     return False
 
 
-@njit(cache=True, nogil=True)
 def _group_index(keys, owners, gb_ptr, gb_ids, n_groups):
     """Items of B (with a key and an owner node) sorted by (key, group of the owner), one entry per group.
 
@@ -60,7 +58,6 @@ def _group_index(keys, owners, gb_ptr, gb_ids, n_groups):
     return comp[order].copy(), item[order].copy()
 
 
-@njit(cache=True, nogil=True)
 def _range_of(sorted_keys, key):
     """``[lo, hi)`` of ``key`` in an ascending array."""
     lo = np.searchsorted(sorted_keys, key, side="left")
@@ -68,7 +65,6 @@ def _range_of(sorted_keys, key):
     return lo, hi
 
 
-@njit(cache=True, nogil=True)
 def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
     """The number of pairwise terms :func:`build_pool` will make (to check memory first)."""
     comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
@@ -95,7 +91,6 @@ def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
     return n_terms
 
 
-@njit(cache=True, nogil=True)
 def build_pool(
     inst_a,
     attr_a,
@@ -305,8 +300,8 @@ def build_pool(
         term_q[e] = np.searchsorted(kept_key, t_k[e] * n_b + t_l[e])
     # upper bound: every triple of A matches at most one of B and vice versa,
     # each earning at most the largest weight it can earn
-    bound_a = best_a_inst.sum() + attr_a_best.sum() + rel_a_best.sum()
-    bound_b = best_b_inst.sum() + attr_b_best.sum() + rel_b_best.sum()
+    bound_a = _sum(best_a_inst) + _sum(attr_a_best) + _sum(rel_a_best)
+    bound_b = _sum(best_b_inst) + _sum(attr_b_best) + _sum(rel_b_best)
     bound = min(bound_a, bound_b)
     return (
         pair_src,
@@ -321,7 +316,14 @@ def build_pool(
     )
 
 
-@njit(cache=True, nogil=True)
+def _sum(values):
+    """The sum in index order, one addition at a time (as the C adds)."""
+    total = 0.0
+    for v in values:
+        total += float(v)
+    return total
+
+
 def find_pair(cand_ptr, pair_tgt, i, j):
     """The index of candidate pair ``(i, j)``, or -1 (row ``i`` holds its targets in ascending order)."""
     lo = cand_ptr[i]
@@ -338,7 +340,6 @@ def find_pair(cand_ptr, pair_tgt, i, j):
     return -1
 
 
-@njit(cache=True, nogil=True)
 def row_pointers(n_a, pair_src):
     """Where each node's candidate pairs start (pairs are ordered by source)."""
     ptr = np.zeros(n_a + 1, dtype=np.int64)
@@ -349,7 +350,6 @@ def row_pointers(n_a, pair_src):
     return ptr
 
 
-@njit(cache=True, nogil=True)
 def _push(keys, weights, n, key, weight):
     """Append ``(key, weight)`` at position ``n``, doubling the arrays when full; returns them and ``n + 1``."""
     if n == keys.shape[0]:
@@ -360,21 +360,18 @@ def _push(keys, weights, n, key, weight):
     return keys, weights, n + 1
 
 
-@njit(cache=True, nogil=True)
 def _grow_i(a, cap):
     out = np.empty(cap, dtype=np.int64)
     out[: a.shape[0]] = a
     return out
 
 
-@njit(cache=True, nogil=True)
 def _grow_f(a, cap):
     out = np.empty(cap, dtype=np.float64)
     out[: a.shape[0]] = a
     return out
 
 
-@njit(cache=True, nogil=True)
 def adjacency(n_pairs, term_p, term_q, term_w):
     """Symmetric CSR adjacency of pairwise terms: ``(ptr, nbr, w)``."""
     deg = np.zeros(n_pairs + 1, dtype=np.int64)

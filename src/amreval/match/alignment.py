@@ -86,10 +86,10 @@ _BOUND_TOL = 1e-6
 
 
 def _climber() -> Any:
-    """The compiled hill climbing, imported (and Numba with it) on first use."""
-    from amreval.match import _climb as kernels
+    """The hill-climbing kernel (compiled where built), loaded on first use."""
+    from amreval.match.kernels import kernels
 
-    return kernels
+    return kernels()
 
 
 def hill_climb(

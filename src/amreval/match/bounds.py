@@ -122,7 +122,7 @@ def assignment_bound(problem: Problem) -> float:
     relation triple of A and one per relation triple of B (a triple matches
     once). Any mapping's score is the sum of its pairs' shares of the terms
     it realises, so the best assignment of these values (the linear
-    assignment problem, :func:`scipy.optimize.linear_sum_assignment`) bounds
+    assignment problem, solved as :func:`scipy.optimize.linear_sum_assignment` solves it) bounds
     the optimum. Problems with more than :data:`ASSIGNMENT_MAX_CELLS` node
     pairs get the simple bound instead.
 
@@ -139,7 +139,7 @@ def assignment_bound(problem: Problem) -> float:
         return 0.0
     if problem.n_a * problem.n_b > ASSIGNMENT_MAX_CELLS:
         return problem.bound
-    from scipy.optimize import linear_sum_assignment
+    from amreval.match.kernels import kernels
 
     value = problem.pair_u.copy()
     if problem.n_terms:
@@ -155,5 +155,5 @@ def assignment_bound(problem: Problem) -> float:
             value += np.minimum(shares[0], shares[1])
     table = np.zeros((problem.n_a, problem.n_b))
     table[problem.pair_src, problem.pair_tgt] = value
-    rows, cols = linear_sum_assignment(table, maximize=True)
+    rows, cols = kernels().assignment(table)
     return min(problem.bound, float(table[rows, cols].sum()))

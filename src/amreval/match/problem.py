@@ -34,10 +34,10 @@ _EMPTY_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
 
 
 def _pool() -> Any:
-    """The compiled problem-building kernels, imported (and Numba with them) on first use."""
-    from amreval.match import _pool as kernels
+    """The problem-building kernels (compiled where built), loaded on first use."""
+    from amreval.match.kernels import kernels
 
-    return kernels
+    return kernels()
 
 
 @dataclass

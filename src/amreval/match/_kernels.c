@@ -1,0 +1,1059 @@
+/*
+ * amreval's compiled kernels: the alignment problem's candidate pool and smatch's hill climbing.
+ *
+ * This is the C translation of the pure-Python kernels in _pool.py and _climb.py, which stay the
+ * specification: the same loops in the same order, the same stable sorts, the same floating-point
+ * operations in the same order, so both give identical results to the last bit (the tests compare
+ * them). The functions work on plain int64 and double arrays and are called through ctypes (see
+ * kernels.py); they hold no Python objects, so the caller releases the GIL while they run.
+ *
+ * Built at install time as the extension module amreval.match._ckernels (the module itself is
+ * empty: importing it checks that the library was built for this interpreter).
+ */
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+typedef int64_t i64;
+typedef uint64_t u64;
+
+#define EPS 1e-9
+
+/* ---------------------------------------------------------------- stable sorts */
+
+/* Stable argsort of int64 keys (merge sort on indices); order[i] = index of the i-th smallest. */
+static int argsort_i64(const i64 *keys, i64 n, i64 *order) {
+    i64 *tmp;
+    i64 width, i, lo, mid, hi, a, b, k;
+    for (i = 0; i < n; i++) order[i] = i;
+    if (n < 2) return 0;
+    tmp = (i64 *)malloc((size_t)n * sizeof(i64));
+    if (!tmp) return -1;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            mid = lo + width < n ? lo + width : n;
+            hi = lo + 2 * width < n ? lo + 2 * width : n;
+            a = lo;
+            b = mid;
+            k = lo;
+            while (a < mid && b < hi) {
+                if (keys[order[b]] < keys[order[a]]) tmp[k++] = order[b++];
+                else tmp[k++] = order[a++];
+            }
+            while (a < mid) tmp[k++] = order[a++];
+            while (b < hi) tmp[k++] = order[b++];
+        }
+        memcpy(order, tmp, (size_t)n * sizeof(i64));
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Stable argsort of doubles, largest first (ascending order of -value, ties by index). */
+static int argsort_desc_f64(const double *val, i64 n, i64 *order) {
+    i64 *tmp;
+    i64 width, i, lo, mid, hi, a, b, k;
+    for (i = 0; i < n; i++) order[i] = i;
+    if (n < 2) return 0;
+    tmp = (i64 *)malloc((size_t)n * sizeof(i64));
+    if (!tmp) return -1;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            mid = lo + width < n ? lo + width : n;
+            hi = lo + 2 * width < n ? lo + 2 * width : n;
+            a = lo;
+            b = mid;
+            k = lo;
+            while (a < mid && b < hi) {
+                if (-val[order[b]] < -val[order[a]]) tmp[k++] = order[b++];
+                else tmp[k++] = order[a++];
+            }
+            while (a < mid) tmp[k++] = order[a++];
+            while (b < hi) tmp[k++] = order[b++];
+        }
+        memcpy(order, tmp, (size_t)n * sizeof(i64));
+    }
+    free(tmp);
+    return 0;
+}
+
+/* First index in ascending a[0:n] whose value is >= key (right: > key). */
+static i64 search_left(const i64 *a, i64 n, i64 key) {
+    i64 lo = 0, hi = n, mid;
+    while (lo < hi) {
+        mid = (lo + hi) / 2;
+        if (a[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static i64 search_right(const i64 *a, i64 n, i64 key) {
+    i64 lo = 0, hi = n, mid;
+    while (lo < hi) {
+        mid = (lo + hi) / 2;
+        if (a[mid] <= key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* ---------------------------------------------------------------- groups */
+
+typedef struct {
+    const i64 *ga_ptr, *ga_ids, *gb_ptr, *gb_ids;
+    i64 n_groups;
+} Groups;
+
+/* Whether node i of A may align with node j of B: they share a group. */
+static int compatible(i64 i, i64 j, const Groups *g) {
+    i64 a_lo = g->ga_ptr[i], a_hi = g->ga_ptr[i + 1];
+    i64 b_lo = g->gb_ptr[j], b_hi = g->gb_ptr[j + 1];
+    i64 x, y;
+    if (a_hi - a_lo <= b_hi - b_lo) {
+        for (x = a_lo; x < a_hi; x++) {
+            y = search_left(g->gb_ids + b_lo, b_hi - b_lo, g->ga_ids[x]);
+            if (y < b_hi - b_lo && g->gb_ids[b_lo + y] == g->ga_ids[x]) return 1;
+        }
+    } else {
+        for (y = b_lo; y < b_hi; y++) {
+            x = search_left(g->ga_ids + a_lo, a_hi - a_lo, g->gb_ids[y]);
+            if (x < a_hi - a_lo && g->ga_ids[a_lo + x] == g->gb_ids[y]) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Items of B (key and owner node, key[t * stride], owner[t * stride]) sorted by (key, group of the
+ * owner), one entry per group: comp = key * n_groups + group ascending, item its item. */
+typedef struct {
+    i64 *comp;
+    i64 *item;
+    i64 n;
+} GroupIndex;
+
+static void group_index_free(GroupIndex *gi) {
+    free(gi->comp);
+    free(gi->item);
+    gi->comp = gi->item = NULL;
+}
+
+static int group_index(const i64 *keys, i64 key_stride, const i64 *owners, i64 owner_stride, i64 n_items,
+                       const Groups *g, GroupIndex *out) {
+    i64 total = 0, t, j, y, x = 0;
+    i64 *comp, *item, *order;
+    out->comp = out->item = NULL;
+    out->n = 0;
+    for (t = 0; t < n_items; t++) {
+        j = owners ? owners[t * owner_stride] : t;
+        total += g->gb_ptr[j + 1] - g->gb_ptr[j];
+    }
+    comp = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
+    item = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
+    order = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
+    if (!comp || !item || !order) goto fail;
+    for (t = 0; t < n_items; t++) {
+        j = owners ? owners[t * owner_stride] : t;
+        for (y = g->gb_ptr[j]; y < g->gb_ptr[j + 1]; y++) {
+            comp[x] = keys[t * key_stride] * g->n_groups + g->gb_ids[y];
+            item[x] = t;
+            x++;
+        }
+    }
+    if (argsort_i64(comp, total, order)) goto fail;
+    out->comp = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
+    out->item = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
+    if (!out->comp || !out->item) goto fail;
+    for (x = 0; x < total; x++) {
+        out->comp[x] = comp[order[x]];
+        out->item[x] = item[order[x]];
+    }
+    out->n = total;
+    free(comp);
+    free(item);
+    free(order);
+    return 0;
+fail:
+    free(comp);
+    free(item);
+    free(order);
+    group_index_free(out);
+    return -1;
+}
+
+/* ---------------------------------------------------------------- growable arrays */
+
+typedef struct {
+    i64 *data;
+    i64 n, cap;
+} VecI;
+
+typedef struct {
+    double *data;
+    i64 n, cap;
+} VecF;
+
+static int veci_push(VecI *v, i64 x) {
+    if (v->n == v->cap) {
+        i64 cap = v->cap ? 2 * v->cap : 16;
+        i64 *d = (i64 *)realloc(v->data, (size_t)cap * sizeof(i64));
+        if (!d) return -1;
+        v->data = d;
+        v->cap = cap;
+    }
+    v->data[v->n++] = x;
+    return 0;
+}
+
+static int vecf_push(VecF *v, double x) {
+    if (v->n == v->cap) {
+        i64 cap = v->cap ? 2 * v->cap : 16;
+        double *d = (double *)realloc(v->data, (size_t)cap * sizeof(double));
+        if (!d) return -1;
+        v->data = d;
+        v->cap = cap;
+    }
+    v->data[v->n++] = x;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- count_terms */
+
+/* The number of pairwise terms build_pool will make (to check memory first); -1: out of memory. */
+i64 amr_count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, const i64 *ga_ptr, const i64 *ga_ids,
+                    const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups) {
+    Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
+    GroupIndex gi;
+    i64 *seen;
+    i64 n_terms = 0, s, i, k, gx, lo, hi, x, t, j, l;
+    if (group_index(rel_b, 3, rel_b + 1, 3, r_b, &g, &gi)) return -1;
+    seen = (i64 *)malloc((size_t)(r_b ? r_b : 1) * sizeof(i64));
+    if (!seen) {
+        group_index_free(&gi);
+        return -1;
+    }
+    for (t = 0; t < r_b; t++) seen[t] = -1;
+    for (s = 0; s < r_a; s++) {
+        i = rel_a[3 * s + 1];
+        k = rel_a[3 * s + 2];
+        if (i == k) continue;
+        for (gx = ga_ptr[i]; gx < ga_ptr[i + 1]; gx++) {
+            i64 key = rel_a[3 * s] * n_groups + ga_ids[gx];
+            lo = search_left(gi.comp, gi.n, key);
+            hi = search_right(gi.comp, gi.n, key);
+            for (x = lo; x < hi; x++) {
+                t = gi.item[x];
+                if (seen[t] == s) continue;
+                seen[t] = s;
+                j = rel_b[3 * t + 1];
+                l = rel_b[3 * t + 2];
+                if (j == l) continue;
+                if (compatible(k, l, &g)) n_terms++;
+            }
+        }
+    }
+    free(seen);
+    group_index_free(&gi);
+    return n_terms;
+}
+
+/* ---------------------------------------------------------------- build_pool */
+
+typedef struct {
+    i64 n_pairs, n_terms;
+    i64 *pair_src, *pair_tgt;
+    double *pair_u;
+    i64 *term_p, *term_q, *term_ta, *term_tb;
+    double *term_w;
+    double bound;
+} Pool;
+
+void amr_pool_free(Pool *out) {
+    free(out->pair_src);
+    free(out->pair_tgt);
+    free(out->pair_u);
+    free(out->term_p);
+    free(out->term_q);
+    free(out->term_ta);
+    free(out->term_tb);
+    free(out->term_w);
+    memset(out, 0, sizeof(Pool));
+}
+
+static double sum_f(const double *a, i64 n) {
+    double s = 0.0;
+    i64 i;
+    for (i = 0; i < n; i++) s += a[i];
+    return s;
+}
+
+#define CHECK(cond)        \
+    do {                   \
+        if (!(cond)) goto fail; \
+    } while (0)
+
+/* Candidate pool, unary weights, pairwise terms and a simple upper bound (see _pool.build_pool).
+ * Returns 0, or -1 when out of memory (out is then empty). The arrays of out are the caller's to
+ * release with amr_pool_free. */
+int amr_build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const i64 *rel_a, i64 r_a,
+                   const i64 *inst_b, i64 n_b, const i64 *attr_b, i64 m_b, const i64 *rel_b, i64 r_b,
+                   const i64 *ga_ptr, const i64 *ga_ids, const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups,
+                   const double *inst_w, int use_inst_w, const double *inst_bw, const double *attr_bw,
+                   const double *rel_bw, Pool *out) {
+    Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
+    GroupIndex gi = {NULL, NULL, 0};
+    VecI e_key = {NULL, 0, 0};
+    VecF e_w = {NULL, 0, 0};
+    VecI t_i = {NULL, 0, 0}, t_j = {NULL, 0, 0}, t_k = {NULL, 0, 0}, t_l = {NULL, 0, 0};
+    VecI t_ta = {NULL, 0, 0}, t_tb = {NULL, 0, 0};
+    VecF t_w = {NULL, 0, 0};
+    double *best_a_inst = NULL, *best_b_inst = NULL, *attr_a_best = NULL, *attr_b_best = NULL;
+    double *rel_a_best = NULL, *rel_b_best = NULL;
+    i64 *seen = NULL, *order = NULL, *tkey = NULL, *keys_all = NULL, *pair_key = NULL;
+    double *w_all = NULL, *pair_u = NULL;
+    char *in_term = NULL, *flag = NULL;
+    i64 i, j, s, t, x, gx, lo, hi, e, p, q, n_terms, n_e, total, n_pairs, n_keep, last;
+    double w;
+    memset(out, 0, sizeof(Pool));
+
+    CHECK(best_a_inst = (double *)calloc((size_t)(n_a + 1), sizeof(double)));
+    CHECK(best_b_inst = (double *)calloc((size_t)(n_b + 1), sizeof(double)));
+    if (use_inst_w) {
+        for (i = 0; i < n_a; i++) {
+            for (j = 0; j < n_b; j++) {
+                if (!compatible(i, j, &g)) continue;
+                w = inst_w[i * n_b + j] * inst_bw[j];
+                if (w > 0.0) {
+                    CHECK(!veci_push(&e_key, i * n_b + j) && !vecf_push(&e_w, w));
+                    if (w > best_a_inst[i]) best_a_inst[i] = w;
+                    if (w > best_b_inst[j]) best_b_inst[j] = w;
+                }
+            }
+        }
+    } else {
+        CHECK(!group_index(inst_b, 1, NULL, 0, n_b, &g, &gi));
+        CHECK(seen = (i64 *)malloc((size_t)(n_b + 1) * sizeof(i64)));
+        for (j = 0; j < n_b; j++) seen[j] = -1;
+        for (i = 0; i < n_a; i++) {
+            for (gx = ga_ptr[i]; gx < ga_ptr[i + 1]; gx++) {
+                i64 key = inst_a[i] * n_groups + ga_ids[gx];
+                lo = search_left(gi.comp, gi.n, key);
+                hi = search_right(gi.comp, gi.n, key);
+                for (x = lo; x < hi; x++) {
+                    j = gi.item[x];
+                    if (seen[j] == i) continue;
+                    seen[j] = i;
+                    w = inst_bw[j];
+                    if (w > 0.0) {
+                        CHECK(!veci_push(&e_key, i * n_b + j) && !vecf_push(&e_w, w));
+                        if (w > best_a_inst[i]) best_a_inst[i] = w;
+                        if (w > best_b_inst[j]) best_b_inst[j] = w;
+                    }
+                }
+            }
+        }
+        group_index_free(&gi);
+        free(seen);
+        seen = NULL;
+    }
+    /* attributes */
+    CHECK(attr_a_best = (double *)calloc((size_t)(m_a + 1), sizeof(double)));
+    CHECK(attr_b_best = (double *)calloc((size_t)(m_b + 1), sizeof(double)));
+    CHECK(!group_index(attr_b + 1, 2, attr_b, 2, m_b, &g, &gi));
+    CHECK(seen = (i64 *)malloc((size_t)(m_b + 1) * sizeof(i64)));
+    for (t = 0; t < m_b; t++) seen[t] = -1;
+    for (s = 0; s < m_a; s++) {
+        i = attr_a[2 * s];
+        for (gx = ga_ptr[i]; gx < ga_ptr[i + 1]; gx++) {
+            i64 key = attr_a[2 * s + 1] * n_groups + ga_ids[gx];
+            lo = search_left(gi.comp, gi.n, key);
+            hi = search_right(gi.comp, gi.n, key);
+            for (x = lo; x < hi; x++) {
+                t = gi.item[x];
+                if (seen[t] == s) continue;
+                seen[t] = s;
+                j = attr_b[2 * t];
+                CHECK(!veci_push(&e_key, i * n_b + j) && !vecf_push(&e_w, attr_bw[t]));
+                if (attr_bw[t] > attr_a_best[s]) attr_a_best[s] = attr_bw[t];
+                attr_b_best[t] = attr_bw[t];
+            }
+        }
+    }
+    group_index_free(&gi);
+    free(seen);
+    seen = NULL;
+    /* relations */
+    CHECK(rel_a_best = (double *)calloc((size_t)(r_a + 1), sizeof(double)));
+    CHECK(rel_b_best = (double *)calloc((size_t)(r_b + 1), sizeof(double)));
+    CHECK(!group_index(rel_b, 3, rel_b + 1, 3, r_b, &g, &gi));
+    CHECK(seen = (i64 *)malloc((size_t)(r_b + 1) * sizeof(i64)));
+    for (t = 0; t < r_b; t++) seen[t] = -1;
+    for (s = 0; s < r_a; s++) {
+        i64 k = rel_a[3 * s + 2];
+        i = rel_a[3 * s + 1];
+        for (gx = ga_ptr[i]; gx < ga_ptr[i + 1]; gx++) {
+            i64 key = rel_a[3 * s] * n_groups + ga_ids[gx];
+            lo = search_left(gi.comp, gi.n, key);
+            hi = search_right(gi.comp, gi.n, key);
+            for (x = lo; x < hi; x++) {
+                i64 l;
+                t = gi.item[x];
+                if (seen[t] == s) continue;
+                seen[t] = s;
+                j = rel_b[3 * t + 1];
+                l = rel_b[3 * t + 2];
+                if ((i == k) != (j == l)) continue;
+                if (!compatible(k, l, &g)) continue;
+                if (rel_bw[t] > rel_a_best[s]) rel_a_best[s] = rel_bw[t];
+                rel_b_best[t] = rel_bw[t];
+                if (i == k) {
+                    CHECK(!veci_push(&e_key, i * n_b + j) && !vecf_push(&e_w, rel_bw[t]));
+                    continue;
+                }
+                CHECK(!veci_push(&t_i, i) && !veci_push(&t_j, j) && !veci_push(&t_k, k) && !veci_push(&t_l, l));
+                CHECK(!veci_push(&t_ta, s) && !veci_push(&t_tb, t) && !vecf_push(&t_w, rel_bw[t]));
+            }
+        }
+    }
+    group_index_free(&gi);
+    free(seen);
+    seen = NULL;
+    n_terms = t_i.n;
+    n_e = e_key.n;
+    /* terms in (relation of A, relation of B) order, whatever group found them */
+    CHECK(tkey = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
+    CHECK(order = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
+    for (e = 0; e < n_terms; e++) tkey[e] = t_ta.data[e] * r_b + t_tb.data[e];
+    CHECK(!argsort_i64(tkey, n_terms, order));
+    out->n_terms = n_terms;
+    CHECK(out->term_p = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
+    CHECK(out->term_q = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
+    CHECK(out->term_ta = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
+    CHECK(out->term_tb = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
+    CHECK(out->term_w = (double *)malloc((size_t)(n_terms + 1) * sizeof(double)));
+    /* term ends as pair keys (in term_p, term_q for now), in sorted term order */
+    for (e = 0; e < n_terms; e++) {
+        i64 o = order[e];
+        out->term_p[e] = t_i.data[o] * n_b + t_j.data[o];
+        out->term_q[e] = t_k.data[o] * n_b + t_l.data[o];
+        out->term_ta[e] = t_ta.data[o];
+        out->term_tb[e] = t_tb.data[o];
+        out->term_w[e] = t_w.data[o];
+    }
+    free(order);
+    order = NULL;
+    /* term ends are candidates even without unary weight: zero-weight entries for them */
+    total = n_e + 2 * n_terms;
+    CHECK(keys_all = (i64 *)malloc((size_t)(total + 1) * sizeof(i64)));
+    CHECK(w_all = (double *)calloc((size_t)(total + 1), sizeof(double)));
+    CHECK(in_term = (char *)calloc((size_t)(total + 1), 1));
+    for (x = 0; x < n_e; x++) {
+        keys_all[x] = e_key.data[x];
+        w_all[x] = e_w.data[x];
+    }
+    for (e = 0; e < n_terms; e++) {
+        keys_all[n_e + 2 * e] = out->term_p[e];
+        keys_all[n_e + 2 * e + 1] = out->term_q[e];
+        in_term[n_e + 2 * e] = 1;
+        in_term[n_e + 2 * e + 1] = 1;
+    }
+    /* pairs in (source, target) order; the stable sort keeps each pair's weights in the order found */
+    CHECK(order = (i64 *)malloc((size_t)(total + 1) * sizeof(i64)));
+    CHECK(!argsort_i64(keys_all, total, order));
+    CHECK(pair_key = (i64 *)malloc((size_t)(total + 1) * sizeof(i64)));
+    CHECK(pair_u = (double *)calloc((size_t)(total + 1), sizeof(double)));
+    CHECK(flag = (char *)calloc((size_t)(total + 1), 1));
+    n_pairs = 0;
+    last = -1;
+    for (x = 0; x < total; x++) {
+        i64 y = order[x];
+        i64 key = keys_all[y];
+        if (key != last) {
+            pair_key[n_pairs] = key;
+            n_pairs++;
+            last = key;
+        }
+        pair_u[n_pairs - 1] += w_all[y];
+        if (in_term[y]) flag[n_pairs - 1] = 1;
+    }
+    n_keep = 0;
+    for (p = 0; p < n_pairs; p++)
+        if (pair_u[p] > 0.0 || flag[p]) n_keep++;
+    out->n_pairs = n_keep;
+    CHECK(out->pair_src = (i64 *)malloc((size_t)(n_keep + 1) * sizeof(i64)));
+    CHECK(out->pair_tgt = (i64 *)malloc((size_t)(n_keep + 1) * sizeof(i64)));
+    CHECK(out->pair_u = (double *)malloc((size_t)(n_keep + 1) * sizeof(double)));
+    q = 0;
+    for (p = 0; p < n_pairs; p++) {
+        if (pair_u[p] > 0.0 || flag[p]) {
+            pair_key[q] = pair_key[p]; /* kept keys, in place */
+            out->pair_src[q] = pair_key[p] / n_b;
+            out->pair_tgt[q] = pair_key[p] % n_b;
+            out->pair_u[q] = pair_u[p];
+            q++;
+        }
+    }
+    for (e = 0; e < n_terms; e++) {
+        out->term_p[e] = search_left(pair_key, n_keep, out->term_p[e]);
+        out->term_q[e] = search_left(pair_key, n_keep, out->term_q[e]);
+    }
+    /* upper bound: every triple of A matches at most one of B and vice versa */
+    {
+        double bound_a = sum_f(best_a_inst, n_a) + sum_f(attr_a_best, m_a) + sum_f(rel_a_best, r_a);
+        double bound_b = sum_f(best_b_inst, n_b) + sum_f(attr_b_best, m_b) + sum_f(rel_b_best, r_b);
+        out->bound = bound_a < bound_b ? bound_a : bound_b;
+    }
+    free(pair_key);
+    free(pair_u);
+    free(flag);
+    free(order);
+    free(keys_all);
+    free(w_all);
+    free(in_term);
+    free(tkey);
+    free(e_key.data);
+    free(e_w.data);
+    free(t_i.data);
+    free(t_j.data);
+    free(t_k.data);
+    free(t_l.data);
+    free(t_ta.data);
+    free(t_tb.data);
+    free(t_w.data);
+    free(best_a_inst);
+    free(best_b_inst);
+    free(attr_a_best);
+    free(attr_b_best);
+    free(rel_a_best);
+    free(rel_b_best);
+    return 0;
+fail:
+    group_index_free(&gi);
+    free(seen);
+    free(pair_key);
+    free(pair_u);
+    free(flag);
+    free(order);
+    free(keys_all);
+    free(w_all);
+    free(in_term);
+    free(tkey);
+    free(e_key.data);
+    free(e_w.data);
+    free(t_i.data);
+    free(t_j.data);
+    free(t_k.data);
+    free(t_l.data);
+    free(t_ta.data);
+    free(t_tb.data);
+    free(t_w.data);
+    free(best_a_inst);
+    free(best_b_inst);
+    free(attr_a_best);
+    free(attr_b_best);
+    free(rel_a_best);
+    free(rel_b_best);
+    amr_pool_free(out);
+    return -1;
+}
+
+/* ---------------------------------------------------------------- adjacency, rows */
+
+/* Symmetric CSR adjacency of pairwise terms: deg (n_pairs + 1), nbr and w (2 * n_terms each). */
+void amr_adjacency(i64 n_pairs, i64 n_terms, const i64 *term_p, const i64 *term_q, const double *term_w, i64 *deg,
+                   i64 *nbr, double *w, i64 *fill) {
+    i64 e, p, q;
+    for (p = 0; p <= n_pairs; p++) deg[p] = 0;
+    for (e = 0; e < n_terms; e++) {
+        deg[term_p[e] + 1]++;
+        deg[term_q[e] + 1]++;
+    }
+    for (p = 0; p < n_pairs; p++) deg[p + 1] += deg[p];
+    for (p = 0; p < n_pairs; p++) fill[p] = deg[p];
+    for (e = 0; e < n_terms; e++) {
+        p = term_p[e];
+        q = term_q[e];
+        nbr[fill[p]] = q;
+        w[fill[p]] = term_w[e];
+        fill[p]++;
+        nbr[fill[q]] = p;
+        w[fill[q]] = term_w[e];
+        fill[q]++;
+    }
+}
+
+/* Where each node's candidate pairs start (pairs are ordered by source): ptr (n_a + 1). */
+void amr_row_pointers(i64 n_a, i64 n_pairs, const i64 *pair_src, i64 *ptr) {
+    i64 p, i;
+    for (i = 0; i <= n_a; i++) ptr[i] = 0;
+    for (p = 0; p < n_pairs; p++) ptr[pair_src[p] + 1]++;
+    for (i = 0; i < n_a; i++) ptr[i + 1] += ptr[i];
+}
+
+static i64 find_pair(const i64 *cand_ptr, const i64 *pair_tgt, i64 i, i64 j) {
+    i64 lo = cand_ptr[i], hi = cand_ptr[i + 1], mid, t;
+    while (lo < hi) {
+        mid = (lo + hi) / 2;
+        t = pair_tgt[mid];
+        if (t == j) return mid;
+        if (t < j) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- hill climbing */
+
+typedef struct {
+    i64 n_a, n_b, n_pairs;
+    const i64 *pair_src, *pair_tgt;
+    const double *pair_u;
+    const i64 *ptr, *nbr;
+    const double *w;
+    i64 *cand_ptr, *tgt_ptr, *tgt_src;
+    i64 *mapping, *used;
+    double *ctx;
+} Climb;
+
+static u64 splitmix(u64 *state) {
+    u64 z;
+    *state += 0x9E3779B97F4A7C15ULL;
+    z = *state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double pair_weight(const Climb *c, i64 p, i64 q) {
+    double total = 0.0;
+    i64 x;
+    if (p < 0 || q < 0) return total;
+    for (x = c->ptr[p]; x < c->ptr[p + 1]; x++)
+        if (c->nbr[x] == q) total += c->w[x];
+    return total;
+}
+
+static void activate(Climb *c, i64 p, double sign) {
+    i64 x;
+    for (x = c->ptr[p]; x < c->ptr[p + 1]; x++) c->ctx[c->nbr[x]] += sign * c->w[x];
+}
+
+/* Node i's best move or swap: gain (-1.0 and *bp = -1 when none gains), *bp, *bk, *bpd. */
+static double best_move(const Climb *c, i64 i, i64 *bp, i64 *bk, i64 *bpd) {
+    double best_gain = EPS, cur_val = 0.0, gain, new_val, old_val;
+    i64 best_p = -1, best_k = -1, best_pd = -1;
+    i64 cur = c->mapping[i], a = -1, p, j, k, pd, pb;
+    if (cur >= 0) {
+        cur_val = c->pair_u[cur] + c->ctx[cur];
+        a = c->pair_tgt[cur];
+    }
+    for (p = c->cand_ptr[i]; p < c->cand_ptr[i + 1]; p++) {
+        if (p == cur) continue;
+        j = c->pair_tgt[p];
+        k = c->used[j];
+        if (k < 0) {
+            gain = c->pair_u[p] + c->ctx[p] - cur_val;
+            if (gain > best_gain) {
+                best_gain = gain;
+                best_p = p;
+                best_k = -1;
+                best_pd = -1;
+            }
+        } else {
+            pd = -1;
+            if (a >= 0) {
+                pd = find_pair(c->cand_ptr, c->pair_tgt, k, a);
+                if (pd < 0) continue;
+            }
+            pb = c->mapping[k];
+            new_val = c->pair_u[p] + c->ctx[p];
+            if (pd >= 0) new_val += c->pair_u[pd] + c->ctx[pd] + pair_weight(c, p, pd);
+            old_val = cur_val + c->pair_u[pb] + c->ctx[pb];
+            if (cur >= 0) old_val -= pair_weight(c, cur, pb);
+            gain = new_val - old_val;
+            if (gain > best_gain) {
+                best_gain = gain;
+                best_p = p;
+                best_k = k;
+                best_pd = pd;
+            }
+        }
+    }
+    *bp = best_p;
+    *bk = best_k;
+    *bpd = best_pd;
+    if (best_p < 0) {
+        *bk = -1;
+        *bpd = -1;
+        return -1.0;
+    }
+    return best_gain;
+}
+
+static i64 mark(i64 x, i64 *stamp, i64 step, i64 *todo, i64 n_todo) {
+    if (x >= 0 && stamp[x] != step) {
+        stamp[x] = step;
+        todo[n_todo] = x;
+        n_todo++;
+    }
+    return n_todo;
+}
+
+/* Steepest-ascent hill climbing from the current state (see _climb._climb); -1 when out of memory. */
+static int climb(Climb *c, double *gains, i64 *move_p, i64 *move_k, i64 *move_pd, i64 *stamp, i64 *todo) {
+    i64 n_a = c->n_a, i, v, x, y, step = 0, n_todo, n_changed, best_i, best_p, best_k, best_pd, cur, k, pb;
+    i64 work, budget, cc, q0, j, q, t;
+    i64 changed[4];
+    double best_gain;
+    for (i = 0; i < n_a; i++) gains[i] = best_move(c, i, &move_p[i], &move_k[i], &move_pd[i]);
+    for (i = 0; i < n_a; i++) stamp[i] = -1;
+    for (;;) {
+        best_gain = EPS;
+        best_i = -1;
+        for (i = 0; i < n_a; i++) {
+            if (gains[i] > best_gain) {
+                best_gain = gains[i];
+                best_i = i;
+            }
+        }
+        if (best_i < 0) {
+            for (i = 0; i < n_a; i++) {
+                gains[i] = best_move(c, i, &move_p[i], &move_k[i], &move_pd[i]);
+                if (gains[i] > best_gain) {
+                    best_gain = gains[i];
+                    best_i = i;
+                }
+            }
+            if (best_i < 0) return 0;
+        }
+        i = best_i;
+        best_p = move_p[i];
+        best_k = move_k[i];
+        best_pd = move_pd[i];
+        cur = c->mapping[i];
+        n_changed = 0;
+        if (cur >= 0) changed[n_changed++] = cur;
+        changed[n_changed++] = best_p;
+        if (best_k < 0) {
+            if (cur >= 0) {
+                activate(c, cur, -1.0);
+                c->used[c->pair_tgt[cur]] = -1;
+            }
+            activate(c, best_p, 1.0);
+            c->mapping[i] = best_p;
+            c->used[c->pair_tgt[best_p]] = i;
+        } else {
+            k = best_k;
+            pb = c->mapping[k];
+            changed[n_changed++] = pb;
+            if (cur >= 0) activate(c, cur, -1.0);
+            activate(c, pb, -1.0);
+            activate(c, best_p, 1.0);
+            c->mapping[i] = best_p;
+            c->used[c->pair_tgt[best_p]] = i;
+            if (best_pd >= 0) {
+                changed[n_changed++] = best_pd;
+                activate(c, best_pd, 1.0);
+                c->mapping[k] = best_pd;
+                c->used[c->pair_tgt[best_pd]] = k;
+            } else {
+                c->mapping[k] = -1;
+                if (cur >= 0) c->used[c->pair_tgt[cur]] = -1;
+            }
+        }
+        step++;
+        n_todo = 0;
+        n_todo = mark(i, stamp, step, todo, n_todo);
+        if (best_k >= 0) n_todo = mark(best_k, stamp, step, todo, n_todo);
+        work = 0;
+        budget = c->cand_ptr[n_a];
+        for (cc = 0; cc < n_changed; cc++) {
+            q0 = changed[cc];
+            j = c->pair_tgt[q0];
+            work += c->tgt_ptr[j + 1] - c->tgt_ptr[j];
+            for (x = c->tgt_ptr[j]; x < c->tgt_ptr[j + 1]; x++) n_todo = mark(c->tgt_src[x], stamp, step, todo, n_todo);
+            for (y = c->ptr[q0]; y < c->ptr[q0 + 1]; y++) {
+                q = c->nbr[y];
+                n_todo = mark(c->pair_src[q], stamp, step, todo, n_todo);
+                t = c->pair_tgt[q];
+                n_todo = mark(c->used[t], stamp, step, todo, n_todo);
+                if (c->mapping[c->pair_src[q]] == q) {
+                    work += c->tgt_ptr[t + 1] - c->tgt_ptr[t];
+                    for (x = c->tgt_ptr[t]; x < c->tgt_ptr[t + 1]; x++)
+                        n_todo = mark(c->tgt_src[x], stamp, step, todo, n_todo);
+                }
+            }
+            if (work > budget) break;
+        }
+        if (work > budget) {
+            for (v = 0; v < n_a; v++) gains[v] = best_move(c, v, &move_p[v], &move_k[v], &move_pd[v]);
+            continue;
+        }
+        for (x = 0; x < n_todo; x++) {
+            v = todo[x];
+            gains[v] = best_move(c, v, &move_p[v], &move_k[v], &move_pd[v]);
+        }
+    }
+}
+
+static double score_of(const Climb *c) {
+    double s = 0.0;
+    i64 i, p;
+    for (i = 0; i < c->n_a; i++) {
+        p = c->mapping[i];
+        if (p >= 0) s += c->pair_u[p] + 0.5 * c->ctx[p];
+    }
+    return s;
+}
+
+/* Smart start (or init, when n_init == n_a), then `restarts` random starts (see _climb.hill_climb).
+ * Writes the best mapping as pair indices to best_map, its score and the climbs run; returns 0,
+ * or -1 when out of memory. */
+int amr_hill_climb(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64 *pair_tgt, const double *pair_u,
+                   const i64 *ptr, const i64 *nbr, const double *w, i64 restarts, i64 seed, double bound,
+                   const i64 *init, i64 n_init, i64 *best_map, double *best_score_out, i64 *climbs_out) {
+    Climb c;
+    double *gains = NULL;
+    i64 *move_p = NULL, *move_k = NULL, *move_pd = NULL, *stamp = NULL, *todo = NULL, *order = NULL, *perm = NULL;
+    i64 i, j, p, x, y, r, tmp, free_n, pick, climbs = 0;
+    double best_score = -1.0, score;
+    u64 state, z;
+    int rc = -1;
+    size_t na1 = (size_t)(n_a + 1), nb1 = (size_t)(n_b + 1), np1 = (size_t)(n_pairs + 1);
+    memset(&c, 0, sizeof(c));
+    c.n_a = n_a;
+    c.n_b = n_b;
+    c.n_pairs = n_pairs;
+    c.pair_src = pair_src;
+    c.pair_tgt = pair_tgt;
+    c.pair_u = pair_u;
+    c.ptr = ptr;
+    c.nbr = nbr;
+    c.w = w;
+    c.cand_ptr = (i64 *)malloc(na1 * sizeof(i64));
+    c.tgt_ptr = (i64 *)malloc(nb1 * sizeof(i64));
+    c.tgt_src = (i64 *)malloc(np1 * sizeof(i64));
+    c.mapping = (i64 *)malloc(na1 * sizeof(i64));
+    c.used = (i64 *)malloc(nb1 * sizeof(i64));
+    c.ctx = (double *)malloc(np1 * sizeof(double));
+    gains = (double *)malloc(na1 * sizeof(double));
+    move_p = (i64 *)malloc(na1 * sizeof(i64));
+    move_k = (i64 *)malloc(na1 * sizeof(i64));
+    move_pd = (i64 *)malloc(na1 * sizeof(i64));
+    stamp = (i64 *)malloc(na1 * sizeof(i64));
+    todo = (i64 *)malloc(na1 * sizeof(i64));
+    order = (i64 *)malloc(np1 * sizeof(i64));
+    perm = (i64 *)malloc(na1 * sizeof(i64));
+    if (!c.cand_ptr || !c.tgt_ptr || !c.tgt_src || !c.mapping || !c.used || !c.ctx || !gains || !move_p || !move_k ||
+        !move_pd || !stamp || !todo || !order || !perm)
+        goto done;
+    amr_row_pointers(n_a, n_pairs, pair_src, c.cand_ptr);
+    /* target index: for each node of B, the sources of the pairs that target it */
+    for (j = 0; j <= n_b; j++) c.tgt_ptr[j] = 0;
+    for (p = 0; p < n_pairs; p++) c.tgt_ptr[pair_tgt[p] + 1]++;
+    for (j = 0; j < n_b; j++) c.tgt_ptr[j + 1] += c.tgt_ptr[j];
+    {
+        i64 *fill_b = (i64 *)malloc(nb1 * sizeof(i64));
+        if (!fill_b) goto done;
+        for (j = 0; j < n_b; j++) fill_b[j] = c.tgt_ptr[j];
+        for (p = 0; p < n_pairs; p++) {
+            j = pair_tgt[p];
+            c.tgt_src[fill_b[j]] = pair_src[p];
+            fill_b[j]++;
+        }
+        free(fill_b);
+    }
+    for (i = 0; i < n_a; i++) best_map[i] = -1;
+    state = (u64)seed * 0x2545F4914F6CDD1DULL + 0x632BE59BD9B4E019ULL;
+    if (argsort_desc_f64(pair_u, n_pairs, order)) goto done;
+    for (r = 0; r <= restarts; r++) {
+        for (i = 0; i < n_a; i++) c.mapping[i] = -1;
+        for (j = 0; j < n_b; j++) c.used[j] = -1;
+        for (p = 0; p < n_pairs; p++) c.ctx[p] = 0.0;
+        if (r == 0) {
+            if (n_init == n_a) {
+                for (i = 0; i < n_a; i++) {
+                    p = init[i];
+                    if (p >= 0 && c.used[pair_tgt[p]] < 0) {
+                        c.mapping[i] = p;
+                        c.used[pair_tgt[p]] = i;
+                        activate(&c, p, 1.0);
+                    }
+                }
+            } else {
+                for (x = 0; x < n_pairs; x++) {
+                    p = order[x];
+                    if (pair_u[p] <= 0.0) break;
+                    i = pair_src[p];
+                    j = pair_tgt[p];
+                    if (c.mapping[i] < 0 && c.used[j] < 0) {
+                        c.mapping[i] = p;
+                        c.used[j] = i;
+                        activate(&c, p, 1.0);
+                    }
+                }
+            }
+        } else {
+            for (x = 0; x < n_a; x++) perm[x] = x;
+            for (x = n_a - 1; x > 0; x--) {
+                z = splitmix(&state);
+                y = (i64)(z % (u64)(x + 1));
+                tmp = perm[x];
+                perm[x] = perm[y];
+                perm[y] = tmp;
+            }
+            for (x = 0; x < n_a; x++) {
+                i = perm[x];
+                free_n = 0;
+                for (p = c.cand_ptr[i]; p < c.cand_ptr[i + 1]; p++)
+                    if (c.used[pair_tgt[p]] < 0) free_n++;
+                if (free_n == 0) continue;
+                z = splitmix(&state);
+                pick = (i64)(z % (u64)free_n);
+                for (p = c.cand_ptr[i]; p < c.cand_ptr[i + 1]; p++) {
+                    if (c.used[pair_tgt[p]] < 0) {
+                        if (pick == 0) {
+                            c.mapping[i] = p;
+                            c.used[pair_tgt[p]] = i;
+                            activate(&c, p, 1.0);
+                            break;
+                        }
+                        pick--;
+                    }
+                }
+            }
+        }
+        climb(&c, gains, move_p, move_k, move_pd, stamp, todo);
+        climbs++;
+        score = score_of(&c);
+        if (score > best_score + EPS) {
+            best_score = score;
+            for (i = 0; i < n_a; i++) best_map[i] = c.mapping[i];
+        }
+        if (best_score >= bound - EPS) break;
+    }
+    *best_score_out = best_score;
+    *climbs_out = climbs;
+    rc = 0;
+done:
+    free(c.cand_ptr);
+    free(c.tgt_ptr);
+    free(c.tgt_src);
+    free(c.mapping);
+    free(c.used);
+    free(c.ctx);
+    free(gains);
+    free(move_p);
+    free(move_k);
+    free(move_pd);
+    free(stamp);
+    free(todo);
+    free(order);
+    free(perm);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the assignment problem */
+
+/* One shortest augmenting path from free row i (Jonker-Volgenant with Dijkstra, as Crouse's
+ * algorithm that scipy's linear_sum_assignment uses); returns the sink column, or -1 if none. */
+static i64 augmenting_path(i64 nc, const double *cost, double *u, double *v, i64 *path, const i64 *row4col,
+                           double *spc, i64 i, char *SR, char *SC, i64 *remaining, double *p_min) {
+    double min_val = 0.0, lowest, r;
+    i64 num_remaining = nc, it, j, index, sink = -1;
+    for (it = 0; it < nc; it++) remaining[it] = nc - it - 1;
+    memset(SC, 0, (size_t)nc);
+    for (it = 0; it < nc; it++) spc[it] = HUGE_VAL;
+    while (sink == -1) {
+        index = -1;
+        lowest = HUGE_VAL;
+        SR[i] = 1;
+        for (it = 0; it < num_remaining; it++) {
+            j = remaining[it];
+            r = min_val + cost[i * nc + j] - u[i] - v[j];
+            if (r < spc[j]) {
+                path[j] = i;
+                spc[j] = r;
+            }
+            if (spc[j] < lowest || (spc[j] == lowest && row4col[j] == -1)) {
+                lowest = spc[j];
+                index = it;
+            }
+        }
+        min_val = lowest;
+        if (index < 0 || min_val == HUGE_VAL) return -1;
+        j = remaining[index];
+        if (row4col[j] == -1) sink = j;
+        else i = row4col[j];
+        SC[j] = 1;
+        remaining[index] = remaining[--num_remaining];
+    }
+    *p_min = min_val;
+    return sink;
+}
+
+/* The minimum-cost assignment of every row of an nr x nc cost table (nr <= nc, finite costs) to a
+ * distinct column: col4row[i]. Returns 0, -1 when out of memory, -2 when nr > nc or infeasible. */
+int amr_assignment(i64 nr, i64 nc, const double *cost, i64 *col4row) {
+    double *u, *v, *spc, min_val = 0.0;
+    i64 *path, *row4col, *remaining, cur, i, j, sink, tmp;
+    char *SR, *SC;
+    int rc = -1;
+    if (nr > nc) return -2;
+    u = (double *)calloc((size_t)(nr + 1), sizeof(double));
+    v = (double *)calloc((size_t)(nc + 1), sizeof(double));
+    spc = (double *)malloc((size_t)(nc + 1) * sizeof(double));
+    path = (i64 *)malloc((size_t)(nc + 1) * sizeof(i64));
+    row4col = (i64 *)malloc((size_t)(nc + 1) * sizeof(i64));
+    remaining = (i64 *)malloc((size_t)(nc + 1) * sizeof(i64));
+    SR = (char *)malloc((size_t)(nr + 1));
+    SC = (char *)malloc((size_t)(nc + 1));
+    if (!u || !v || !spc || !path || !row4col || !remaining || !SR || !SC) goto done;
+    for (j = 0; j < nc; j++) {
+        path[j] = -1;
+        row4col[j] = -1;
+    }
+    for (i = 0; i < nr; i++) col4row[i] = -1;
+    for (cur = 0; cur < nr; cur++) {
+        memset(SR, 0, (size_t)nr);
+        sink = augmenting_path(nc, cost, u, v, path, row4col, spc, cur, SR, SC, remaining, &min_val);
+        if (sink < 0) {
+            rc = -2;
+            goto done;
+        }
+        u[cur] += min_val;
+        for (i = 0; i < nr; i++)
+            if (SR[i] && i != cur) u[i] += min_val - spc[col4row[i]];
+        for (j = 0; j < nc; j++)
+            if (SC[j]) v[j] -= min_val - spc[j];
+        j = sink;
+        for (;;) {
+            i = path[j];
+            row4col[j] = i;
+            tmp = col4row[i];
+            col4row[i] = j;
+            j = tmp;
+            if (i == cur) break;
+        }
+    }
+    rc = 0;
+done:
+    free(u);
+    free(v);
+    free(spc);
+    free(path);
+    free(row4col);
+    free(remaining);
+    free(SR);
+    free(SC);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the module */
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ckernels",
+                                    "amreval's compiled alignment kernels (called through ctypes).", -1, NULL, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__ckernels(void) { return PyModule_Create(&module); }

@@ -1,0 +1,212 @@
+"""The compiled kernels (C) against their specification, the same algorithm in Python."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amreval import AmrevalWarning
+from amreval.amr.read import read_graphs
+from amreval.match import kernels as kernel_module
+from amreval.match import problem as problem_module
+from amreval.match.problem import Candidates, build_problem
+from amreval.match.triples import Triples, encode_pair, graph_triples
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELDS = ("pair_src", "pair_tgt", "pair_u", "term_p", "term_q", "term_ta", "term_tb", "term_w")
+
+
+def c_kernels():
+    try:
+        return kernel_module.kernels("c")
+    except ImportError as err:  # pragma: no cover - the extension is built by every install here
+        pytest.fail(f"the compiled kernels are not built: {err}")
+
+
+def build_both(monkeypatch, pair, **kw):
+    """The problem built by the C kernels and by the Python ones."""
+    built = []
+    for which in ("c", "python"):
+        monkeypatch.setattr(problem_module, "_pool", lambda which=which: kernel_module.kernels(which))
+        built.append(build_problem(pair, **kw))
+    return built
+
+
+def assert_same_everything(monkeypatch, pair, seeds=(0, 7, 2**62 + 3), restarts=4, **kw):
+    c, py = build_both(monkeypatch, pair, **kw)
+    for name in FIELDS:
+        got, want = getattr(c, name), getattr(py, name)
+        assert got.dtype == want.dtype and np.array_equal(got, want), name
+    assert c.bound == py.bound
+    ck, pk = c_kernels(), kernel_module.kernels("python")
+    adj_c = ck.adjacency(c.n_pairs, c.term_p, c.term_q, c.term_w)
+    adj_p = pk.adjacency(py.n_pairs, py.term_p, py.term_q, py.term_w)
+    for got, want in zip(adj_c, adj_p):
+        assert np.array_equal(got, want)
+    assert np.array_equal(ck.row_pointers(c.n_a, c.pair_src), pk.row_pointers(py.n_a, py.pair_src))
+    ptr, nbr, w = adj_c
+    none = np.zeros(0, dtype=np.int64)
+    starts = [none]
+    if c.n_a:
+        # a given start: every node's first candidate, where it has one
+        rows = pk.row_pointers(c.n_a, c.pair_src)
+        starts.append(np.array([rows[i] if rows[i] < rows[i + 1] else -1 for i in range(c.n_a)], dtype=np.int64))
+    for seed in seeds:
+        for init in starts:
+            args = (c.n_a, c.n_b, c.pair_src, c.pair_tgt, c.pair_u, ptr, nbr, w, restarts, seed)
+            # bound: unreachable (every restart runs) and the problem's own (early stop)
+            for bound in (1e18, c.bound):
+                got = ck.hill_climb(*args, bound, init)
+                want = pk.hill_climb(*args, bound, init)
+                assert got[0].tolist() == want[0].tolist() and got[1:] == want[1:]
+    return c
+
+
+@st.composite
+def triples(draw):
+    n = draw(st.integers(0, 7))
+    concepts = [draw(st.sampled_from("abcd")) for _ in range(n)]
+    attributes = []
+    relations = []
+    if n:
+        attributes.append(("TOP", 0, concepts[0]))
+        for _ in range(draw(st.integers(0, 3))):
+            attributes.append((draw(st.sampled_from(["polarity", "quant"])), draw(st.integers(0, n - 1)), "x"))
+        for _ in range(draw(st.integers(0, 2 * n))):
+            relations.append(
+                (draw(st.sampled_from(["r", "s"])), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1)))
+            )
+    return Triples(
+        [f"v{k}" for k in range(n)], concepts, list(dict.fromkeys(attributes)), list(dict.fromkeys(relations))
+    )
+
+
+@settings(
+    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(triples(), triples(), st.integers(0, 3), st.data())
+def test_c_and_python_kernels_agree_on_random_problems(monkeypatch, a, b, kind, data):
+    pair = encode_pair(a, b)
+    n_a, n_b = len(a.concepts), len(b.concepts)
+    kw: dict = {}
+    if kind == 1:
+        # sentence groups, a node in one or two of them (DocSmatch's constraint)
+        groups = st.lists(st.integers(0, 2), min_size=1, max_size=2, unique=True).map(sorted)
+        kw["allowed"] = Candidates.from_lists(
+            [data.draw(groups) for _ in range(n_a)], [data.draw(groups) for _ in range(n_b)]
+        )
+    elif kind == 2:
+        # graded concept credit and weighted gold triples (S²match-like)
+        weights = st.floats(0, 1, allow_nan=False, width=32)
+        kw["instance_weights"] = np.array([[data.draw(weights) for _ in range(n_b)] for _ in range(n_a)]).reshape(
+            n_a, n_b
+        )
+        kw["b_weights"] = tuple(
+            np.array([data.draw(weights) for _ in range(m)]) for m in (n_b, pair.attr_b.shape[0], pair.rel_b.shape[0])
+        )
+    elif kind == 3:
+        kw["allowed"] = np.array([[data.draw(st.booleans()) for _ in range(n_b)] for _ in range(n_a)]).reshape(n_a, n_b)
+    assert_same_everything(monkeypatch, pair, **kw)
+
+
+def test_c_and_python_kernels_agree_on_the_bundled_examples(monkeypatch):
+    pred = read_graphs(ROOT / "examples" / "pred.amr")
+    gold = read_graphs(ROOT / "examples" / "gold.amr")
+    for a, b in zip(pred, gold):
+        p = assert_same_everything(monkeypatch, encode_pair(graph_triples(a), graph_triples(b)))
+        assert p.n_pairs > 0 and p.n_terms > 0
+
+
+def test_c_and_python_kernels_agree_on_real_parser_output(monkeypatch, data_dir):
+    pred = read_graphs(data_dir / "parses" / "t5_sys.amr")
+    gold = read_graphs(data_dir / "parses" / "gold.amr")
+    for a, b in list(zip(pred, gold))[:40]:
+        assert_same_everything(monkeypatch, encode_pair(graph_triples(a), graph_triples(b)), seeds=(3,), restarts=9)
+
+
+def test_import_loads_no_kernel_and_a_run_writes_nothing(tmp_path):
+    code = (
+        "import sys, amreval; print(sorted(m for m in sys.modules if m.startswith('amreval.match.')"
+        " and ('kernel' in m or m.endswith(('_pool', '_climb')))), 'numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["[]", "False"]
+    # nothing is compiled or cached at run time: a run writes no file (a read-only install works as any other)
+    package = Path(kernel_module.__file__).resolve().parent.parent
+    before = {p: p.stat().st_mtime_ns for p in package.rglob("*") if "__pycache__" not in p.parts}
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ, HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), PYTHONDONTWRITEBYTECODE="1")
+    env.pop(kernel_module.KERNELS_ENV, None)
+    run = subprocess.run(
+        [sys.executable, "-m", "amreval", "smatch", "-f", str(ROOT / "examples" / "pred.amr"),
+         str(ROOT / "examples" / "gold.amr")],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("F-score: ")
+    after = {p: p.stat().st_mtime_ns for p in package.rglob("*") if "__pycache__" not in p.parts}
+    assert after == before
+    assert list(home.rglob("*")) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
+def test_without_the_extension_python_kernels_run_with_a_warning(monkeypatch):
+    kernel_module.kernels.cache_clear()
+    monkeypatch.setitem(sys.modules, "amreval.match._ckernels", None)  # the import fails
+    try:
+        with pytest.warns(AmrevalWarning, match="compiled kernels are not built or out of date"):
+            chosen = kernel_module.kernels()
+        assert chosen.name == "python"
+        with pytest.raises(ImportError, match="not built"):
+            kernel_module.kernels("c")
+    finally:
+        kernel_module.kernels.cache_clear()
+
+
+def test_the_kernel_choice_is_checked(monkeypatch):
+    with pytest.raises(ValueError, match="AMREVAL_KERNELS must be 'c' or 'python', got 'fortran'"):
+        kernel_module.kernels("fortran")
+    kernel_module.kernels.cache_clear()
+    monkeypatch.setenv("AMREVAL_KERNELS", "Python")
+    try:
+        assert kernel_module.kernels().name == "python"
+    finally:
+        kernel_module.kernels.cache_clear()
+    monkeypatch.delenv("AMREVAL_KERNELS")
+    assert kernel_module.kernels().name == "c"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, 8), st.integers(0, 8), st.data())
+def test_the_compiled_assignment_totals_what_scipy_totals(rows, cols, data):
+    from scipy.optimize import linear_sum_assignment
+
+    # half-integer values as the assignment bound makes, many ties and zeros
+    values = st.sampled_from([0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.5])
+    table = np.array([[data.draw(values) for _ in range(cols)] for _ in range(rows)]).reshape(rows, cols)
+    r, c = c_kernels().assignment(table)
+    assert len(r) == min(rows, cols) and len(set(r.tolist())) == len(r) and len(set(c.tolist())) == len(c)
+    assert r.tolist() == sorted(r.tolist())
+    want_r, want_c = linear_sum_assignment(table, maximize=True)
+    assert table[r, c].sum() == table[want_r, want_c].sum()
+
+
+def test_an_out_of_date_library_falls_back_with_a_warning(monkeypatch):
+    def missing(self, path):
+        raise AttributeError(f"{path}: undefined symbol: amr_assignment")
+
+    kernel_module.kernels.cache_clear()
+    monkeypatch.setattr(kernel_module.CKernels, "__init__", missing)
+    try:
+        with pytest.warns(AmrevalWarning, match="undefined symbol: amr_assignment"):
+            assert kernel_module.kernels().name == "python"
+    finally:
+        kernel_module.kernels.cache_clear()
