@@ -16,12 +16,12 @@ Three ways to search, all deterministic for a given seed:
   unless it already reaches the simple bound, ever stronger upper bounds are
   tried until one equals its score: :func:`assignment_bound`, the LP
   relaxation (:func:`lp_bound`), and last the integer program solved by
-  HiGHS (``scipy.optimize.milp``) within a per-problem time limit. The
+  HiGHS (through ``highspy``) within a per-problem time limit. The
   result is the proven optimum unless the time limit ran out; then it is
   marked unproven and ``bound - score`` is the gap;
 * ``"hillclimb"``: the fast option, smatch's hill climbing alone (moves and
   swaps, steepest ascent) from a greedy start plus ``restarts`` random
-  starts, compiled with Numba; it stops early when a climb reaches the
+  starts, in compiled C (:mod:`amreval.match.kernels`); it stops early when a climb reaches the
   simple upper bound (every triple matches at most once), which proves it;
 * ``"auto"``: like ``"exact"`` for problems small enough to solve in
   milliseconds (sentence-level graphs), hill climbing alone for larger ones.
@@ -78,6 +78,11 @@ AUTO_MAX_TERMS = 4000
 #: Random restarts are tried in certified search only on problems up to this many candidate
 #: pairs: on a long document one random climb costs seconds, and the bounds decide anyway.
 CERTIFY_RESTART_MAX_PAIRS = 20_000
+#: The integer program is tried on problems up to this many columns (pairs plus terms). On larger
+#: ones (a whole book as one document) HiGHS spends minutes setting up its search before it looks at
+#: the time limit and could not finish within any usual limit; they end with the LP bound, unproven
+#: where it does not meet the score, with the gap reported.
+MILP_MAX_COLUMNS = 100_000
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
 _TOL = 1e-9
@@ -192,7 +197,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
             result.climbs += more.climbs
         if _reaches(problem, result.score, result.bound):
             return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
-    if time.perf_counter() >= deadline:
+    if time.perf_counter() >= deadline or problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS:
         return result
     exact = solve_milp(problem, time_limit=_remaining(deadline))
     best = exact if exact.score > result.score + _TOL else result

@@ -61,8 +61,16 @@ def _floats(a: Any) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
+_CHAR_AT = ctypes.c_char.from_buffer
+_ADDRESS_OF = ctypes.addressof
+
+
 def _addr(a: np.ndarray) -> int:
-    return int(a.__array_interface__["data"][0])
+    """The address of a contiguous array's data (the quick way where the array is writable and not empty)."""
+    try:
+        return _ADDRESS_OF(_CHAR_AT(a))
+    except (TypeError, ValueError, BufferError):
+        return int(a.__array_interface__["data"][0])
 
 
 def _take(address: int | None, n: int, dtype: Any) -> np.ndarray:
