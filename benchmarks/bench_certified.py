@@ -152,8 +152,8 @@ def hard_pairs(work: Path, limits: list[float], runs: int) -> list[dict]:
 
 #: prints whether importing amreval loaded an alignment kernel (or Numba)
 _LOADED_KERNEL = (
-    "import sys, amreval; print(any(m.startswith('amreval.match.') and ('kernel' in m or m.endswith(('_pool', '_climb')))"
-    " or m == 'numba' for m in sys.modules))"
+    "import sys, amreval; print(any(m.startswith('amreval.match.')"
+    " and ('kernel' in m or m.endswith(('_pool', '_climb'))) or m == 'numba' for m in sys.modules))"
 )
 
 
@@ -189,7 +189,8 @@ def startup(runs: int) -> dict:
     print(
         f"start-up: python {out['python_s']:.2f} s; import amreval {out['import_s']:.2f} s "
         f"(a kernel loaded: {out['import_loads_kernel']}); amreval smatch on the examples, warm "
-        f"{out['warm_cli_s']:.2f} s ({out['warm_cli_peak_mb']:.0f} MB), first call of a fresh install {out['cold_cli_s']:.2f} s "
+        f"{out['warm_cli_s']:.2f} s ({out['warm_cli_peak_mb']:.0f} MB), "
+        f"first call of a fresh install {out['cold_cli_s']:.2f} s "
         f"({out['cold_cli_peak_mb']:.0f} MB), warm again {out['warm_after_cold_s']:.2f} s",
         flush=True,
     )
@@ -222,9 +223,9 @@ def report(hard: list[dict], start: dict | None, runs: int) -> str:
             f"| `python -c pass` | {start['python_s']:.2f} | |",
             f"| `import amreval` (loads a kernel: {'yes' if start['import_loads_kernel'] else 'no'}) "
             f"| {start['import_s']:.2f} | {start['import_peak_mb']:.0f} |",
-            f"| `amreval smatch` on examples/, warm | {start['warm_cli_s']:.2f} "
-            f"| {start['warm_cli_peak_mb']:.0f} |",
-            f"| the same, first call of a fresh install | {start['cold_cli_s']:.2f} | {start['cold_cli_peak_mb']:.0f} |",
+            f"| `amreval smatch` on examples/, warm | {start['warm_cli_s']:.2f} | {start['warm_cli_peak_mb']:.0f} |",
+            f"| the same, first call of a fresh install | {start['cold_cli_s']:.2f} "
+            f"| {start['cold_cli_peak_mb']:.0f} |",
             "",
         ]
     lines += ["Targets:", ""]

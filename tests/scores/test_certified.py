@@ -68,3 +68,17 @@ def test_document_scores_are_invariant(lpp):
     assert [p.match for p in two.pairs] == [p.match for p in base.pairs]
     swapped = docsmatch(docs_b, docs_a)
     assert (swapped.match, swapped.precision, swapped.recall) == (base.match, base.recall, base.precision)
+
+
+def test_pricing_certifies_a_long_document_as_the_whole_lp_does(lpp, monkeypatch):
+    from amreval.match import alignment
+
+    docs_a = [join_sentences(lpp[0][:120])]
+    docs_b = [join_sentences(lpp[1][:120])]
+    monkeypatch.setattr(alignment, "PRICED_LP_MIN_PAIRS", 10**9)
+    whole = docsmatch(docs_a, docs_b, coref=True)
+    monkeypatch.setattr(alignment, "PRICED_LP_MIN_PAIRS", 0)
+    priced = docsmatch(docs_a, docs_b, coref=True)
+    assert whole.n_optimal == priced.n_optimal == 1 and whole.gap == priced.gap == 0
+    assert (priced.match, priced.test, priced.gold) == (whole.match, whole.test, whole.gold)
+    assert (priced.coref_f1, priced.f1) == (whole.coref_f1, whole.f1)

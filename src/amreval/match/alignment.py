@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import InputError
-from amreval.match.bounds import assignment_bound, lp_bound, solve_milp
+from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.options import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
@@ -78,6 +78,9 @@ AUTO_MAX_TERMS = 4000
 #: Random restarts are tried in certified search only on problems up to this many candidate
 #: pairs: on a long document one random climb costs seconds, and the bounds decide anyway.
 CERTIFY_RESTART_MAX_PAIRS = 20_000
+#: Problems with more candidate pairs than this get their LP bound by pricing (:mod:`amreval.match.pricing`):
+#: a small LP over the pairs with unary weight, grown until the rest are proven not to help.
+PRICED_LP_MIN_PAIRS = 5_000
 #: The integer program is tried on problems up to this many columns (pairs plus terms). On larger
 #: ones (a whole book as one document) HiGHS spends minutes setting up its search before it looks at
 #: the time limit and could not finish within any usual limit; they end with the LP bound, unproven
@@ -160,7 +163,10 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
 
     ``"exact"`` certifies in steps, each tried only when the one before could
     not: one climb from the greedy start and its simple bound,
-    :func:`assignment_bound`, :func:`lp_bound`, then the random restarts, and
+    :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
+    problems over :data:`PRICED_LP_MIN_PAIRS` pairs
+    :func:`amreval.match.pricing.priced_lp`), whose rounded solution replaces
+    the climb's mapping where it scores higher, then the random restarts, and
     last the integer program (:func:`solve_milp`) within what is left of the
     time limit, which counts from the start of the search. A result is ``optimal`` when its score reaches a bound;
     otherwise ``bound`` is the best bound found, so ``bound - score`` is the
@@ -183,11 +189,26 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
         return result
-    for bound_of in (assignment_bound, lambda p: lp_bound(p, time_limit=_remaining(deadline))):
-        bound = bound_of(problem)
-        if _reaches(problem, result.score, bound):
-            return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
-        result.bound = min(result.bound, bound)
+    bound = assignment_bound(problem)
+    if _reaches(problem, result.score, bound):
+        return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+    result.bound = min(result.bound, bound)
+    # the LP relaxation: its bound, and its solution rounded, a mapping that may beat the climb's
+    if problem.n_pairs > PRICED_LP_MIN_PAIRS:
+        from amreval.match.pricing import priced_lp
+
+        priced = priced_lp(problem, nodes_to_pairs(problem, result.mapping), time_limit=_remaining(deadline))
+        bound, lp_pairs = priced.bound, priced.pairs
+    else:
+        bound, lp_pairs = lp_relaxation(problem, time_limit=_remaining(deadline))
+    if lp_pairs is not None:
+        rounded = pairs_to_nodes(problem, lp_pairs)
+        value = problem.value(rounded)
+        if value > result.score + _TOL:
+            result = Alignment(rounded, value, result.bound, False, "lp", result.climbs)
+    if _reaches(problem, result.score, bound):
+        return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+    result.bound = min(result.bound, bound)
     if search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline:
         more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
         if more.score > result.score + _TOL:

@@ -24,7 +24,7 @@ import numpy as np
 from amreval.match.options import DEFAULT_TIME_LIMIT
 from amreval.match.problem import Alignment, Problem, pairs_to_nodes
 
-__all__ = ["assignment_bound", "lp_bound", "solve_milp", "ASSIGNMENT_MAX_CELLS"]
+__all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_milp", "ASSIGNMENT_MAX_CELLS"]
 
 #: :func:`assignment_bound` works on a dense table up to this many node pairs.
 ASSIGNMENT_MAX_CELLS = 4_000_000
@@ -53,6 +53,7 @@ def _milp_model(problem: Problem) -> dict[str, Any]:
     starts: list[np.ndarray] = []
     index: list[np.ndarray] = []
     value: list[np.ndarray] = []
+    groups: list[np.ndarray] = []
     offset = 0
     # node rows: the pairs of each node of A (pairs are ordered by source), of each node of B
     for nodes, n in ((problem.pair_src, problem.n_a), (problem.pair_tgt, problem.n_b)):
@@ -70,6 +71,7 @@ def _milp_model(problem: Problem) -> dict[str, Any]:
             (problem.term_tb, problem.term_q),
         ):
             uniq, inv = np.unique(trip * P + ends, return_inverse=True)
+            groups.append(uniq)
             g = len(uniq)
             row_starts, order = _rows_of(inv.ravel(), g)
             # each row: the group's pair (-1), then its terms (+1)
@@ -97,14 +99,23 @@ def _milp_model(problem: Problem) -> dict[str, Any]:
         "a_start": a_start,
         "a_index": np.concatenate(index).astype(np.int32),
         "a_value": np.concatenate(value),
+        # the keys (triple * n_pairs + pair) of the group rows, in row order, per kind of row
+        "groups": groups,
     }
 
 
-def _highs(problem: Problem, integral: bool, time_limit: float | None, *, presolve: bool = True) -> Any:
-    """A HiGHS solver holding the problem's model, quiet, with the time limit and gaps set."""
+def _highs(
+    problem: Problem,
+    integral: bool,
+    time_limit: float | None,
+    *,
+    presolve: bool = True,
+    model: dict[str, Any] | None = None,
+) -> Any:
+    """A HiGHS solver holding the problem's model (or the ``model`` given), quiet, with the time limit and gaps set."""
     from highspy import _core
 
-    m = _milp_model(problem)
+    m = model if model is not None else _milp_model(problem)
     n = m["num_col"]
     integrality = np.zeros(n, dtype=np.int32)
     if integral:
@@ -132,18 +143,30 @@ def _optimal(h: Any) -> bool:
     return bool(h.getModelStatus() == _core.HighsModelStatus.kOptimal)
 
 
+def lp_relaxation(problem: Problem, *, time_limit: float | None = None) -> tuple[float, np.ndarray | None]:
+    """The LP relaxation: its bound, and its solution rounded (a pair index per A node, or None).
+
+    Each node is in at most one pair with ``x > 0.5``, so the rounding is a mapping; where the
+    LP's optimum is whole (as it often is) it is a mapping that reaches the bound.
+    """
+    if problem.n_pairs == 0:
+        return 0.0, None
+    h = _highs(problem, False, time_limit)
+    h.run()
+    if not _optimal(h):
+        return problem.bound, None
+    x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs] > 0.5
+    pairs = np.full(problem.n_a, -1, dtype=np.int64)
+    pairs[problem.pair_src[x]] = np.nonzero(x)[0]
+    return min(problem.bound, float(h.getInfo().objective_function_value)), pairs
+
+
 def lp_bound(problem: Problem, *, time_limit: float | None = None) -> float:
     """The LP-relaxation bound of the integer program (an upper bound on the optimum).
 
     With ``time_limit`` (seconds) an LP that is not solved in time gives the simple bound.
     """
-    if problem.n_pairs == 0:
-        return 0.0
-    h = _highs(problem, False, time_limit)
-    h.run()
-    if not _optimal(h):
-        return problem.bound
-    return min(problem.bound, float(h.getInfo().objective_function_value))
+    return lp_relaxation(problem, time_limit=time_limit)[0]
 
 
 def _proves(problem: Problem, score: float, bound: float) -> bool:

@@ -68,7 +68,7 @@ _ADDRESS_OF = ctypes.addressof
 def _addr(a: np.ndarray) -> int:
     """The address of a contiguous array's data (the quick way where the array is writable and not empty)."""
     try:
-        return _ADDRESS_OF(_CHAR_AT(a))
+        return _ADDRESS_OF(_CHAR_AT(a))  # type: ignore[arg-type]
     except (TypeError, ValueError, BufferError):
         return int(a.__array_interface__["data"][0])
 
@@ -216,7 +216,6 @@ class CKernels:
         if rc != 0:
             raise MemoryError(f"out of memory in hill climbing on {n_a} x {n_b} nodes")
         return best, float(score.value), int(climbs.value)
-
 
     def assignment(self, table):
         """The best one-to-one assignment of rows to columns, maximising the sum: ``(rows, cols)``.

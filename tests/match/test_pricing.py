@@ -1,0 +1,101 @@
+"""The LP bound by pricing: always a valid bound, equal to the LP's where it ends, and what it proves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amreval.match import alignment as alignment_module
+from amreval.match.alignment import align
+from amreval.match.bounds import lp_relaxation, solve_milp
+from amreval.match.options import SearchOptions
+from amreval.match.pricing import priced_lp
+from amreval.match.problem import Candidates, build_problem, pairs_to_nodes
+from amreval.match.triples import Triples, encode_pair
+
+
+@st.composite
+def triples(draw, max_nodes=9):
+    # few concepts and roles, many relations: many pairs with no unary weight that only terms keep
+    n = draw(st.integers(1, max_nodes))
+    concepts = [draw(st.sampled_from("aab")) for _ in range(n)]
+    relations = []
+    for _ in range(draw(st.integers(0, 3 * n))):
+        relations.append((draw(st.sampled_from(["r", "s"])), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))))
+    attributes = [("TOP", 0, concepts[0])]
+    return Triples([f"v{k}" for k in range(n)], concepts, attributes, list(dict.fromkeys(relations)))
+
+
+@st.composite
+def problems(draw):
+    a, b = draw(triples()), draw(triples())
+    kw: dict = {}
+    if draw(st.booleans()):
+        groups = st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True).map(sorted)
+        kw["allowed"] = Candidates.from_lists([draw(groups) for _ in a.concepts], [draw(groups) for _ in b.concepts])
+    return build_problem(encode_pair(a, b), **kw)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.data())
+def test_the_priced_bound_is_never_below_the_lp_and_its_rounding_is_a_mapping(problem, data):
+    lp, _ = lp_relaxation(problem)
+    optimum = solve_milp(problem)
+    assert optimum.optimal
+    # any incumbent: none, or a random one-to-one mapping given as pair indices
+    incumbent = None
+    if data.draw(st.booleans()) and problem.n_pairs:
+        chosen = data.draw(st.lists(st.integers(0, problem.n_pairs - 1), max_size=problem.n_a, unique=True))
+        incumbent = np.full(problem.n_a, -1, dtype=np.int64)
+        used: set[int] = set()
+        for p in chosen:
+            i, j = int(problem.pair_src[p]), int(problem.pair_tgt[p])
+            if incumbent[i] < 0 and j not in used:
+                incumbent[i] = p
+                used.add(j)
+    priced = priced_lp(problem, incumbent, time_limit=30)
+    # a dual solution of the whole LP: never below the LP's optimum, so never below the optimum
+    assert priced.bound >= lp - 1e-6
+    assert priced.bound >= optimum.score - 1e-6
+    # it ends only when nothing left out can help: then it is the LP's own value
+    assert priced.bound == pytest.approx(lp, abs=1e-6)
+    if priced.pairs is not None:
+        mapping = pairs_to_nodes(problem, priced.pairs)
+        assert problem.value(mapping) <= optimum.score + 1e-9
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(problems(), st.integers(0, 2**31))
+def test_certified_search_through_pricing_reaches_the_optimum(monkeypatch, problem, seed):
+    monkeypatch.setattr(alignment_module, "PRICED_LP_MIN_PAIRS", 0)
+    optimum = solve_milp(problem)
+    found = align(problem, SearchOptions("exact", seed=seed))
+    assert found.optimal and found.score == optimum.score
+    assert problem.value(found.mapping) == found.score
+
+
+def test_a_hand_checked_case_where_pricing_adds_a_pair():
+    # A: x -r-> y ; B: x -r-> y. The pair y->y has unary weight 1, the pair x->x too; the TOP
+    # attribute and the relation make the optimum 4 (2 instances, TOP, the relation).
+    a = Triples(["a", "b"], ["x", "y"], [("TOP", 0, "x")], [("r", 0, 1)])
+    b = Triples(["p", "q"], ["x", "y"], [("TOP", 0, "x")], [("r", 0, 1)])
+    problem = build_problem(encode_pair(a, b))
+    priced = priced_lp(problem, None, time_limit=10)
+    assert priced.bound == 4.0
+    assert pairs_to_nodes(problem, priced.pairs).tolist() == [0, 1]
+    # relations only between nodes of other concepts: x->y and y->x have no unary weight
+    a = Triples(["a", "b"], ["x", "x"], [], [("r", 0, 1)])
+    b = Triples(["p", "q"], ["y", "y"], [], [("r", 0, 1)])
+    problem = build_problem(encode_pair(a, b))
+    assert problem.n_pairs == 2 and problem.pair_u.tolist() == [0.0, 0.0]
+    priced = priced_lp(problem, None, time_limit=10)
+    # nothing kept at first; pricing must bring both pairs in to see the relation's match
+    assert priced.bound == 1.0 and priced.rounds == 2
+    assert pairs_to_nodes(problem, priced.pairs).tolist() == [0, 1]
