@@ -23,10 +23,12 @@ typedef uint64_t u64;
 
 /* ---------------------------------------------------------------- stable sorts */
 
-/* Stable argsort of int64 keys (merge sort on indices); order[i] = index of the i-th smallest. */
-static int argsort_i64(const i64 *keys, i64 n, i64 *order) {
+/* Stable argsort (merge sort on indices): of int64 keys ascending when ikeys is given, else of the
+ * doubles fkeys largest first (ascending -value); ties keep index order, so the result is unique. */
+static int argsort(const i64 *ikeys, const double *fkeys, i64 n, i64 *order) {
     i64 *tmp;
     i64 width, i, lo, mid, hi, a, b, k;
+    int b_first;
     for (i = 0; i < n; i++) order[i] = i;
     if (n < 2) return 0;
     tmp = (i64 *)malloc((size_t)n * sizeof(i64));
@@ -39,35 +41,8 @@ static int argsort_i64(const i64 *keys, i64 n, i64 *order) {
             b = mid;
             k = lo;
             while (a < mid && b < hi) {
-                if (keys[order[b]] < keys[order[a]]) tmp[k++] = order[b++];
-                else tmp[k++] = order[a++];
-            }
-            while (a < mid) tmp[k++] = order[a++];
-            while (b < hi) tmp[k++] = order[b++];
-        }
-        memcpy(order, tmp, (size_t)n * sizeof(i64));
-    }
-    free(tmp);
-    return 0;
-}
-
-/* Stable argsort of doubles, largest first (ascending order of -value, ties by index). */
-static int argsort_desc_f64(const double *val, i64 n, i64 *order) {
-    i64 *tmp;
-    i64 width, i, lo, mid, hi, a, b, k;
-    for (i = 0; i < n; i++) order[i] = i;
-    if (n < 2) return 0;
-    tmp = (i64 *)malloc((size_t)n * sizeof(i64));
-    if (!tmp) return -1;
-    for (width = 1; width < n; width *= 2) {
-        for (lo = 0; lo < n; lo += 2 * width) {
-            mid = lo + width < n ? lo + width : n;
-            hi = lo + 2 * width < n ? lo + 2 * width : n;
-            a = lo;
-            b = mid;
-            k = lo;
-            while (a < mid && b < hi) {
-                if (-val[order[b]] < -val[order[a]]) tmp[k++] = order[b++];
+                b_first = ikeys ? ikeys[order[b]] < ikeys[order[a]] : -fkeys[order[b]] < -fkeys[order[a]];
+                if (b_first) tmp[k++] = order[b++];
                 else tmp[k++] = order[a++];
             }
             while (a < mid) tmp[k++] = order[a++];
@@ -162,7 +137,7 @@ static int group_index(const i64 *keys, i64 key_stride, const i64 *owners, i64 o
             x++;
         }
     }
-    if (argsort_i64(comp, total, order)) goto fail;
+    if (argsort(comp, NULL, total, order)) goto fail;
     out->comp = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
     out->item = (i64 *)malloc((size_t)(total ? total : 1) * sizeof(i64));
     if (!out->comp || !out->item) goto fail;
@@ -316,6 +291,7 @@ int amr_build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const
     char *in_term = NULL, *flag = NULL;
     i64 i, j, s, t, x, gx, lo, hi, e, p, q, n_terms, n_e, total, n_pairs, n_keep, last;
     double w;
+    int rc = -1;
     memset(out, 0, sizeof(Pool));
 
     CHECK(best_a_inst = (double *)calloc((size_t)(n_a + 1), sizeof(double)));
@@ -426,7 +402,7 @@ int amr_build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const
     CHECK(tkey = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
     CHECK(order = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
     for (e = 0; e < n_terms; e++) tkey[e] = t_ta.data[e] * r_b + t_tb.data[e];
-    CHECK(!argsort_i64(tkey, n_terms, order));
+    CHECK(!argsort(tkey, NULL, n_terms, order));
     out->n_terms = n_terms;
     CHECK(out->term_p = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
     CHECK(out->term_q = (i64 *)malloc((size_t)(n_terms + 1) * sizeof(i64)));
@@ -461,7 +437,7 @@ int amr_build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const
     }
     /* pairs in (source, target) order; the stable sort keeps each pair's weights in the order found */
     CHECK(order = (i64 *)malloc((size_t)(total + 1) * sizeof(i64)));
-    CHECK(!argsort_i64(keys_all, total, order));
+    CHECK(!argsort(keys_all, NULL, total, order));
     CHECK(pair_key = (i64 *)malloc((size_t)(total + 1) * sizeof(i64)));
     CHECK(pair_u = (double *)calloc((size_t)(total + 1), sizeof(double)));
     CHECK(flag = (char *)calloc((size_t)(total + 1), 1));
@@ -505,30 +481,7 @@ int amr_build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const
         double bound_b = sum_f(best_b_inst, n_b) + sum_f(attr_b_best, m_b) + sum_f(rel_b_best, r_b);
         out->bound = bound_a < bound_b ? bound_a : bound_b;
     }
-    free(pair_key);
-    free(pair_u);
-    free(flag);
-    free(order);
-    free(keys_all);
-    free(w_all);
-    free(in_term);
-    free(tkey);
-    free(e_key.data);
-    free(e_w.data);
-    free(t_i.data);
-    free(t_j.data);
-    free(t_k.data);
-    free(t_l.data);
-    free(t_ta.data);
-    free(t_tb.data);
-    free(t_w.data);
-    free(best_a_inst);
-    free(best_b_inst);
-    free(attr_a_best);
-    free(attr_b_best);
-    free(rel_a_best);
-    free(rel_b_best);
-    return 0;
+    rc = 0;
 fail:
     group_index_free(&gi);
     free(seen);
@@ -555,8 +508,8 @@ fail:
     free(attr_b_best);
     free(rel_a_best);
     free(rel_b_best);
-    amr_pool_free(out);
-    return -1;
+    if (rc) amr_pool_free(out);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- adjacency, rows */
@@ -867,7 +820,7 @@ int amr_hill_climb(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64
     }
     for (i = 0; i < n_a; i++) best_map[i] = -1;
     state = (u64)seed * 0x2545F4914F6CDD1DULL + 0x632BE59BD9B4E019ULL;
-    if (argsort_desc_f64(pair_u, n_pairs, order)) goto done;
+    if (argsort(NULL, pair_u, n_pairs, order)) goto done;
     for (r = 0; r <= restarts; r++) {
         for (i = 0; i < n_a; i++) c.mapping[i] = -1;
         for (j = 0; j < n_b; j++) c.used[j] = -1;
