@@ -3,7 +3,7 @@
 Every number comes from the metric a user gets with ``evaluate.load`` on this folder;
 the app only reads the inputs, calls ``compute`` and lays the result out.
 Run it with ``python app.py``; ``build_demo()`` returns the Blocks without launching (it scores
-one tiny document first, so that the alignment kernels are compiled before the first visitor).
+one tiny document first, so that the alignment kernels are loaded before the first visitor).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ WARM_UP_DOCUMENT = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g /
 
 
 def warm_up() -> float:
-    """One tiny DocSmatch call, so that the alignment kernels are compiled (or loaded from their cache)
+    """One tiny DocSmatch call, so that the alignment kernels are loaded and amreval's modules imported
     when the app is built rather than on the first visitor's request; returns its F1 (1.0)."""
     from amreval.scores.docsmatch import docsmatch
 

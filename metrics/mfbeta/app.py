@@ -213,7 +213,7 @@ def s2match_alignment(prediction_amr: str | None, gold_amr: str, k: int, sentenc
 
 
 def warm_up() -> float:
-    """One S²match alignment, so that the alignment kernels are compiled (or loaded from their cache)
+    """One S²match alignment, so that the alignment kernels are loaded
     and the word vectors read when the app is built, not on the first visitor's request; returns its F1."""
     amr = "(w / want-01 :ARG0 (b / boy))"
     return s2match_alignment(amr, amr, 0).score.f1
