@@ -99,3 +99,31 @@ def test_a_hand_checked_case_where_pricing_adds_a_pair():
     # nothing kept at first; pricing must bring both pairs in to see the relation's match
     assert priced.bound == 1.0 and priced.rounds == 2
     assert pairs_to_nodes(problem, priced.pairs).tolist() == [0, 1]
+
+
+@st.composite
+def documents(draw):
+    """Larger problems shaped like documents: sentence groups, a few nodes in many of them (coreference)."""
+    a, b = draw(triples(max_nodes=24)), draw(triples(max_nodes=24))
+
+    def groups_of(n):
+        out = []
+        for _ in range(n):
+            if draw(st.integers(0, 5)) == 0:  # a coreference node in many sentences
+                out.append(sorted(draw(st.lists(st.integers(0, 5), min_size=2, max_size=6, unique=True))))
+            else:
+                out.append([draw(st.integers(0, 5))])
+        return out
+
+    allowed = Candidates.from_lists(groups_of(len(a.concepts)), groups_of(len(b.concepts)))
+    return build_problem(encode_pair(a, b), allowed=allowed)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_the_priced_bound_equals_the_lp_on_document_shaped_problems(problem):
+    lp, _ = lp_relaxation(problem)
+    priced = priced_lp(problem, None, time_limit=30)
+    assert priced.bound == pytest.approx(lp, abs=1e-6)
+    assert priced.pairs is not None
+    assert problem.value(pairs_to_nodes(problem, priced.pairs)) <= priced.bound + 1e-9
