@@ -210,3 +210,27 @@ def test_an_out_of_date_library_falls_back_with_a_warning(monkeypatch):
             assert kernel_module.kernels().name == "python"
     finally:
         kernel_module.kernels.cache_clear()
+
+
+def test_malformed_problem_arrays_are_errors_before_any_kernel_runs():
+    from amreval import InputError, loads_graph
+    from amreval.match.triples import EncodedPair
+
+    p = encode_pair(graph_triples(loads_graph("(a / x :r (b / y))")), graph_triples(loads_graph("(a / x :r (b / y))")))
+    outside = EncodedPair(p.inst_a, p.attr_a, np.array([[0, 0, 5]]), p.inst_b, p.attr_b, p.rel_b)
+    with pytest.raises(InputError, match="encoded graph A: a triple names node 5, the graph has 2 nodes"):
+        build_problem(outside)
+    negative = EncodedPair(p.inst_a, p.attr_a, p.rel_a, p.inst_b, np.array([[-1, 0]]), p.rel_b)
+    with pytest.raises(InputError, match="encoded graph B: a triple names node -1, the graph has 2 nodes"):
+        build_problem(negative)
+    b_groups = (np.array([0, 1, 2]), np.array([0, 0]))
+    unsorted = Candidates(np.array([0, 1, 3]), np.array([0, 2, 1]), *b_groups)
+    with pytest.raises(InputError, match="candidate groups of A: each node's group ids must be in ascending order"):
+        build_problem(p, allowed=unsorted)
+    overrun = Candidates(np.array([0, 5, 3]), np.array([0, 2, 1]), *b_groups)
+    with pytest.raises(InputError, match=r"candidate groups of A: ptr must rise from 0 to len\(ids\) = 3"):
+        build_problem(p, allowed=overrun)
+    # the same arrays written well build the problem: node 1 of A (groups 1, 2) meets no node of B
+    # (group 0), so the one candidate is x -> x, worth its instance and TOP
+    fine = build_problem(p, allowed=Candidates(np.array([0, 1, 3]), np.array([0, 1, 2]), *b_groups))
+    assert (fine.pair_src.tolist(), fine.pair_tgt.tolist(), fine.pair_u.tolist()) == ([0], [0], [2.0])

@@ -154,6 +154,32 @@ def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
     return inverse
 
 
+def _check_groups(name: str, ptr: np.ndarray, ids: np.ndarray) -> None:
+    """``ptr``/``ids`` must be CSR rows: from 0 to ``len(ids)``, never decreasing, each row's ids ascending."""
+    ptr, ids = np.asarray(ptr), np.asarray(ids)
+    if ptr.ndim != 1 or ids.ndim != 1 or ptr[0] != 0 or ptr[-1] != len(ids) or np.any(np.diff(ptr) < 0):
+        raise InputError(f"candidate groups of {name}: ptr must rise from 0 to len(ids) = {len(ids)}")
+    steps = np.diff(ids)
+    starts = np.zeros(len(ids), dtype=bool)
+    starts[ptr[:-1][ptr[:-1] < len(ids)]] = True
+    if np.any(steps[~starts[1:]] < 0):
+        raise InputError(f"candidate groups of {name}: each node's group ids must be in ascending order")
+
+
+def _check_pair(pair: EncodedPair) -> None:
+    """The encoded triples must name nodes of their own graph (the kernels index with them)."""
+    for side, inst, attr, rel in (
+        ("A", pair.inst_a, pair.attr_a, pair.rel_a),
+        ("B", pair.inst_b, pair.attr_b, pair.rel_b),
+    ):
+        if np.ndim(inst) != 1 or np.shape(attr)[1:] != (2,) or np.shape(rel)[1:] != (3,):
+            raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
+        nodes = np.concatenate((attr[:, 0], rel[:, 1:].ravel()))
+        if nodes.size and (nodes.min() < 0 or nodes.max() >= len(inst)):
+            bad = int(nodes.min()) if nodes.min() < 0 else int(nodes.max())
+            raise InputError(f"encoded graph {side}: a triple names node {bad}, the graph has {len(inst)} nodes")
+
+
 def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray:
     if values is None:
         return np.ones(n, dtype=np.float64)
@@ -246,6 +272,7 @@ def build_problem(
         InputError: the problem would need more than :data:`MEMORY_BUDGET`
             bytes (the message gives the sizes).
     """
+    _check_pair(pair)
     n_a = pair.inst_a.shape[0]
     n_b = pair.inst_b.shape[0]
     if isinstance(allowed, np.ndarray):
@@ -262,6 +289,8 @@ def build_problem(
                 f"the candidate groups cover {len(allowed.a_ptr) - 1} x {len(allowed.b_ptr) - 1} "
                 f"nodes, the graphs have {n_a} x {n_b}"
             )
+        _check_groups("A", allowed.a_ptr, allowed.a_ids)
+        _check_groups("B", allowed.b_ptr, allowed.b_ids)
         # group ids renumbered 0 .. n_groups - 1 (in the same order, so each node's stay sorted)
         ids = np.unique(np.concatenate([allowed.a_ids, allowed.b_ids]))
         n_groups = max(1, len(ids))
