@@ -252,14 +252,20 @@ def _add_scoring_flags(
         "--solver",
         choices=SOLVERS,
         default=DEFAULT_SOLVER,
-        help=f"search: hill climbing, exact integer program, or exact when small (default {DEFAULT_SOLVER})",
+        help=(
+            "search: hill climbing alone, certified (a climb, then bounds, the LP and the integer program "
+            f"until one proves it), or certified when small (default {DEFAULT_SOLVER})"
+        ),
     )
     p.add_argument(
         "--time-limit",
         type=_seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
-        help=f"seconds per pair for the integer program (default {DEFAULT_TIME_LIMIT:g})",
+        help=(
+            "seconds per pair for the certified search's bounds and integer program; its first climb always "
+            f"finishes (default {DEFAULT_TIME_LIMIT:g})"
+        ),
     )
     p.add_argument(
         "--ci",

@@ -25,12 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from amreval.errors import AmrevalWarning
+from amreval.errors import AmrevalWarning, InputError, MissingDependencyError
 
 __all__ = ["kernels", "CKernels", "KERNELS_ENV"]
 
-#: Set to ``python`` to run the pure-Python kernels even where the C is built.
+#: Set to ``python`` to run the pure-Python kernels even where the C is built (``c``: the C or an error).
 KERNELS_ENV = "AMREVAL_KERNELS"
+_REINSTALL = (
+    "where a C compiler and the Python headers are installed (Debian: build-essential python3-dev), "
+    "reinstall without pip's cached wheel: pip install --no-cache-dir --force-reinstall amreval"
+)
 
 _I64 = ctypes.c_int64
 _F64 = ctypes.c_double
@@ -268,7 +272,7 @@ def kernels(which: str | None = None) -> Any:
     """The kernels to use: ``"c"``, ``"python"``, or by default the C where built (see module docs)."""
     which = which or os.environ.get(KERNELS_ENV, "").strip().lower() or None
     if which not in (None, "c", "python"):
-        raise ValueError(f"{KERNELS_ENV} must be 'c' or 'python', got {which!r}")
+        raise InputError(f"{KERNELS_ENV} must be 'c' or 'python', got {which!r}")
     if which == "python":
         return _PythonKernels()
     try:
@@ -277,10 +281,12 @@ def kernels(which: str | None = None) -> Any:
     except (ImportError, OSError, AttributeError) as err:
         # not built, or built from another version of _kernels.c (a function is missing)
         if which == "c":
-            raise ImportError(f"amreval's compiled kernels are not built or out of date: {err}") from err
+            raise MissingDependencyError(
+                f"amreval's compiled kernels are not built or out of date ({err}); {_REINSTALL}"
+            ) from err
         warnings.warn(
-            f"amreval's compiled kernels are not built or out of date ({err}); reinstall amreval where a C "
-            "compiler is available. Alignments run in pure Python, one to two orders of magnitude slower",
+            f"amreval's compiled kernels are not built or out of date ({err}); {_REINSTALL}. "
+            "Until then alignments run in the pure-Python kernels, one to two orders of magnitude slower",
             AmrevalWarning,
             stacklevel=2,
         )
