@@ -218,7 +218,7 @@ class SmatchResult:
     @property
     def gap(self) -> float:
         """Best bound minus score, summed over the unproven pairs (0 when all are proven)."""
-        return round(sum(max(0.0, p.bound - p.match) for p in self.pairs if not p.optimal), 6)
+        return round(sum((max(0.0, p.bound - p.match) for p in self.pairs if not p.optimal), 0.0), 6)
 
     def as_dict(self) -> dict[str, float | int | str | None]:
         """Flat numbers, then ``score`` and the ``config`` line: ready for logging or JSON.
