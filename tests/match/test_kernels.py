@@ -242,3 +242,51 @@ def test_malformed_problem_arrays_are_errors_before_any_kernel_runs():
     # (group 0), so the one candidate is x -> x, worth its instance and TOP
     fine = build_problem(p, allowed=Candidates(np.array([0, 1, 3]), np.array([0, 1, 2]), *b_groups))
     assert (fine.pair_src.tolist(), fine.pair_tgt.tolist(), fine.pair_u.tolist()) == ([0], [0], [2.0])
+
+
+def test_weights_ids_and_triples_that_would_break_the_search_are_errors():
+    from amreval import InputError, loads_graph
+    from amreval.match.alignment import hill_climb
+    from amreval.match.triples import EncodedPair
+
+    pair = encode_pair(
+        graph_triples(loads_graph("(a / x :r (b / y))")), graph_triples(loads_graph("(p / x :r (q / y))"))
+    )
+    # negative weights would make the bounds invalid; nan and inf have no score
+    for bad, shown in ((-3.0, "-3.0"), (np.nan, "nan"), (np.inf, "inf")):
+        with pytest.raises(InputError, match=f"b_weights must be finite and not negative, got {shown}"):
+            build_problem(pair, b_weights=(None, None, np.array([bad])))
+    with pytest.raises(InputError, match="instance_weights must be finite and not negative, got nan"):
+        build_problem(pair, instance_weights=np.array([[1.0, np.nan], [0.0, 1.0]]))
+    # node indices that are not integers (a nan would become -2**63), vocabulary ids that would overflow
+    E2 = np.zeros((0, 2))
+    floats = EncodedPair(np.array([0, 0]), E2, np.array([[0, 0, np.nan]]), np.array([0, 0]), E2, np.array([[0, 0, 1]]))
+    with pytest.raises(InputError, match="encoded graph A: expected integer arrays"):
+        build_problem(floats)
+    huge = EncodedPair(pair.inst_a, pair.attr_a, np.array([[2**62, 0, 1]]), pair.inst_b, pair.attr_b, pair.rel_b)
+    with pytest.raises(InputError, match=r"encoded graph A: vocabulary ids must lie within ±2\*\*31"):
+        build_problem(huge)
+    # a triple listed twice would count twice in a mapping's value but once in the bound
+    twice = Triples(["b"], ["x"], [("TOP", 0, "top")] * 2)
+    with pytest.raises(InputError, match="triples of B: an attribute or relation is listed twice"):
+        encode_pair(Triples(["a"], ["x"], [("TOP", 0, "top")]), twice)
+    problem = build_problem(pair)
+    with pytest.raises(InputError, match="init must give a target .or -1. for each of the 2 nodes, got 3"):
+        hill_climb(problem, init=np.array([0, 1, 2]))
+
+
+def test_huge_weights_end_the_climb():
+    # weights in the hundreds of millions: rounding made a swap and its reverse each seem to gain,
+    # and the climb never ended; the least gain now grows with the bound (1e-12 of it)
+    from amreval.match.alignment import align
+    from amreval.match.options import SearchOptions
+
+    a = Triples(["a0", "a1", "a2"], ["y", "x", "y"], relations=[("r", 1, 0), ("r", 2, 0)])
+    b = Triples(["b0", "b1", "b2"], ["x", "y", "y"], relations=[("r", 0, 1), ("r", 2, 1)])
+    weights = (np.array([30000000.7, 1.0, 1e8]), None, np.array([1e8, 30000000.7]))
+    problem = build_problem(encode_pair(a, b), instance_weights=np.ones((3, 3)), b_weights=weights)
+    for solver in ("hillclimb", "exact"):
+        found = align(problem, SearchOptions(solver, restarts=0))
+        # a1 (x) -> b0 (x) and a0, a2 (y) -> b1, b2 (y): 30000000.7 + 1 + 1e8 and both relations
+        assert found.mapping.tolist() == [1, 0, 2]
+        assert found.score == pytest.approx(260000002.4) and found.optimal

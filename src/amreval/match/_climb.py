@@ -15,6 +15,21 @@ import numpy as np
 from amreval.match._pool import find_pair, row_pointers
 
 _EPS = 1e-9
+
+
+def step_tolerance(bound):
+    """The least gain a step must make: 1e-9, or 1e-12 of the bound when that is larger.
+
+    Gains are computed from sums that carry rounding errors of about 1e-16 of the score; with
+    weights in the millions a move and its reverse could each seem to gain a little, and the climb
+    would never end. (Smatch's gains are multiples of 0.5, so this changes none of its steps.)
+    """
+    bound = float(bound)
+    if bound != bound or bound in (float("inf"), float("-inf")):
+        return _EPS
+    return max(_EPS, 1e-12 * abs(bound))
+
+
 _MASK = 0xFFFFFFFFFFFFFFFF
 
 
@@ -42,9 +57,9 @@ def _activate(p, sign, ctx, ptr, nbr, w):
         ctx[nbr[x]] += sign * w[x]
 
 
-def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr):
+def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps):
     """Node i's best move or swap: ``(gain, p, k, pd)``; gain ``-1.0`` and ``p = -1`` when none gains."""
-    best_gain = _EPS
+    best_gain = eps
     best_p = -1
     best_k = -1
     best_pd = -1
@@ -112,7 +127,7 @@ def _mark(x, stamp, step, todo, n_todo):
     return n_todo
 
 
-def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src):
+def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src, eps):
     """Steepest-ascent hill climbing from the state given; returns the gain.
 
     Each step takes the best move of all (the first node, and its first
@@ -132,14 +147,14 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
     move_pd = np.empty(n_a, dtype=np.int64)
     for i in range(n_a):
         gains[i], move_p[i], move_k[i], move_pd[i] = _best_move(
-            i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+            i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
         )
     stamp = np.full(n_a, -1, dtype=np.int64)
     todo = np.empty(n_a, dtype=np.int64)
     changed = np.empty(4, dtype=np.int64)
     step = 0
     while True:
-        best_gain = _EPS
+        best_gain = eps
         best_i = -1
         for i in range(n_a):
             if gains[i] > best_gain:
@@ -149,7 +164,7 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
             # confirm with a full pass; the kept moves are exact, so this finds nothing
             for i in range(n_a):
                 gains[i], move_p[i], move_k[i], move_pd[i] = _best_move(
-                    i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+                    i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
                 )
                 if gains[i] > best_gain:
                     best_gain = gains[i]
@@ -228,13 +243,13 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
         if work > budget:
             for v in range(n_a):
                 gains[v], move_p[v], move_k[v], move_pd[v] = _best_move(
-                    v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+                    v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
                 )
             continue
         for x in range(n_todo):
             v = todo[x]
             gains[v], move_p[v], move_k[v], move_pd[v] = _best_move(
-                v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
+                v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
             )
 
 
@@ -270,6 +285,7 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
     stops early once a climb reaches ``bound``.
     """
     n_pairs = pair_src.shape[0]
+    eps = step_tolerance(bound)
     cand_ptr = row_pointers(n_a, pair_src)
     tgt_ptr, tgt_src = target_index(n_b, pair_src, pair_tgt)
     best_map = np.full(n_a, -1, dtype=np.int64)
@@ -331,12 +347,12 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
                             _activate(p, 1.0, ctx, ptr, nbr, w)
                             break
                         pick -= 1
-        _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src)
+        _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src, eps)
         climbs += 1
         score = _score(mapping, pair_u, ctx)
-        if score > best_score + _EPS:
+        if score > best_score + eps:
             best_score = score
             best_map[:] = mapping
-        if best_score >= bound - _EPS:
+        if best_score >= bound - eps:
             break
     return best_map, best_score, climbs

@@ -568,7 +568,17 @@ typedef struct {
     i64 *cand_ptr, *tgt_ptr, *tgt_src;
     i64 *mapping, *used;
     double *ctx;
+    double eps; /* the least gain a step must make (see step_tolerance) */
 } Climb;
+
+/* The least gain a step must make: EPS, or 1e-12 of the bound when that is larger (as _climb.step_tolerance):
+ * with weights in the millions rounding could make a move and its reverse each seem to gain. */
+static double step_tolerance(double bound) {
+    double scaled;
+    if (bound != bound || bound == HUGE_VAL || bound == -HUGE_VAL) return EPS;
+    scaled = 1e-12 * fabs(bound);
+    return scaled > EPS ? scaled : EPS;
+}
 
 static u64 splitmix(u64 *state) {
     u64 z;
@@ -595,7 +605,7 @@ static void activate(Climb *c, i64 p, double sign) {
 
 /* Node i's best move or swap: gain (-1.0 and *bp = -1 when none gains), *bp, *bk, *bpd. */
 static double best_move(const Climb *c, i64 i, i64 *bp, i64 *bk, i64 *bpd) {
-    double best_gain = EPS, cur_val = 0.0, gain, new_val, old_val;
+    double best_gain = c->eps, cur_val = 0.0, gain, new_val, old_val;
     i64 best_p = -1, best_k = -1, best_pd = -1;
     i64 cur = c->mapping[i], a = -1, p, j, k, pd, pb;
     if (cur >= 0) {
@@ -663,7 +673,7 @@ static int climb(Climb *c, double *gains, i64 *move_p, i64 *move_k, i64 *move_pd
     for (i = 0; i < n_a; i++) gains[i] = best_move(c, i, &move_p[i], &move_k[i], &move_pd[i]);
     for (i = 0; i < n_a; i++) stamp[i] = -1;
     for (;;) {
-        best_gain = EPS;
+        best_gain = c->eps;
         best_i = -1;
         for (i = 0; i < n_a; i++) {
             if (gains[i] > best_gain) {
@@ -785,6 +795,7 @@ int amr_hill_climb(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64
     c.ptr = ptr;
     c.nbr = nbr;
     c.w = w;
+    c.eps = step_tolerance(bound);
     c.cand_ptr = (i64 *)malloc(na1 * sizeof(i64));
     c.tgt_ptr = (i64 *)malloc(nb1 * sizeof(i64));
     c.tgt_src = (i64 *)malloc(np1 * sizeof(i64));
@@ -881,11 +892,11 @@ int amr_hill_climb(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64
         climb(&c, gains, move_p, move_k, move_pd, stamp, todo);
         climbs++;
         score = score_of(&c);
-        if (score > best_score + EPS) {
+        if (score > best_score + c.eps) {
             best_score = score;
             for (i = 0; i < n_a; i++) best_map[i] = c.mapping[i];
         }
-        if (best_score >= bound - EPS) break;
+        if (best_score >= bound - c.eps) break;
     }
     *best_score_out = best_score;
     *climbs_out = climbs;

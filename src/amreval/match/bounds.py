@@ -143,11 +143,29 @@ def _optimal(h: Any) -> bool:
     return bool(h.getModelStatus() == _core.HighsModelStatus.kOptimal)
 
 
+def round_solution(src: np.ndarray, tgt: np.ndarray, x: np.ndarray, n_a: int, n_b: int) -> np.ndarray:
+    """A mapping (pair index per A node, -1: none) from the pairs' values ``x`` of an LP or integer program.
+
+    Pairs with ``x > 0.5`` are taken from the largest value down, skipping one whose node of A or B
+    is taken already: an LP's half-integral solution can put two pairs of one node at 0.5 plus a
+    rounding error.
+    """
+    chosen = np.nonzero(x > 0.5)[0]
+    chosen = chosen[np.argsort(-x[chosen], kind="stable")]
+    pairs = np.full(n_a, -1, dtype=np.int64)
+    taken = np.zeros(n_b, dtype=bool)
+    for p, i, j in zip(chosen.tolist(), src[chosen].tolist(), tgt[chosen].tolist()):
+        if pairs[i] < 0 and not taken[j]:
+            pairs[i] = p
+            taken[j] = True
+    return pairs
+
+
 def lp_relaxation(problem: Problem, *, time_limit: float | None = None) -> tuple[float, np.ndarray | None]:
     """The LP relaxation: its bound, and its solution rounded (a pair index per A node, or None).
 
-    Each node is in at most one pair with ``x > 0.5``, so the rounding is a mapping; where the
-    LP's optimum is whole (as it often is) it is a mapping that reaches the bound.
+    The rounding (:func:`round_solution`) is a mapping; where the LP's optimum is whole (as it
+    often is) it is a mapping that reaches the bound.
     """
     if problem.n_pairs == 0:
         return 0.0, None
@@ -155,9 +173,8 @@ def lp_relaxation(problem: Problem, *, time_limit: float | None = None) -> tuple
     h.run()
     if not _optimal(h):
         return problem.bound, None
-    x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs] > 0.5
-    pairs = np.full(problem.n_a, -1, dtype=np.int64)
-    pairs[problem.pair_src[x]] = np.nonzero(x)[0]
+    x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs]
+    pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
     return min(problem.bound, float(h.getInfo().objective_function_value)), pairs
 
 
@@ -191,9 +208,8 @@ def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT) -> A
     bound = min(problem.bound, dual) if np.isfinite(dual) else problem.bound
     if int(info.primal_solution_status) != 2:  # no feasible solution found in time
         return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, float(bound), False, "milp")
-    x = np.asarray(h.getSolution().col_value)[: problem.n_pairs] > 0.5
-    pairs = np.full(problem.n_a, -1, dtype=np.int64)
-    pairs[problem.pair_src[x]] = np.nonzero(x)[0]
+    x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs]
+    pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
     mapping = pairs_to_nodes(problem, pairs)
     score = problem.value(mapping)
     proven = _proves(problem, score, bound)

@@ -142,7 +142,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         incumbent: the best mapping so far as a pair index per A node (-1: none), kept in the LP.
         time_limit: seconds; when they run out the simple bound is returned.
     """
-    from amreval.match.bounds import _highs, _milp_model, _optimal
+    from amreval.match.bounds import _highs, _milp_model, _optimal, round_solution
 
     deadline = time.perf_counter() + time_limit
     P = problem.n_pairs
@@ -260,8 +260,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         # a left-out pair with unary weight and no slack (not in the restricted set) is bad too
         bad |= missing & (slack_out < -_TOL)
         if not bad.any():
-            x = primal[:sp] > 0.5
-            chosen = np.full(n_a, -1, dtype=np.int64)
-            chosen[sub.pair_src[x]] = pairs[x]
+            local_pairs = round_solution(sub.pair_src, sub.pair_tgt, primal[:sp], n_a, n_b)
+            chosen = np.where(local_pairs >= 0, pairs[np.maximum(local_pairs, 0)], -1) if sp else local_pairs
             return PricedLP(min(problem.bound, bound), chosen, rounds, sp, len(terms))
         keep |= bad

@@ -166,6 +166,10 @@ def _check_groups(name: str, ptr: np.ndarray, ids: np.ndarray) -> None:
         raise InputError(f"candidate groups of {name}: each node's group ids must be in ascending order")
 
 
+# vocabulary ids are combined with group numbers (id * n_groups + group) in 64 bits
+_MAX_ID = 2**31
+
+
 def _check_pair(pair: EncodedPair) -> None:
     """The encoded triples must name nodes of their own graph (the kernels index with them)."""
     for side, inst, attr, rel in (
@@ -174,6 +178,13 @@ def _check_pair(pair: EncodedPair) -> None:
     ):
         if np.ndim(inst) != 1 or np.shape(attr)[1:] != (2,) or np.shape(rel)[1:] != (3,):
             raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
+        if not all(np.issubdtype(np.asarray(x).dtype, np.integer) for x in (inst, attr, rel)):
+            raise InputError(f"encoded graph {side}: expected integer arrays")
+        ids = np.concatenate((inst, attr[:, 1], rel[:, 0]))
+        if ids.size and max(-int(ids.min()), int(ids.max())) >= _MAX_ID:
+            raise InputError(
+                f"encoded graph {side}: vocabulary ids must lie within ±2**31 (encode_pair numbers them densely)"
+            )
         nodes = np.concatenate((attr[:, 0], rel[:, 1:].ravel()))
         if nodes.size and (nodes.min() < 0 or nodes.max() >= len(inst)):
             bad = int(nodes.min()) if nodes.min() < 0 else int(nodes.max())
@@ -186,7 +197,15 @@ def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray:
     arr = np.asarray(values, dtype=np.float64)
     if arr.shape != (n,):
         raise InputError(f"expected {n} weights, got shape {arr.shape}")
+    _check_weights("b_weights", arr)
     return arr
+
+
+def _check_weights(name: str, values: np.ndarray) -> None:
+    """Weights must be finite and not negative: the bounds and the integer program rest on it."""
+    if values.size and not (np.isfinite(values).all() and values.min() >= 0.0):
+        bad = values[~np.isfinite(values) | (values < 0)][0]
+        raise InputError(f"{name} must be finite and not negative, got {float(bad)!r}")
 
 
 @dataclass(frozen=True)
@@ -306,6 +325,7 @@ def build_problem(
         inst_w = np.ascontiguousarray(instance_weights, dtype=np.float64)
         if inst_w.shape != (n_a, n_b):
             raise InputError(f"instance_weights must have shape {(n_a, n_b)}, got {inst_w.shape}")
+        _check_weights("instance_weights", inst_w)
         use_inst_w = True
     n_terms = _pool().count_terms(pair.rel_a, pair.rel_b, *groups, n_groups)
     need = n_terms * _BYTES_PER_TERM

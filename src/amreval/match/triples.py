@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from amreval.amr.graph import Graph
+from amreval.errors import InputError
 
 __all__ = ["Triples", "graph_triples", "normalize_constant", "EncodedPair", "encode_pair"]
 
@@ -123,7 +124,15 @@ def _encode(t: Triples, vocab: dict, keys: dict, roles: dict) -> tuple[np.ndarra
 
 
 def encode_pair(a: Triples, b: Triples) -> EncodedPair:
-    """Encode two triple sets over one vocabulary (see :class:`EncodedPair`)."""
+    """Encode two triple sets over one vocabulary (see :class:`EncodedPair`).
+
+    Raises:
+        InputError: a triple set lists one attribute or relation twice (:func:`graph_triples`
+            never does; a triple matches once).
+    """
+    for side, t in (("A", a), ("B", b)):
+        if len(set(t.attributes)) != len(t.attributes) or len(set(t.relations)) != len(t.relations):
+            raise InputError(f"triples of {side}: an attribute or relation is listed twice (a triple matches once)")
     vocab: dict[str, int] = {}
     keys: dict[tuple[str, str], int] = {}
     roles: dict[str, int] = {}

@@ -82,7 +82,7 @@ def smatch(
     Args:
         predictions: predicted graphs (PENMAN strings or :class:`~amreval.amr.Graph`).
         references: gold graphs, same length.
-        solver: ``"hillclimb"`` (default), ``"exact"`` or ``"auto"``
+        solver: ``"exact"`` (default: certified), ``"hillclimb"`` or ``"auto"``
             (see :mod:`amreval.match.alignment`).
         restarts: random starts of hill climbing after the greedy one (smatch's
             ``-r``; default 19, climbs stop early once one reaches the bound).
