@@ -42,7 +42,7 @@ def _rows_of(keys: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     return starts, order
 
 
-def _milp_model(problem: Problem) -> dict[str, Any]:
+def milp_model(problem: Problem) -> dict[str, Any]:
     """The integer program in HiGHS's row-wise form: pairs ``x`` then terms ``y``, all in [0, 1].
 
     Rows: each node of A and of B is used at most once (``sum x <= 1``); a term
@@ -104,7 +104,7 @@ def _milp_model(problem: Problem) -> dict[str, Any]:
     }
 
 
-def _highs(
+def highs_solver(
     problem: Problem,
     integral: bool,
     time_limit: float | None,
@@ -115,11 +115,13 @@ def _highs(
     """A HiGHS solver holding the problem's model (or the ``model`` given), quiet, with the time limit and gaps set."""
     from highspy import _core
 
-    m = model if model is not None else _milp_model(problem)
+    m = model if model is not None else milp_model(problem)
     n = m["num_col"]
     integrality = np.zeros(n, dtype=np.int32)
     if integral:
         integrality[: problem.n_pairs] = _INTEGER
+    # the binding's own solver class: ``highspy.Highs`` prints HiGHS's banner when it is made, before
+    # output can be switched off, and sets up Python callbacks the search does not use
     h = _core._Highs()
     h.setOptionValue("output_flag", bool(__import__("os").environ.get("AMREVAL_HIGHS_LOG")))
     if time_limit is not None:
@@ -137,10 +139,11 @@ def _highs(
     return h
 
 
-def _optimal(h: Any) -> bool:
-    from highspy import _core
+def solved(h: Any) -> bool:
+    """Whether HiGHS solved the model to optimality (not stopped by its time limit, say)."""
+    import highspy
 
-    return bool(h.getModelStatus() == _core.HighsModelStatus.kOptimal)
+    return bool(h.getModelStatus() == highspy.HighsModelStatus.kOptimal)
 
 
 def round_solution(src: np.ndarray, tgt: np.ndarray, x: np.ndarray, n_a: int, n_b: int) -> np.ndarray:
@@ -169,9 +172,9 @@ def lp_relaxation(problem: Problem, *, time_limit: float | None = None) -> tuple
     """
     if problem.n_pairs == 0:
         return 0.0, None
-    h = _highs(problem, False, time_limit)
+    h = highs_solver(problem, False, time_limit)
     h.run()
-    if not _optimal(h):
+    if not solved(h):
         return problem.bound, None
     x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs]
     pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
@@ -201,7 +204,7 @@ def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT) -> A
     """
     if problem.n_pairs == 0:
         return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, 0.0, True, "milp")
-    h = _highs(problem, True, time_limit)
+    h = highs_solver(problem, True, time_limit)
     h.run()
     info = h.getInfo()
     dual = float(info.mip_dual_bound)

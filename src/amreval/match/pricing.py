@@ -14,10 +14,11 @@ to a dual solution of the **whole** LP:
   dual objective by as much);
 * each left-out pair ``p = (i, j)`` gets duals ``γ'`` on its own (new) group
   rows, enough to cover each of its terms: what the term's weight exceeds the
-  duals already on the other end's rows (half the weight when the other end is
-  left out too). Setting ``γ'`` of each of its A-triple rows to the largest
-  need there covers every term, so ``p`` is priced out when the sum of those
-  (or of the B-triple ones) is at most ``α_i + β_j - u_p``.
+  duals already on the other end's rows (when the other end is left out too,
+  the two share the weight in proportion to their slack ``α_i + β_j - u_p``).
+  Setting ``γ'`` of each of its A-triple rows to the largest need there
+  covers every term, so ``p`` is priced out when the sum of those (or of the
+  B-triple ones) is at most its slack.
 
 Group rows have right-hand side 0, so the extended dual solution's objective is
 ``Σα + Σβ``: an upper bound on the whole LP, hence on the optimum. Pairs that
@@ -97,10 +98,10 @@ def _basis_of(h, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict
 def _warm_start(h, basis: tuple, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, P: int) -> None:
     """Start from the last round's basis: its columns and rows keep their status, new columns sit at
     zero and new rows are basic (their slack), so the last round's solution is where the simplex starts."""
-    from highspy import _core
+    import highspy
 
     old_cols, old_col_status, old_keys, old_row_status = basis
-    status = _core.HighsBasisStatus
+    status = highspy.HighsBasisStatus
     lower, basic = int(status.kLower), int(status.kBasic)
     col_ids = np.concatenate([pairs, P + terms])
     cols = np.full(len(col_ids), lower, dtype=np.int8)
@@ -120,7 +121,7 @@ def _warm_start(h, basis: tuple, sub: Problem, pairs: np.ndarray, terms: np.ndar
         at_new += len(keys)
         at_old += len(old)
     names = {int(v): v for v in status.__members__.values()}
-    start = _core.HighsBasis()
+    start = highspy.HighsBasis()
     start.col_status = [names[v] for v in cols.tolist()]
     start.row_status = [names[v] for v in rows.tolist()]
     start.valid = True
@@ -142,7 +143,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         incumbent: the best mapping so far as a pair index per A node (-1: none), kept in the LP.
         time_limit: seconds; when they run out the simple bound is returned.
     """
-    from amreval.match.bounds import _highs, _milp_model, _optimal, round_solution
+    from amreval.match.bounds import highs_solver, milp_model, round_solution, solved
 
     deadline = time.perf_counter() + time_limit
     P = problem.n_pairs
@@ -159,13 +160,13 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         if left <= 0:
             return PricedLP(problem.bound, None, rounds, int(keep.sum()), 0)
         sub, pairs, terms = _restricted(problem, keep)
-        model = _milp_model(sub)
+        model = milp_model(sub)
         if len(pairs):
-            h = _highs(sub, False, left, presolve=basis is None, model=model)
+            h = highs_solver(sub, False, left, presolve=basis is None, model=model)
             if basis is not None:
                 _warm_start(h, basis, sub, pairs, terms, model, P)
             h.run()
-            if not _optimal(h):
+            if not solved(h):
                 return PricedLP(problem.bound, None, rounds, len(pairs), len(terms))
             basis = _basis_of(h, sub, pairs, terms, model, P)
             solution = h.getSolution()
