@@ -30,7 +30,7 @@ the whole one (left-out pairs at zero), so its rounding is a mapping to score.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,17 +41,17 @@ __all__ = ["priced_lp", "PricedLP"]
 _TOL = 1e-9
 
 
+@dataclass
 class PricedLP:
     """What :func:`priced_lp` found: ``bound`` (an upper bound on the optimum), ``pairs``
     (the restricted LP's solution rounded, a pair index per A node, or None), the rounds
     and the size of the last restricted LP."""
 
-    def __init__(self, bound: float, pairs: np.ndarray | None, rounds: int, n_pairs: int, n_terms: int) -> None:
-        self.bound = bound
-        self.pairs = pairs
-        self.rounds = rounds
-        self.n_pairs = n_pairs
-        self.n_terms = n_terms
+    bound: float
+    pairs: np.ndarray | None
+    rounds: int
+    n_pairs: int
+    n_terms: int
 
 
 def _restricted(problem: Problem, keep: np.ndarray) -> tuple[Problem, np.ndarray, np.ndarray]:
