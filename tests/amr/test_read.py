@@ -163,3 +163,65 @@ def test_one_rule_for_sources(tmp_path, monkeypatch):
     assert [g.instances for g in loads_graphs("(a / b)\n\n(c / d)")] == [{"a": "b"}, {"c": "d"}]
     with pytest.raises(DecodeError, match="expected PENMAN text, got PosixPath"):
         loads_graphs(tmp_path / "odd (1).amr")  # type: ignore[arg-type]
+
+
+
+_PIECES = ["(", ")", "/", ":ARG0", ":", " ", "\n", "a", '"', "~", "~e.1", "#c\n", '"q r"']
+
+
+def _penman_like(draw, st, depth=0):
+    """A PENMAN graph of random shape: variables, concepts, strings, alignments, comments between lines."""
+    var = draw(st.sampled_from(["a", "b2", "x"]))
+    text = "(" + var
+    if draw(st.booleans()) or depth == 0:
+        text += " / " + draw(st.sampled_from(["want-01", '"q r"', "b"])) + draw(st.sampled_from(["", "~e.1"]))
+    for _ in range(draw(st.integers(0, 3 if depth < 3 else 0))):
+        role = draw(st.sampled_from([":ARG0", ":mod", ":op1", ":ARG1-of"])) + draw(st.sampled_from(["", "~e.2"]))
+        kind = draw(st.integers(0, 2))
+        target = _penman_like(draw, st, depth + 1) if kind == 0 else draw(st.sampled_from(["-", '"x y"', "b2", "7"]))
+        text += draw(st.sampled_from([" ", "\n  "])) + role + " " + target
+    return text + ")"
+
+
+def test_fast_reader_agrees_with_penman_on_random_text():
+    """Where both read a text, the fast reader (which hands what it does not take to penman) reads what penman reads."""
+    import penman
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from amreval.amr import parse as G
+
+    taken = []
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(st.data())
+    def check(data):
+        text = data.draw(st.sampled_from(["", "# ::id g ::snt s\n"])) + _penman_like(data.draw, st)
+        for _ in range(data.draw(st.integers(0, 2))):  # a few random pieces anywhere
+            at = data.draw(st.integers(0, len(text)))
+            text = text[:at] + data.draw(st.sampled_from(_PIECES)) + text[at:]
+        try:
+            fast = G._fast_parse(text)
+        except G._TrailingText:
+            return
+        if fast is None:
+            return
+        try:
+            slow = [G._flatten_tree(t) for t in penman.iterparse(text)]
+        except penman.DecodeError:
+            # penman reads line by line: it refuses a string across lines or a comment after a graph's
+            # last parenthesis, which the fast reader takes as they are
+            return
+        def stripped(flats):  # alignments are read off afterwards (as the graph is built), the same for both
+            strip = G._strip_alignment
+            return [
+                (m, t, [(v, c and strip(c)) for v, c in i], [(s, r, strip(x), n) for s, r, x, n in br])
+                for m, t, i, br in flats
+            ]
+
+        assert stripped(fast) == stripped(slow), text
+        taken.append(text)
+
+    check()
+    # nested graphs are among those compared, not only texts both give up on
+    assert sum(t.count("(") >= 3 for t in taken) >= 50

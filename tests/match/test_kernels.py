@@ -51,6 +51,11 @@ def assert_same_everything(monkeypatch, pair, seeds=(0, 7, 2**62 + 3), restarts=
     for got, want in zip(adj_c, adj_p):
         assert np.array_equal(got, want)
     assert np.array_equal(ck.row_pointers(c.n_a, c.pair_src), pk.row_pointers(py.n_a, py.pair_src))
+    # what build_problem computes with the pool, in the same call, is what the kernels compute alone
+    for built in (c, py):
+        for got, want in zip(built.adjacency(), adj_c):
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert np.array_equal(built.rows(), ck.row_pointers(c.n_a, c.pair_src))
     ptr, nbr, w = adj_c
     none = np.zeros(0, dtype=np.int64)
     starts = [none]

@@ -17,9 +17,10 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import penman
+if TYPE_CHECKING:
+    import penman
 
 __all__ = ["Edge", "Attribute", "Graph", "canonical_role", "NON_INVERTED_OF_ROLES"]
 
@@ -95,6 +96,8 @@ class Graph:
 
     def to_penman(self) -> penman.Graph:
         """Convert to a :class:`penman.Graph` (for writing)."""
+        import penman  # loaded by the first graph written, not with the package
+
         triples: list[tuple[str, str, str]] = []
         for var, concept in self.instances.items():
             triples.append((var, ":instance", concept))
@@ -119,6 +122,8 @@ class Graph:
         Raises:
             InputError: the graph has no node, or nodes the top does not reach.
         """
+        import penman
+
         from amreval.errors import InputError
 
         if self.top is None or not self.instances:

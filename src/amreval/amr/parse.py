@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import penman
+if TYPE_CHECKING:
+    import penman
 
 from amreval.amr.graph import Attribute, Edge, Graph, canonical_role
 from amreval.errors import AmrevalWarning, DecodeError
@@ -41,7 +42,6 @@ _TOKENS = (
     ("ALIGNMENT", r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*"),
     ("UNEXPECTED", rf"[^{_SPACE}]"),
 )
-_TOKEN_RE = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _TOKENS), flags=re.MULTILINE)
 
 
 def _strip_alignment(text: str) -> str:
@@ -71,26 +71,44 @@ class _TrailingText(Exception):
         self.line_offset = line_offset
 
 
+# The same patterns without names: ``findall`` gives the tokens as strings, whose first character tells
+# their kind (a lone ``"`` or ``~`` is UNEXPECTED, a longer one a STRING or ALIGNMENT; ``#`` opens a
+# COMMENT wherever a token starts, since COMMENT is tried first).
+_TOKENS_RE = re.compile("|".join(pattern for _, pattern in _TOKENS), flags=re.MULTILINE)
+_NOT_SYMBOL = frozenset('#"()/:~')
+
+
+def _is_value(tok: str) -> bool:
+    """A SYMBOL or a STRING."""
+    first = tok[0]
+    return first not in _NOT_SYMBOL or (first == '"' and len(tok) > 1)
+
+
+def _is_alignment(tok: str) -> bool:
+    return tok[0] == "~" and len(tok) > 1
+
+
 def _fast_parse(text: str) -> list[_Flat] | None:
     """Parse well-formed PENMAN with penman's own token pattern.
 
     Returns None at the first irregularity; the caller then lets
     :func:`penman.iterparse` parse the block (and report the error).
     """
-    toks = [(m.lastgroup, m.group(), m.start()) for m in _TOKEN_RE.finditer(text)]
+    toks = _TOKENS_RE.findall(text)
     n = len(toks)
     pos = 0
     out: list[_Flat] = []
     while pos < n:
         metadata: dict[str, str] = {}
-        while pos < n and toks[pos][0] == "COMMENT":
-            _parse_comment(toks[pos][1], metadata)
+        while pos < n and toks[pos][0] == "#":
+            _parse_comment(toks[pos], metadata)
             pos += 1
         if pos == n:
             break
-        if toks[pos][0] != "LPAREN":
+        if toks[pos] != "(":
             if out:
-                raise _TrailingText(toks[pos][1], text.count("\n", 0, toks[pos][2]))
+                start = [m.start() for m in _TOKENS_RE.finditer(text)][pos]
+                raise _TrailingText(toks[pos], text.count("\n", 0, start))
             return None
         instances: list[tuple[str, str | None]] = []
         branches: list[tuple[str, str, str, bool]] = []
@@ -98,17 +116,17 @@ def _fast_parse(text: str) -> list[_Flat] | None:
         top = None
         while True:
             # at an LPAREN: open a node
-            if pos + 1 >= n or toks[pos + 1][0] != "SYMBOL":
+            if pos + 1 >= n or toks[pos + 1][0] in _NOT_SYMBOL:
                 return None
-            var = toks[pos + 1][1]
+            var = toks[pos + 1]
             pos += 2
             concept = None
-            if pos < n and toks[pos][0] == "SLASH":
+            if pos < n and toks[pos] == "/":
                 pos += 1
-                if pos < n and toks[pos][0] in ("SYMBOL", "STRING"):
-                    concept = toks[pos][1]
+                if pos < n and _is_value(toks[pos]):
+                    concept = toks[pos]
                     pos += 1
-                    if pos < n and toks[pos][0] == "ALIGNMENT":
+                    if pos < n and _is_alignment(toks[pos]):
                         pos += 1
                 else:
                     return None
@@ -121,31 +139,31 @@ def _fast_parse(text: str) -> list[_Flat] | None:
             while not descended:
                 if pos >= n:
                     return None
-                kind, tok, _ = toks[pos]
-                if kind == "RPAREN":
+                tok = toks[pos]
+                if tok == ")":
                     pos += 1
                     stack.pop()
                     if not stack:
                         break
                     continue
-                if kind != "ROLE" or len(tok) < 2:
+                if tok[0] != ":" or len(tok) < 2:
                     return None
                 role = tok[1:]
                 pos += 1
-                if pos < n and toks[pos][0] == "ALIGNMENT":
+                if pos < n and _is_alignment(toks[pos]):
                     pos += 1
                 if pos >= n:
                     return None
-                kind, tok, _ = toks[pos]
-                if kind in ("SYMBOL", "STRING"):
+                tok = toks[pos]
+                if _is_value(tok):
                     branches.append((stack[-1], role, tok, False))
                     pos += 1
-                    if pos < n and toks[pos][0] == "ALIGNMENT":
+                    if pos < n and _is_alignment(toks[pos]):
                         pos += 1
-                elif kind == "LPAREN":
-                    if pos + 1 >= n or toks[pos + 1][0] != "SYMBOL":
+                elif tok == "(":
+                    if pos + 1 >= n or toks[pos + 1][0] in _NOT_SYMBOL:
                         return None
-                    branches.append((stack[-1], role, toks[pos + 1][1], True))
+                    branches.append((stack[-1], role, toks[pos + 1], True))
                     descended = True
                 else:
                     return None
@@ -333,6 +351,8 @@ def nesting_depth(text: str) -> int:
 
 
 def _penman_parse(block: Block, label: str, index: int) -> list[_Flat]:
+    import penman  # the reader for what the fast path does not take, loaded when first needed
+
     try:
         trees = list(penman.iterparse(block.text))
     except RecursionError:

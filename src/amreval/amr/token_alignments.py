@@ -74,14 +74,15 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-import penman
-from penman.surface import Alignment as _PenmanAlignment
+from typing import TYPE_CHECKING
 
 from amreval.amr.graph import Graph
 from amreval.amr.parse import nesting_depth, split_blocks
 from amreval.amr.read import FileSource, loads_graphs, read_text
 from amreval.errors import DecodeError, InputError
+
+if TYPE_CHECKING:
+    import penman
 
 __all__ = [
     "AlignedSentence",
@@ -109,7 +110,9 @@ def _split_marker(text: str) -> tuple[str, tuple[int, ...]]:
     m = _MARKER.search(text)
     if not m:
         return text, ()
-    return text[: m.start()], _PenmanAlignment.from_string(m.group()).indices
+    from penman.surface import Alignment
+
+    return text[: m.start()], Alignment.from_string(m.group()).indices
 
 
 def _unquote(value: str) -> str:
@@ -366,6 +369,8 @@ def _check_range(alignments: Mapping[str, Iterable[int]], n_tokens: int, label: 
 
 
 def _tree_and_fields(source: str | penman.Tree | penman.Graph) -> tuple[penman.Tree, list[str], str]:
+    import penman  # loaded when alignments are read, not with the package
+
     if isinstance(source, penman.Tree):
         return source, _fields_of_metadata(source.metadata), _label("<tree>", source.metadata.get("id"))
     if isinstance(source, penman.Graph):

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import os
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import FileSource, iter_graphs, read_bytes
 from amreval.errors import DecodeError, InputError
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 __all__ = [
     "Mention",
@@ -261,6 +263,8 @@ def loads_msamr_xml(text: str | bytes, *, name: str = "<string>") -> MsAmrDocume
     Raises:
         DecodeError: the XML is malformed or lacks the document structure.
     """
+    import xml.etree.ElementTree as ET
+
     label = name
     if isinstance(text, str) and text.startswith("\ufeff"):
         text = text[1:]

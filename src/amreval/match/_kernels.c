@@ -545,6 +545,116 @@ void amr_row_pointers(i64 n_a, i64 n_pairs, const i64 *pair_src, i64 *ptr) {
     for (i = 0; i < n_a; i++) ptr[i + 1] += ptr[i];
 }
 
+/* ---------------------------------------------------------------- build_problem */
+
+typedef struct {
+    i64 n_pairs, n_terms;
+    double bound;
+    i64 bad;     /* the offending node or id (codes -2, -3), the number of terms (code -4) */
+    i64 *block;  /* the caller's to release with amr_block_free */
+} Built;
+
+void amr_block_free(i64 *block) { free(block); }
+
+/* 0 when the ids of one graph's encoded triples lie within +-2**31 (else 2) and its triples name its own
+ * nodes (else 1); the first offending value in *bad (ids checked before nodes, each in array order). */
+static int check_graph(const i64 *inst, i64 n, const i64 *attr, i64 m, const i64 *rel, i64 r, i64 *bad) {
+    const i64 limit = (i64)1 << 31;
+    i64 k, x;
+    for (k = 0; k < n; k++)
+        if (inst[k] <= -limit || inst[k] >= limit) return *bad = inst[k], 2;
+    for (k = 0; k < m; k++)
+        if (attr[2 * k + 1] <= -limit || attr[2 * k + 1] >= limit) return *bad = attr[2 * k + 1], 2;
+    for (k = 0; k < r; k++)
+        if (rel[3 * k] <= -limit || rel[3 * k] >= limit) return *bad = rel[3 * k], 2;
+    for (k = 0; k < m; k++) {
+        x = attr[2 * k];
+        if (x < 0 || x >= n) return *bad = x, 1;
+    }
+    for (k = 0; k < r; k++) {
+        x = rel[3 * k + 1];
+        if (x < 0 || x >= n) return *bad = x, 1;
+        x = rel[3 * k + 2];
+        if (x < 0 || x >= n) return *bad = x, 1;
+    }
+    return 0;
+}
+
+static double *ones_or(const double *given, i64 n, double **owned) {
+    i64 k;
+    if (given) return (double *)given;
+    *owned = (double *)malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (*owned)
+        for (k = 0; k < n; k++) (*owned)[k] = 1.0;
+    return *owned;
+}
+
+/* What build_problem needs in one call. ints holds, one after another: inst_a (n_a), attr_a (m_a x 2),
+ * rel_a (r_a x 3), the same of B, then ga_ptr (n_a + 1), ga_ids (n_ga), gb_ptr (n_b + 1), gb_ids (n_gb).
+ * B's weights may be NULL (all 1). Checks the triples (-2: a node of A out of range, -3: of B; -5, -6:
+ * an id of A, of B beyond +-2**31), counts the terms (-4 over max_terms), then builds the pool
+ * (amr_build_pool), its adjacency (amr_adjacency) and row pointers (amr_row_pointers) into one block of
+ * 8-byte items: pair_src, pair_tgt, pair_u, term_p, term_q, term_ta, term_tb, term_w, deg (n_pairs + 1),
+ * nbr and w (2 n_terms each), rows (n_a + 1). Returns 0, or -1 when out of memory. */
+int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m_b, i64 r_b, i64 n_ga, i64 n_gb,
+                      i64 n_groups, const double *inst_w, int use_inst_w, const double *inst_bw,
+                      const double *attr_bw, const double *rel_bw, i64 max_terms, Built *out) {
+    const i64 *inst_a = ints, *attr_a = inst_a + n_a, *rel_a = attr_a + 2 * m_a;
+    const i64 *inst_b = rel_a + 3 * r_a, *attr_b = inst_b + n_b, *rel_b = attr_b + 2 * m_b;
+    const i64 *ga_ptr = rel_b + 3 * r_b, *ga_ids = ga_ptr + n_a + 1, *gb_ptr = ga_ids + n_ga;
+    const i64 *gb_ids = gb_ptr + n_b + 1;
+    double *own_i = NULL, *own_a = NULL, *own_r = NULL;
+    const double *wi, *wa, *wr;
+    Pool pool;
+    i64 n_p, n_t, *fill = NULL, *b;
+    int rc, why;
+    (void)n_gb;
+    memset(out, 0, sizeof(Built));
+    if ((why = check_graph(inst_a, n_a, attr_a, m_a, rel_a, r_a, &out->bad))) return why == 1 ? -2 : -5;
+    if ((why = check_graph(inst_b, n_b, attr_b, m_b, rel_b, r_b, &out->bad))) return why == 1 ? -3 : -6;
+    n_t = amr_count_terms(rel_a, r_a, rel_b, r_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups);
+    if (n_t < 0) return -1;
+    if (n_t > max_terms) return out->bad = n_t, -4;
+    wi = ones_or(inst_bw, n_b, &own_i);
+    wa = ones_or(attr_bw, m_b, &own_a);
+    wr = ones_or(rel_bw, r_b, &own_r);
+    rc = -1;
+    if (wi && wa && wr &&
+        !amr_build_pool(inst_a, n_a, attr_a, m_a, rel_a, r_a, inst_b, n_b, attr_b, m_b, rel_b, r_b, ga_ptr, ga_ids,
+                        gb_ptr, gb_ids, n_groups, inst_w, use_inst_w, wi, wa, wr, &pool)) {
+        n_p = pool.n_pairs;
+        n_t = pool.n_terms;
+        b = (i64 *)malloc((size_t)(4 * n_p + 9 * n_t + n_a + 2) * sizeof(i64));
+        fill = (i64 *)malloc((size_t)(n_p + 1) * sizeof(i64));
+        if (b && fill) {
+            memcpy(b, pool.pair_src, (size_t)n_p * sizeof(i64));
+            memcpy(b + n_p, pool.pair_tgt, (size_t)n_p * sizeof(i64));
+            memcpy(b + 2 * n_p, pool.pair_u, (size_t)n_p * sizeof(double));
+            memcpy(b + 3 * n_p, pool.term_p, (size_t)n_t * sizeof(i64));
+            memcpy(b + 3 * n_p + n_t, pool.term_q, (size_t)n_t * sizeof(i64));
+            memcpy(b + 3 * n_p + 2 * n_t, pool.term_ta, (size_t)n_t * sizeof(i64));
+            memcpy(b + 3 * n_p + 3 * n_t, pool.term_tb, (size_t)n_t * sizeof(i64));
+            memcpy(b + 3 * n_p + 4 * n_t, pool.term_w, (size_t)n_t * sizeof(double));
+            amr_adjacency(n_p, n_t, pool.term_p, pool.term_q, pool.term_w, b + 3 * n_p + 5 * n_t,
+                          b + 4 * n_p + 5 * n_t + 1, (double *)(b + 4 * n_p + 7 * n_t + 1), fill);
+            amr_row_pointers(n_a, n_p, pool.pair_src, b + 4 * n_p + 9 * n_t + 1);
+            out->n_pairs = n_p;
+            out->n_terms = n_t;
+            out->bound = pool.bound;
+            out->block = b;
+            rc = 0;
+        } else {
+            free(b);
+        }
+        amr_pool_free(&pool);
+    }
+    free(fill);
+    free(own_i);
+    free(own_a);
+    free(own_r);
+    return rc;
+}
+
 static i64 find_pair(const i64 *cand_ptr, const i64 *pair_tgt, i64 i, i64 j) {
     i64 lo = cand_ptr[i], hi = cand_ptr[i + 1], mid, t;
     while (lo < hi) {

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import AmrevalWarning, InputError, MissingDependencyError
+from amreval.match.problem import TooManyTerms
 
 __all__ = ["kernels", "CKernels", "KERNELS_ENV"]
 
@@ -55,6 +56,48 @@ class _Pool(ctypes.Structure):
         ("term_w", _PTR),
         ("bound", _F64),
     ]
+
+
+class _Built(ctypes.Structure):
+    _fields_ = [("n_pairs", _I64), ("n_terms", _I64), ("bound", _F64), ("bad", _I64), ("block", _PTR)]
+
+
+def check_encoded(side: str, inst: np.ndarray, attr: np.ndarray, rel: np.ndarray) -> None:
+    """The checks ``amr_build_problem`` makes of one graph, in the same order, with the same messages.
+
+    Raises:
+        InputError: a vocabulary id beyond ±2**31 (ids are combined with group numbers in 64 bits), or a
+            triple naming a node the graph does not have (the first found, in array order).
+    """
+    ids = np.concatenate((inst, attr[:, 1], rel[:, 0]))
+    if ids.size and (ids.min() <= -_MAX_ID or ids.max() >= _MAX_ID):
+        raise InputError(
+            f"encoded graph {side}: vocabulary ids must lie within ±2**31 (encode_pair numbers them densely)"
+        )
+    nodes = np.concatenate((attr[:, 0], rel[:, 1:].ravel()))
+    outside = np.flatnonzero((nodes < 0) | (nodes >= len(inst)))
+    if outside.size:
+        _bad_node(side, int(nodes[outside[0]]), len(inst))
+
+
+_MAX_ID = 2**31
+
+
+def _bad_node(side: str, node: int, n: int) -> None:
+    raise InputError(f"encoded graph {side}: a triple names node {node}, the graph has {n} nodes")
+
+
+def _problem_views(block: np.ndarray, n_a: int, n_p: int, n_t: int) -> tuple:
+    """The arrays of one block laid out as ``amr_build_problem`` writes it (views, no copies)."""
+    f = block.view(np.float64)
+    at = 0
+    out = []
+    for n, floats in ((n_p, False), (n_p, False), (n_p, True), (n_t, False), (n_t, False), (n_t, False),
+                      (n_t, False), (n_t, True), (n_p + 1, False), (2 * n_t, False), (2 * n_t, True),
+                      (n_a + 1, False)):  # fmt: skip
+        out.append((f if floats else block)[at : at + n])
+        at += n
+    return tuple(out)
 
 
 def _ints(a: Any) -> np.ndarray:
@@ -110,7 +153,56 @@ class CKernels:
         lib.amr_hill_climb.argtypes += [_PTR, _I64, _PTR, ctypes.POINTER(_F64), ctypes.POINTER(_I64)]
         lib.amr_assignment.restype = ctypes.c_int
         lib.amr_assignment.argtypes = [_I64, _I64, _PTR, _PTR]
+        lib.amr_build_problem.restype = ctypes.c_int
+        lib.amr_build_problem.argtypes = [_PTR] + [_I64] * 9 + [_PTR, ctypes.c_int, _PTR, _PTR, _PTR, _I64]
+        lib.amr_build_problem.argtypes += [ctypes.POINTER(_Built)]
+        lib.amr_block_free.restype = None
+        lib.amr_block_free.argtypes = [_PTR]
         self._lib = lib
+
+    def build_problem(
+        self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,
+        use_inst_w, b_weights, max_terms,
+    ):  # fmt: skip
+        """Check, count, build the pool, its adjacency and row pointers in one call (see ``amr_build_problem``).
+
+        ``b_weights``: B's instance, attribute and relation weights, each None for all 1. Returns
+        ``(pair_src, pair_tgt, pair_u, term_p, term_q, term_ta, term_tb, term_w, bound, (deg, nbr, w), rows)``.
+
+        Raises:
+            InputError: as :func:`check_encoded`.
+            TooManyTerms: more than ``max_terms`` pairwise terms.
+        """
+        parts = (inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids)
+        ints = np.concatenate([np.ravel(x) for x in parts], dtype=np.int64, casting="unsafe")
+        n_a, n_b = len(inst_a), len(inst_b)
+        floats = [None if w is None else _floats(w) for w in b_weights]
+        dense = _floats(inst_w) if use_inst_w else None
+        built = _Built()
+        rc = self._lib.amr_build_problem(
+            _addr(ints), n_a, len(attr_a), len(rel_a), n_b, len(attr_b), len(rel_b), len(ga_ids), len(gb_ids),
+            int(n_groups), None if dense is None else _addr(dense), int(bool(use_inst_w)),
+            *(None if w is None else _addr(w) for w in floats), int(max_terms), ctypes.byref(built),
+        )  # fmt: skip
+        if rc in (-2, -3):
+            _bad_node("A" if rc == -2 else "B", int(built.bad), n_a if rc == -2 else n_b)
+        if rc in (-5, -6):
+            raise InputError(
+                f"encoded graph {'A' if rc == -5 else 'B'}: vocabulary ids must lie within ±2**31 "
+                "(encode_pair numbers them densely)"
+            )
+        if rc == -4:
+            raise TooManyTerms(int(built.bad))
+        if rc != 0:
+            raise MemoryError(f"out of memory building the alignment problem of {n_a} x {n_b} nodes")
+        n_p, n_t = int(built.n_pairs), int(built.n_terms)
+        block = np.empty(4 * n_p + 9 * n_t + n_a + 2, dtype=np.int64)
+        try:
+            ctypes.memmove(_addr(block), built.block, block.nbytes)
+        finally:
+            self._lib.amr_block_free(built.block)
+        views = _problem_views(block, n_a, n_p, n_t)
+        return (*views[:8], float(built.bound), views[8:11], views[11])
 
     def count_terms(self, rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
         rel_a, rel_b = _ints(rel_a).reshape(-1, 3), _ints(rel_b).reshape(-1, 3)
@@ -265,6 +357,27 @@ class _PythonKernels:
         self.find_pair = _pool.find_pair
         self.hill_climb = _climb.hill_climb
         self.assignment = _scipy_assignment
+
+    def build_problem(
+        self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,
+        use_inst_w, b_weights, max_terms,
+    ):  # fmt: skip
+        """What :meth:`CKernels.build_problem` does, from the Python kernels."""
+        inst_a, inst_b = _ints(inst_a), _ints(inst_b)
+        attr_a, attr_b = _ints(attr_a).reshape(-1, 2), _ints(attr_b).reshape(-1, 2)
+        rel_a, rel_b = _ints(rel_a).reshape(-1, 3), _ints(rel_b).reshape(-1, 3)
+        check_encoded("A", inst_a, attr_a, rel_a)
+        check_encoded("B", inst_b, attr_b, rel_b)
+        ga_ptr, ga_ids, gb_ptr, gb_ids = (_ints(g) for g in (ga_ptr, ga_ids, gb_ptr, gb_ids))
+        n_terms = self.count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups)
+        if n_terms > max_terms:
+            raise TooManyTerms(n_terms)
+        sizes = (len(inst_b), len(attr_b), len(rel_b))
+        inst_bw, attr_bw, rel_bw = (np.ones(n) if w is None else _floats(w) for w, n in zip(b_weights, sizes))
+        pool = self.build_pool(inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids,
+                               n_groups, inst_w, use_inst_w, inst_bw, attr_bw, rel_bw)  # fmt: skip
+        adjacency = self.adjacency(len(pool[0]), pool[3], pool[4], pool[7])
+        return (*pool, adjacency, self.row_pointers(len(inst_a), pool[0]))
 
 
 @cache

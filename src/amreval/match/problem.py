@@ -31,6 +31,11 @@ __all__ = [
 ]
 
 _EMPTY_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
+# the one group of an unconstrained problem, for graphs of up to 511 nodes (read only)
+_RANGE = np.arange(512, dtype=np.int64)
+_ZEROS = np.zeros(511, dtype=np.int64)
+_RANGE.flags.writeable = False
+_ZEROS.flags.writeable = False
 
 
 def _pool() -> Any:
@@ -38,6 +43,14 @@ def _pool() -> Any:
     from amreval.match.kernels import kernels
 
     return kernels()
+
+
+class TooManyTerms(Exception):
+    """Raised by the kernels: a problem with more pairwise terms than allowed; nothing was allocated for them."""
+
+    def __init__(self, n_terms: int) -> None:
+        super().__init__(n_terms)
+        self.n_terms = n_terms
 
 
 @dataclass
@@ -166,34 +179,26 @@ def _check_groups(name: str, ptr: np.ndarray, ids: np.ndarray) -> None:
         raise InputError(f"candidate groups of {name}: each node's group ids must be in ascending order")
 
 
-# vocabulary ids are combined with group numbers (id * n_groups + group) in 64 bits
-_MAX_ID = 2**31
-
-
-def _check_pair(pair: EncodedPair) -> None:
-    """The encoded triples must name nodes of their own graph (the kernels index with them)."""
+def _check_pair(pair: EncodedPair) -> tuple[np.ndarray, ...]:
+    """The encoded triples as integer arrays of the right shapes (the kernels then check what they name)."""
+    arrays = []
     for side, inst, attr, rel in (
         ("A", pair.inst_a, pair.attr_a, pair.rel_a),
         ("B", pair.inst_b, pair.attr_b, pair.rel_b),
     ):
-        if np.ndim(inst) != 1 or np.shape(attr)[1:] != (2,) or np.shape(rel)[1:] != (3,):
+        inst, attr, rel = np.asarray(inst), np.asarray(attr), np.asarray(rel)
+        if inst.ndim != 1 or attr.shape[1:] != (2,) or rel.shape[1:] != (3,):
             raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
-        if not all(np.issubdtype(np.asarray(x).dtype, np.integer) for x in (inst, attr, rel)):
+        if inst.dtype.kind not in "iu" or attr.dtype.kind not in "iu" or rel.dtype.kind not in "iu":
             raise InputError(f"encoded graph {side}: expected integer arrays")
-        ids = np.concatenate((inst, attr[:, 1], rel[:, 0]))
-        if ids.size and max(-int(ids.min()), int(ids.max())) >= _MAX_ID:
-            raise InputError(
-                f"encoded graph {side}: vocabulary ids must lie within ±2**31 (encode_pair numbers them densely)"
-            )
-        nodes = np.concatenate((attr[:, 0], rel[:, 1:].ravel()))
-        if nodes.size and (nodes.min() < 0 or nodes.max() >= len(inst)):
-            bad = int(nodes.min()) if nodes.min() < 0 else int(nodes.max())
-            raise InputError(f"encoded graph {side}: a triple names node {bad}, the graph has {len(inst)} nodes")
+        arrays += [inst, attr, rel]
+    return tuple(arrays)
 
 
-def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray:
+def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray | None:
+    """Checked weights (None: all 1)."""
     if values is None:
-        return np.ones(n, dtype=np.float64)
+        return None
     arr = np.asarray(values, dtype=np.float64)
     if arr.shape != (n,):
         raise InputError(f"expected {n} weights, got shape {arr.shape}")
@@ -291,16 +296,20 @@ def build_problem(
         InputError: the problem would need more than :data:`MEMORY_BUDGET`
             bytes (the message gives the sizes).
     """
-    _check_pair(pair)
-    n_a = pair.inst_a.shape[0]
-    n_b = pair.inst_b.shape[0]
+    inst_a, attr_a, rel_a, inst_b, attr_b, rel_b = _check_pair(pair)
+    n_a = inst_a.shape[0]
+    n_b = inst_b.shape[0]
     if isinstance(allowed, np.ndarray):
         if allowed.shape != (n_a, n_b):
             raise InputError(f"allowed must have shape {(n_a, n_b)}, got {allowed.shape}")
         allowed = Candidates.from_matrix(allowed)
     if allowed is None:
         # one group for all
-        groups = (np.arange(n_a + 1), np.zeros(n_a, dtype=np.int64), np.arange(n_b + 1), np.zeros(n_b, dtype=np.int64))
+        groups = (
+            (_RANGE[: n_a + 1], _ZEROS[:n_a], _RANGE[: n_b + 1], _ZEROS[:n_b])
+            if max(n_a, n_b) < 512
+            else (np.arange(n_a + 1), np.zeros(n_a, dtype=np.int64), np.arange(n_b + 1), np.zeros(n_b, dtype=np.int64))
+        )
         n_groups = 1
     else:
         if len(allowed.a_ptr) != n_a + 1 or len(allowed.b_ptr) != n_b + 1:
@@ -327,36 +336,23 @@ def build_problem(
             raise InputError(f"instance_weights must have shape {(n_a, n_b)}, got {inst_w.shape}")
         _check_weights("instance_weights", inst_w)
         use_inst_w = True
-    n_terms = _pool().count_terms(pair.rel_a, pair.rel_b, *groups, n_groups)
-    need = n_terms * _BYTES_PER_TERM
-    if need > MEMORY_BUDGET:
+    bw = b_weights or (None, None, None)
+    weights = (_as_weights(bw[0], n_b), _as_weights(bw[1], attr_b.shape[0]), _as_weights(bw[2], rel_b.shape[0]))
+    try:
+        out = _pool().build_problem(
+            inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, *groups, n_groups, inst_w, use_inst_w, weights,
+            MEMORY_BUDGET // _BYTES_PER_TERM,
+        )  # fmt: skip
+    except TooManyTerms as big:
+        need = big.n_terms * _BYTES_PER_TERM
         raise InputError(
-            f"the alignment problem of {n_a} x {n_b} nodes has {n_terms:,} pairwise terms and needs about "
+            f"the alignment problem of {n_a} x {n_b} nodes has {big.n_terms:,} pairwise terms and needs about "
             f"{need / 1024**3:.1f} GiB, over the budget of {MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph "
             "(DocSmatch: :sntK edges restrict alignments to their sentence)"
-        )
-    bw = b_weights or (None, None, None)
-    inst_bw = _as_weights(bw[0], n_b)
-    attr_bw = _as_weights(bw[1], pair.attr_b.shape[0])
-    rel_bw = _as_weights(bw[2], pair.rel_b.shape[0])
-    out = _pool().build_pool(
-        pair.inst_a,
-        pair.attr_a,
-        pair.rel_a,
-        pair.inst_b,
-        pair.attr_b,
-        pair.rel_b,
-        *groups,
-        n_groups,
-        inst_w,
-        use_inst_w,
-        inst_bw,
-        attr_bw,
-        rel_bw,
-    )
-    src, tgt, u, tp, tq, ta, tb, tw, bound = out
+        ) from None
+    src, tgt, u, tp, tq, ta, tb, tw, bound, adjacency, rows = out
     integral = instance_weights is None and b_weights is None
-    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, float(bound), integral)
+    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, bound, integral, adjacency, rows)
 
 
 def pairs_to_nodes(problem: Problem, pairs: np.ndarray) -> np.ndarray:

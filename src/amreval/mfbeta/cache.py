@@ -32,17 +32,18 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from amreval.errors import InputError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = [
     "CACHE_FILE",
@@ -98,6 +99,8 @@ class ResultCache:
     def _database(self) -> Iterator[sqlite3.Connection]:
         """The SQLite file, in a transaction; what goes wrong with it is an error naming it."""
         assert self.path is not None
+        import sqlite3  # loaded with the first cache file, not with the package
+
         try:
             db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT)
             try:
@@ -235,6 +238,8 @@ def model_fingerprint(name_or_path: str | os.PathLike[str]) -> str:
     """
     path = Path(name_or_path).expanduser()
     if path.is_dir():
+        import hashlib
+
         digest = hashlib.sha256()
         try:  # the folder's own files (a model folder is flat); not a walk of what lies below
             for item in sorted(p for p in path.iterdir() if p.is_file()):

@@ -21,8 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
-import multiprocessing
 import os
 import signal
 import sys
@@ -30,7 +28,6 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -290,6 +287,8 @@ def pair_seed(seed: int, index: int) -> int:
     legacy = (seed * 0x9E3779B1 + index) & _MASK64
     if 0 <= seed <= _MASK64 and 0 <= index and legacy < _INT63:
         return legacy
+    import hashlib
+
     digest = hashlib.blake2b(f"{seed},{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 
@@ -454,6 +453,9 @@ def map_pairs(
     """
     n = len(columns[0]) if columns else 0
     if num_workers > 1 and n > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         chunk = max(1, n // (num_workers * 8))
         with ProcessPoolExecutor(
             max_workers=min(num_workers, n),

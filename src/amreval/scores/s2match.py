@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import os
 import re
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -189,6 +188,8 @@ def load_vectors(path: PathLike) -> WordVectors:
             have different numbers of values (the message names the line).
     """
     label = os.fspath(path)
+    import zipfile
+
     if os.path.isfile(label) and zipfile.is_zipfile(label):
         raise InputError(f"{label}: a zip archive; expected a GloVe text file (unpack it first)")
     try:
