@@ -165,7 +165,6 @@ def test_one_rule_for_sources(tmp_path, monkeypatch):
         loads_graphs(tmp_path / "odd (1).amr")  # type: ignore[arg-type]
 
 
-
 _PIECES = ["(", ")", "/", ":ARG0", ":", " ", "\n", "a", '"', "~", "~e.1", "#c\n", '"q r"']
 
 
@@ -212,6 +211,7 @@ def test_fast_reader_agrees_with_penman_on_random_text():
             # penman reads line by line: it refuses a string across lines or a comment after a graph's
             # last parenthesis, which the fast reader takes as they are
             return
+
         def stripped(flats):  # alignments are read off afterwards (as the graph is built), the same for both
             strip = G._strip_alignment
             return [
