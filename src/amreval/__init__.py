@@ -15,26 +15,31 @@ Example:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from amreval._lazy import exports, shadow
 from amreval._version import __version__
-from amreval.amr import Graph, iter_graphs, loads_graph, loads_graphs, read_graphs
-from amreval.docamr import convert_document, read_msamr_xml, read_sentence_amrs, text_coref_to_docamr
 from amreval.errors import AmrevalError, AmrevalWarning, DecodeError, InputError, MissingDependencyError
-from amreval.match import SearchOptions
-from amreval.mfbeta import MFResult, mfbeta
-from amreval.scores import (
-    Comparison,
-    Config,
-    DocsmatchResult,
-    PairScore,
-    SmatchResult,
-    compare_systems,
-    docsmatch,
-    docsmatch_pair,
-    s2match,
-    s2match_pair,
-    smatch,
-    smatch_pair,
-)
+
+if TYPE_CHECKING:
+    from amreval.amr import Graph, iter_graphs, loads_graph, loads_graphs, read_graphs
+    from amreval.docamr import convert_document, read_msamr_xml, read_sentence_amrs, text_coref_to_docamr
+    from amreval.match import SearchOptions
+    from amreval.mfbeta import MFResult, mfbeta
+    from amreval.scores import (
+        Comparison,
+        Config,
+        DocsmatchResult,
+        PairScore,
+        SmatchResult,
+        compare_systems,
+        docsmatch,
+        docsmatch_pair,
+        s2match,
+        s2match_pair,
+        smatch,
+        smatch_pair,
+    )
 
 __all__ = [
     "__version__",
@@ -68,3 +73,42 @@ __all__ = [
     "smatch_pair",
     "text_coref_to_docamr",
 ]
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "amr": (
+            "Graph",
+            "iter_graphs",
+            "loads_graph",
+            "loads_graphs",
+            "read_graphs",
+        ),
+        "docamr": (
+            "convert_document",
+            "read_msamr_xml",
+            "read_sentence_amrs",
+            "text_coref_to_docamr",
+        ),
+        "match": ("SearchOptions",),
+        "mfbeta": (
+            "MFResult",
+            "mfbeta",
+        ),
+        "scores": (
+            "Comparison",
+            "Config",
+            "DocsmatchResult",
+            "PairScore",
+            "SmatchResult",
+            "compare_systems",
+            "docsmatch",
+            "docsmatch_pair",
+            "s2match",
+            "s2match_pair",
+            "smatch",
+            "smatch_pair",
+        ),
+    },
+)
+shadow(__name__, "mfbeta")

@@ -25,8 +25,10 @@ Example:
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TextIO, Union
 
@@ -111,7 +113,21 @@ def read_graphs(
     errors: list[InputError] | None = None,
 ) -> list[Graph]:
     """Read all PENMAN graphs of a file (see :func:`iter_graphs`)."""
-    return list(iter_graphs(source, name=name, warn_unbound=warn_unbound, errors=errors))
+    with _collector_paused():
+        return list(iter_graphs(source, name=name, warn_unbound=warn_unbound, errors=errors))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a whole file is read: parsed graphs hold no reference cycles,
+    and the collector would otherwise walk the growing list of graphs again and again."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def loads_graphs(
@@ -132,7 +148,8 @@ def loads_graphs(
     label = name or "<string>"
     if not isinstance(text, str):
         raise DecodeError(f"expected PENMAN text, got {type(text).__name__}", source=label)
-    return list(_iter_text(_without_bom(text), label, warn_unbound, errors))
+    with _collector_paused():
+        return list(_iter_text(_without_bom(text), label, warn_unbound, errors))
 
 
 def loads_graph(text: str, *, name: str | None = None) -> Graph:

@@ -174,9 +174,13 @@ class CKernels:
             TooManyTerms: more than ``max_terms`` pairwise terms.
         """
         parts = (inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids)
-        ints = np.concatenate([np.ravel(x) for x in parts], dtype=np.int64, casting="unsafe")
+        ints = np.concatenate([x.ravel() for x in parts], dtype=np.int64, casting="unsafe")
         n_a, n_b = len(inst_a), len(inst_b)
-        floats = [None if w is None else _floats(w) for w in b_weights]
+        floats = (
+            [None if w is None else _floats(w) for w in b_weights]
+            if any(w is not None for w in b_weights)
+            else [None, None, None]
+        )
         dense = _floats(inst_w) if use_inst_w else None
         built = _Built()
         rc = self._lib.amr_build_problem(

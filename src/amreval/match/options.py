@@ -63,3 +63,16 @@ class SearchOptions:
         object.__setattr__(self, "restarts", int(self.restarts))
         object.__setattr__(self, "seed", int(self.seed))
         object.__setattr__(self, "time_limit", float(self.time_limit))
+
+    def with_seed(self, seed: int) -> SearchOptions:
+        """The same options with another seed (the others checked already: quicker than ``replace``).
+
+        Example:
+            >>> SearchOptions(restarts=4).with_seed(7)
+            SearchOptions(solver='exact', restarts=4, seed=7, time_limit=30.0)
+        """
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise InputError(f"seed must be an integer, got {seed!r}")
+        new = object.__new__(SearchOptions)
+        new.__dict__.update(self.__dict__, seed=int(seed))
+        return new

@@ -99,6 +99,15 @@ class Problem:
             self._adj = _pool().adjacency(self.n_pairs, self.term_p, self.term_q, self.term_w)
         return self._adj
 
+    def set_term_weights(self, weights: np.ndarray) -> None:
+        """Replace the pairwise terms' weights (finite, not negative); the adjacency follows."""
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if weights.shape != self.term_w.shape:
+            raise InputError(f"expected {self.n_terms} term weights, got shape {weights.shape}")
+        _check_weights("term weights", weights)
+        self.term_w = weights
+        self._adj = None
+
     def rows(self) -> np.ndarray:
         """Where each A node's candidate pairs start in the pair arrays (computed once)."""
         if self._rows is None:
@@ -115,8 +124,8 @@ class Problem:
         Raises:
             InputError: the mapping is not one-to-one.
         """
-        targets = mapping[mapping >= 0]
-        if len(np.unique(targets)) != len(targets):
+        targets = np.sort(mapping[mapping >= 0])
+        if np.any(targets[1:] == targets[:-1]):
             raise InputError("the mapping is not one-to-one")
         active = np.zeros(self.n_pairs, dtype=bool)
         total = 0.0
@@ -151,6 +160,14 @@ class Alignment:
     optimal: bool
     method: str
     climbs: int = 0
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, ascending (``np.unique`` without its masked-array check, which loads ``numpy.ma``)."""
+    values = np.sort(values)
+    if len(values) < 2:
+        return values
+    return values[np.concatenate(([True], values[1:] != values[:-1]))]
 
 
 def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
@@ -320,7 +337,7 @@ def build_problem(
         _check_groups("A", allowed.a_ptr, allowed.a_ids)
         _check_groups("B", allowed.b_ptr, allowed.b_ids)
         # group ids renumbered 0 .. n_groups - 1 (in the same order, so each node's stay sorted)
-        ids = np.unique(np.concatenate([allowed.a_ids, allowed.b_ids]))
+        ids = _distinct(np.concatenate([allowed.a_ids, allowed.b_ids]))
         n_groups = max(1, len(ids))
         groups = (
             allowed.a_ptr,

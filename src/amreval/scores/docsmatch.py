@@ -196,7 +196,9 @@ def score_docsmatch_pair(
         )
         if problem.n_terms:
             # the bonus only where the predicted triple is a coref edge too
-            problem.term_w[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
+            weights = problem.term_w.copy()
+            weights[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
+            problem.set_term_weights(weights)
         result = align(problem, search)
         diff = triple_diff(a, b, result.mapping)
         match = diff.match

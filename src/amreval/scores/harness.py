@@ -28,7 +28,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -262,7 +262,7 @@ def pair_search(search: SearchOptions, index: int) -> SearchOptions:
         >>> pair_search(SearchOptions(seed=1), 2).seed
         2654435763
     """
-    return replace(search, seed=pair_seed(search.seed, index))
+    return search.with_seed(pair_seed(search.seed, index))
 
 
 _MASK64 = (1 << 64) - 1
