@@ -110,7 +110,7 @@ def graphs(draw, max_nodes=7):
     return _write(0, concepts, parts)
 
 
-def test_a_case_where_hill_climbing_stops_short_and_exact_does_not():
+def test_a_case_where_hill_climbing_stops_short_and_exact_does_not(monkeypatch):
     # many same-concept nodes: moves and swaps get stuck one relation short of the optimum
     a = "(v0 / a :s (v1 / a :r (v6 / a)) :r (v2 / a) :r (v3 / a) :r (v4 / a) :s (v5 / a))"
     b = "(v0 / a :r (v1 / a :r (v2 / a :s (v3 / b)) :r (v5 / a) :s (v6 / a)) :r (v4 / a))"
@@ -119,7 +119,13 @@ def test_a_case_where_hill_climbing_stops_short_and_exact_does_not():
     exact = align(p, SearchOptions("exact"))
     # 6 concepts + TOP + 3 relations; hill climbing finds 9, below its bound, so not proven
     assert (hc.score, hc.optimal) == (9.0, False)
-    # the LP relaxation's solution is whole here: rounded, it is the optimum its bound proves
+    # the exact search finds the mapping one relation better, and ends: proven
+    assert (exact.score, exact.optimal, exact.method) == (10.0, True, "branch-and-bound")
+    # without it, the LP relaxation's solution is whole here: rounded, it is the optimum its bound proves
+    from amreval.match import alignment as alignment_module
+
+    monkeypatch.setattr(alignment_module, "BRANCH_MAX_PAIRS", 0)
+    exact = align(p, SearchOptions("exact"))
     assert (exact.score, exact.optimal, exact.method) == (10.0, True, "lp")
 
 

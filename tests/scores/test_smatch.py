@@ -203,7 +203,9 @@ def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_pat
     from amreval.cli import main
     from amreval.match import alignment
 
-    # the LP relaxation and the integer program both stop at the time limit without a proof
+    # the exact search gives up (too large), the LP relaxation and the integer program both stop at
+    # the time limit without a proof
+    monkeypatch.setattr(alignment, "BRANCH_MAX_PAIRS", 0)
     monkeypatch.setattr(alignment, "lp_relaxation", lambda problem, time_limit=None: (problem.bound, None))
     monkeypatch.setattr(
         alignment,
@@ -235,6 +237,7 @@ def test_a_fractional_bound_proves_a_whole_count(monkeypatch):
     """Smatch counts are whole numbers: a bound of 4.5 proves a count of 4."""
     from amreval.match import alignment
 
+    monkeypatch.setattr(alignment, "BRANCH_MAX_PAIRS", 0)
     monkeypatch.setattr(alignment, "lp_relaxation", lambda problem, time_limit=None: (4.5, None))
     r = smatch(["(a / x :r (b / y) :s (c / z))"], ["(p / x :s (q / y) :r (t / z))"])
     assert (r.match, r.n_optimal, r.unproven, r.gap, r.pairs[0].bound) == (4, 1, [], 0, 4.0)

@@ -545,6 +545,202 @@ void amr_row_pointers(i64 n_a, i64 n_pairs, const i64 *pair_src, i64 *ptr) {
     for (i = 0; i < n_a; i++) ptr[i + 1] += ptr[i];
 }
 
+/* ---------------------------------------------------------------- branch and bound (see _branch.py) */
+
+typedef struct {
+    const i64 *src, *tgt, *ptr, *nbr, *rows;
+    const double *u, *w;
+    char *active, *used, *decided;
+} Search;
+
+static double potential(const Search *s, i64 p) {
+    double v = s->u[p];
+    i64 x, q;
+    for (x = s->ptr[p]; x < s->ptr[p + 1]; x++) {
+        q = s->nbr[x];
+        if (s->active[q])
+            v += s->w[x];
+        else if (!s->decided[s->src[q]] && !s->used[s->tgt[q]])
+            v += 0.5 * s->w[x];
+    }
+    return v;
+}
+
+static double best_potential(const Search *s, i64 i) {
+    double best = 0.0, v;
+    i64 p;
+    for (p = s->rows[i]; p < s->rows[i + 1]; p++) {
+        if (s->used[s->tgt[p]]) continue;
+        v = potential(s, p);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* Stable sort of n items by key, largest first (insertion sort: a node has few candidates). */
+static void sort_desc(i64 *items, double *keys, i64 n) {
+    i64 a, b, it;
+    double k;
+    for (a = 1; a < n; a++) {
+        it = items[a];
+        k = keys[a];
+        for (b = a; b > 0 && keys[b - 1] < k; b--) {
+            items[b] = items[b - 1];
+            keys[b] = keys[b - 1];
+        }
+        items[b] = it;
+        keys[b] = k;
+    }
+}
+
+/* The best mapping by branch and bound (see _branch.branch_and_bound). best (n_a) holds the incumbent
+ * on entry and the best mapping on return; *value its value, *nodes the subtrees entered. Returns 1
+ * when proven (the search ended within node_limit), 0 when the limit stopped it, -1 when out of memory. */
+int amr_branch_bound(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64 *pair_tgt, const double *pair_u,
+                     const i64 *ptr, const i64 *nbr, const double *w, const i64 *rows, double gap, i64 node_limit,
+                     i64 *best, double *value_out, i64 *nodes_out) {
+    Search s;
+    i64 *order = NULL, *kids = NULL, *kid_at = NULL, *n_kids = NULL, *nxt = NULL, *choice = NULL;
+    double *value = NULL, *root = NULL, *keys = NULL;
+    double best_value = 0.0, bound, gain;
+    i64 i, k, p, x, depth, depth_n = 0, nodes = 0, at;
+    int stopped = 0, entering = 1, rc = -1;
+    s.src = pair_src;
+    s.tgt = pair_tgt;
+    s.ptr = ptr;
+    s.nbr = nbr;
+    s.rows = rows;
+    s.u = pair_u;
+    s.w = w;
+    s.active = (char *)calloc((size_t)(n_pairs + 1), 1);
+    s.used = (char *)calloc((size_t)(n_b + 1), 1);
+    s.decided = (char *)calloc((size_t)(n_a + 1), 1);
+    order = (i64 *)malloc((size_t)(n_a + 1) * sizeof(i64));
+    root = (double *)malloc((size_t)(n_a + 1) * sizeof(double));
+    kid_at = (i64 *)malloc((size_t)(n_a + 1) * sizeof(i64));
+    n_kids = (i64 *)malloc((size_t)(n_a + 1) * sizeof(i64));
+    nxt = (i64 *)malloc((size_t)(n_a + 1) * sizeof(i64));
+    choice = (i64 *)malloc((size_t)(n_a + 1) * sizeof(i64));
+    value = (double *)malloc((size_t)(n_a + 2) * sizeof(double));
+    kids = (i64 *)malloc((size_t)(n_pairs + n_a + 1) * sizeof(i64));
+    keys = (double *)malloc((size_t)(n_pairs + n_a + 1) * sizeof(double));
+    if (!s.active || !s.used || !s.decided || !order || !root || !kid_at || !n_kids || !nxt || !choice || !value ||
+        !kids || !keys)
+        goto done;
+    for (i = 0; i < n_a; i++)
+        if (best[i] >= 0) s.active[best[i]] = 1;
+    for (p = 0; p < n_pairs; p++) {
+        if (!s.active[p]) continue;
+        best_value += pair_u[p];
+        for (x = ptr[p]; x < ptr[p + 1]; x++)
+            if (nbr[x] > p && s.active[nbr[x]]) best_value += w[x];
+    }
+    memset(s.active, 0, (size_t)(n_pairs + 1));
+    for (i = 0; i < n_a; i++) {
+        root[i] = best_potential(&s, i);
+        if (rows[i] < rows[i + 1]) order[depth_n++] = i;
+    }
+    for (k = 0; k < depth_n; k++) keys[k] = root[order[k]];
+    sort_desc(order, keys, depth_n);
+    /* each depth's children live in kids at kid_at[depth]: the node's pairs, then -1 */
+    at = 0;
+    for (k = 0; k < depth_n; k++) {
+        kid_at[k] = at;
+        at += rows[order[k] + 1] - rows[order[k]] + 1;
+    }
+    for (i = 0; i < n_a; i++) choice[i] = -1;
+    value[0] = 0.0;
+    depth = 0;
+    for (;;) {
+        if (entering) {
+            nodes++;
+            if (nodes > node_limit) {
+                stopped = 1;
+                break;
+            }
+            if (depth == depth_n) {
+                if (value[depth] > best_value + gap) {
+                    best_value = value[depth];
+                    for (i = 0; i < n_a; i++) best[i] = -1;
+                    for (k = 0; k < depth_n; k++) best[order[k]] = choice[order[k]];
+                }
+                depth--;
+                entering = 0;
+                if (depth < 0) break;
+                continue;
+            }
+            bound = value[depth];
+            for (k = depth; k < depth_n; k++) bound += best_potential(&s, order[k]);
+            if (bound <= best_value + gap) {
+                depth--;
+                entering = 0;
+                if (depth < 0) break;
+                continue;
+            }
+            i = order[depth];
+            n_kids[depth] = 0;
+            for (p = rows[i]; p < rows[i + 1]; p++) {
+                if (s.used[pair_tgt[p]]) continue;
+                kids[kid_at[depth] + n_kids[depth]] = p;
+                keys[kid_at[depth] + n_kids[depth]] = potential(&s, p);
+                n_kids[depth]++;
+            }
+            sort_desc(kids + kid_at[depth], keys + kid_at[depth], n_kids[depth]);
+            kids[kid_at[depth] + n_kids[depth]] = -1;
+            n_kids[depth]++;
+            nxt[depth] = 0;
+            s.decided[i] = 1;
+        } else {
+            i = order[depth];
+            p = choice[i];
+            if (p >= 0) {
+                s.active[p] = 0;
+                s.used[pair_tgt[p]] = 0;
+                choice[i] = -1;
+            }
+        }
+        i = order[depth];
+        if (nxt[depth] == n_kids[depth]) {
+            s.decided[i] = 0;
+            depth--;
+            entering = 0;
+            if (depth < 0) break;
+            continue;
+        }
+        p = kids[kid_at[depth] + nxt[depth]];
+        nxt[depth]++;
+        gain = 0.0;
+        if (p >= 0) {
+            gain = pair_u[p];
+            for (x = ptr[p]; x < ptr[p + 1]; x++)
+                if (s.active[nbr[x]]) gain += w[x];
+            s.active[p] = 1;
+            s.used[pair_tgt[p]] = 1;
+        }
+        choice[i] = p;
+        value[depth + 1] = value[depth] + gain;
+        depth++;
+        entering = 1;
+    }
+    *value_out = best_value;
+    *nodes_out = nodes;
+    rc = stopped ? 0 : 1;
+done:
+    free(s.active);
+    free(s.used);
+    free(s.decided);
+    free(order);
+    free(root);
+    free(kid_at);
+    free(n_kids);
+    free(nxt);
+    free(choice);
+    free(value);
+    free(kids);
+    free(keys);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- build_problem */
 
 typedef struct {

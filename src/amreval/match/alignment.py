@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import InputError
+from amreval.match.blocks import BRANCH_MAX_PAIRS, block_bound, branch_and_bound
 from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.options import (
     DEFAULT_RESTARTS,
@@ -191,6 +192,25 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
         return result
+    # exact search in C: block by block on a document, whole on a small problem
+    if problem.groups is not None:
+        blocks = block_bound(problem, result.mapping)
+        if blocks.mapping is not result.mapping:
+            value = problem.value(blocks.mapping)
+            if value > result.score + _TOL:
+                result = Alignment(blocks.mapping, value, result.bound, False, "blocks", result.climbs)
+        if blocks.bound is not None:
+            if _reaches(problem, result.score, blocks.bound):
+                return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+            result.bound = min(result.bound, blocks.bound)
+    elif problem.n_pairs <= BRANCH_MAX_PAIRS:
+        mapping, proven, _ = branch_and_bound(problem, result.mapping)
+        if mapping is not result.mapping:
+            value = problem.value(mapping)
+            if value > result.score + _TOL:
+                result = Alignment(mapping, value, result.bound, False, "branch-and-bound", result.climbs)
+        if proven:
+            return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
     bound = assignment_bound(problem)
     if _reaches(problem, result.score, bound):
         return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)

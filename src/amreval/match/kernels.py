@@ -158,7 +158,24 @@ class CKernels:
         lib.amr_build_problem.argtypes += [ctypes.POINTER(_Built)]
         lib.amr_block_free.restype = None
         lib.amr_block_free.argtypes = [_PTR]
+        lib.amr_branch_bound.restype = ctypes.c_int
+        lib.amr_branch_bound.argtypes = [_I64, _I64, _I64] + [_PTR] * 7 + [_F64, _I64, _PTR]
+        lib.amr_branch_bound.argtypes += [ctypes.POINTER(_F64), ctypes.POINTER(_I64)]
         self._lib = lib
+
+    def branch_and_bound(self, n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows, init, gap, node_limit):
+        """As :func:`amreval.match._branch.branch_and_bound`: ``(pairs, value, proven, nodes)``."""
+        arrays = [_ints(pair_src), _ints(pair_tgt), _floats(pair_u), _ints(ptr), _ints(nbr), _floats(w), _ints(rows)]
+        best = np.array(init, dtype=np.int64)  # a copy: the kernel writes the best mapping into it
+        value = _F64()
+        nodes = _I64()
+        rc = self._lib.amr_branch_bound(
+            int(n_a), int(n_b), len(arrays[0]), *(_addr(a) for a in arrays), float(gap), int(node_limit),
+            _addr(best) if n_a else None, ctypes.byref(value), ctypes.byref(nodes),
+        )  # fmt: skip
+        if rc < 0:
+            raise MemoryError(f"out of memory in the exact search on {n_a} x {n_b} nodes")
+        return best, float(value.value), rc == 1, int(nodes.value)
 
     def build_problem(
         self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,
@@ -352,7 +369,7 @@ class _PythonKernels:
     name = "python"
 
     def __init__(self) -> None:
-        from amreval.match import _climb, _pool
+        from amreval.match import _branch, _climb, _pool
 
         self.count_terms = _pool.count_terms
         self.build_pool = _pool.build_pool
@@ -361,6 +378,7 @@ class _PythonKernels:
         self.find_pair = _pool.find_pair
         self.hill_climb = _climb.hill_climb
         self.assignment = _scipy_assignment
+        self.branch_and_bound = _branch.branch_and_bound
 
     def build_problem(
         self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,

@@ -66,6 +66,8 @@ class Problem:
         bound: an upper bound on the best score (each triple matched once).
         integral: every weight is 1 (Smatch), so scores are whole numbers and a
             bound proves a score that reaches its whole part.
+        groups: the :class:`Candidates` that restricted the pairs, if any (DocSmatch's sentences:
+            the blocks :mod:`amreval.match.blocks` bounds one by one).
     """
 
     n_a: int
@@ -82,6 +84,7 @@ class Problem:
     integral: bool = False
     _adj: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     _rows: np.ndarray | None = None
+    groups: Candidates | None = None
 
     @property
     def n_pairs(self) -> int:
@@ -162,7 +165,7 @@ class Alignment:
     climbs: int = 0
 
 
-def _distinct(values: np.ndarray) -> np.ndarray:
+def sorted_distinct(values: np.ndarray) -> np.ndarray:
     """The distinct values, ascending (``np.unique`` without its masked-array check, which loads ``numpy.ma``)."""
     values = np.sort(values)
     if len(values) < 2:
@@ -337,7 +340,7 @@ def build_problem(
         _check_groups("A", allowed.a_ptr, allowed.a_ids)
         _check_groups("B", allowed.b_ptr, allowed.b_ids)
         # group ids renumbered 0 .. n_groups - 1 (in the same order, so each node's stay sorted)
-        ids = _distinct(np.concatenate([allowed.a_ids, allowed.b_ids]))
+        ids = sorted_distinct(np.concatenate([allowed.a_ids, allowed.b_ids]))
         n_groups = max(1, len(ids))
         groups = (
             allowed.a_ptr,
@@ -369,7 +372,7 @@ def build_problem(
         ) from None
     src, tgt, u, tp, tq, ta, tb, tw, bound, adjacency, rows = out
     integral = instance_weights is None and b_weights is None
-    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, bound, integral, adjacency, rows)
+    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, bound, integral, adjacency, rows, allowed)
 
 
 def pairs_to_nodes(problem: Problem, pairs: np.ndarray) -> np.ndarray:
@@ -381,9 +384,15 @@ def pairs_to_nodes(problem: Problem, pairs: np.ndarray) -> np.ndarray:
 
 
 def nodes_to_pairs(problem: Problem, mapping: np.ndarray) -> np.ndarray:
-    """The candidate pair index per A node of a mapping (-1 where none)."""
+    """The candidate pair index per A node of a mapping (-1 where none, or where ``i -> j`` is no candidate)."""
+    mapping = np.asarray(mapping, dtype=np.int64)
     pairs = np.full(problem.n_a, -1, dtype=np.int64)
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            pairs[i] = problem.find_pair(i, int(j))
+    sel = np.nonzero(mapping >= 0)[0]
+    if sel.size and problem.n_pairs:
+        # pairs are ordered by source, then target: their keys ascend
+        keys = problem.pair_src * problem.n_b + problem.pair_tgt
+        wanted = sel * problem.n_b + mapping[sel]
+        at = np.minimum(np.searchsorted(keys, wanted), problem.n_pairs - 1)
+        hit = keys[at] == wanted
+        pairs[sel[hit]] = at[hit]
     return pairs

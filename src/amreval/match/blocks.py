@@ -1,0 +1,323 @@
+"""Exact search: branch and bound, on a whole problem or block by block.
+
+A sentence-level problem is small: :func:`branch_and_bound` searches it
+exactly, within a limit of subtrees (see :mod:`amreval.match._branch`).
+
+A document's problem is made of sentence blocks (DocSmatch's groups: a pair
+may join nodes that share a sentence) that only coreference nodes, which
+belong to several sentences, tie together. :func:`block_bound` bounds it
+block by block, so its cost grows with the number of sentences, not faster:
+
+* each pair goes to every block its two nodes share, its unary weight split
+  evenly between them; each pairwise term to the first block both its pairs
+  share; a term whose pairs share none is relaxed to half its weight on each
+  pair (``w·x·y <= w/2·(x + y)`` for ``x, y`` in {0, 1});
+* any mapping's value is then the sum of its restrictions' values in the
+  blocks (each one-to-one within its block), so the sum of the blocks' optima,
+  each searched exactly, bounds the optimum;
+* a block whose search beats the mapping's restriction gives its better
+  choices to the mapping where that keeps it one-to-one and raises its value.
+
+The bound meets the score when the blocks agree on the coreference nodes,
+which is the usual case; otherwise the LP relaxation is next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from amreval.match.problem import Problem, nodes_to_pairs, pairs_to_nodes, sorted_distinct
+
+__all__ = ["branch_and_bound", "block_bound", "BlockBound", "BRANCH_NODE_LIMIT", "BRANCH_MAX_PAIRS"]
+
+#: Subtrees one exact search may enter before it gives up (the same count on every machine, so the
+#: result does not depend on speed).
+BRANCH_NODE_LIMIT = 10_000
+#: Problems (or blocks) with more candidate pairs than this are not searched exactly.
+BRANCH_MAX_PAIRS = 2_000
+
+
+def _kernels() -> Any:
+    from amreval.match.kernels import kernels
+
+    return kernels()
+
+
+#: How much better than the best found a block's optimum may be: blocks split weights, so their
+#: values are fractions; the bound adds it once per block.
+BLOCK_GAP = 1e-10
+
+
+def gap_of(problem: Problem) -> float:
+    """How much better a mapping must be to count as better: 1 when scores are whole numbers, else 1e-7."""
+    return 1.0 - 1e-6 if problem.integral else 1e-7
+
+
+def branch_and_bound(
+    problem: Problem, mapping: np.ndarray, *, node_limit: int = BRANCH_NODE_LIMIT
+) -> tuple[np.ndarray, bool, int]:
+    """Search ``problem`` exactly from the incumbent ``mapping`` (target node per node of A).
+
+    Returns:
+        ``(mapping, proven, nodes)``: the best mapping found (the ``mapping`` given, the same object,
+        unless one is better by more than :func:`gap_of`), whether no mapping is better by more than
+        that, and the subtrees entered.
+    """
+    ptr, nbr, w = problem.adjacency()
+    start = nodes_to_pairs(problem, mapping)
+    pairs, _, proven, nodes = _kernels().branch_and_bound(
+        problem.n_a, problem.n_b, problem.pair_src, problem.pair_tgt, problem.pair_u, ptr, nbr, w,
+        problem.rows(), start, gap_of(problem), node_limit,
+    )  # fmt: skip
+    found = mapping if np.array_equal(pairs, start) else pairs_to_nodes(problem, pairs)
+    return found, bool(proven), int(nodes)
+
+
+@dataclass
+class BlockBound:
+    """What :func:`block_bound` found.
+
+    Attributes:
+        bound: the sum of the blocks' optima (an upper bound on the problem's optimum), or None when a
+            block could not be searched (too large, or its search ran out of subtrees).
+        mapping: the mapping given, with the better choices of blocks spliced in.
+        blocks: number of blocks.
+        nodes: subtrees entered, over all blocks.
+    """
+
+    bound: float | None
+    mapping: np.ndarray
+    blocks: int
+    nodes: int
+
+
+def _block_of_pairs(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair's copies: ``(pair, block)`` arrays, one row per block the pair's two nodes share."""
+    g = problem.groups
+    assert g is not None
+    src, tgt = problem.pair_src, problem.pair_tgt
+    a_n = np.diff(g.a_ptr)[src]
+    b_n = np.diff(g.b_ptr)[tgt]
+    single = (a_n == 1) & (b_n == 1)
+    pair_ids = [np.nonzero(single)[0]]
+    block_ids = [g.a_ids[g.a_ptr[src[single]]]]
+    extra_p: list[int] = []
+    extra_k: list[int] = []
+    for p in np.nonzero(~single)[0].tolist():
+        i, j = int(src[p]), int(tgt[p])
+        mine = g.a_ids[g.a_ptr[i] : g.a_ptr[i + 1]]
+        theirs = g.b_ids[g.b_ptr[j] : g.b_ptr[j + 1]]
+        for k in sorted(set(mine.tolist()) & set(theirs.tolist())):
+            extra_p.append(p)
+            extra_k.append(k)
+    pair_ids.append(np.array(extra_p, dtype=np.int64))
+    block_ids.append(np.array(extra_k, dtype=np.int64))
+    return np.concatenate(pair_ids), np.concatenate(block_ids)
+
+
+def _terms_to_blocks(problem: Problem, copy_p: np.ndarray, copy_k: np.ndarray) -> tuple[np.ndarray, list, list]:
+    """Each term's block: the first its two pairs share; where they share none (a ``:sntK`` edge from the
+    document's top, a coreference edge), the later of the two pairs' first blocks, where the other pair
+    gets a copy too (returned as extra ``(pair, block)`` rows)."""
+    P = problem.n_pairs
+    tp, tq = problem.term_p, problem.term_q
+    n_copies = np.bincount(copy_p, minlength=P)
+    first = np.full(P, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, copy_p, copy_k)
+    term_k = np.full(len(tp), -1, dtype=np.int64)
+    lone = (n_copies[tp] == 1) & (n_copies[tq] == 1) & (first[tp] == first[tq])
+    term_k[lone] = first[tp[lone]]
+    by_pair = np.argsort(copy_p, kind="stable")  # each pair's copies together, their blocks ascending
+    starts = np.concatenate(([0], np.cumsum(n_copies)))
+    extra_p: list[int] = []
+    extra_k: list[int] = []
+    for t in np.nonzero(~lone)[0].tolist():
+        p, q = int(tp[t]), int(tq[t])
+        kp = set(copy_k[by_pair[starts[p] : starts[p + 1]]].tolist())
+        kq = set(copy_k[by_pair[starts[q] : starts[q + 1]]].tolist())
+        common = kp & kq
+        if common:
+            term_k[t] = min(common)
+            continue
+        k = max(min(kp), min(kq))
+        term_k[t] = k
+        for pair, blocks in ((p, kp), (q, kq)):
+            if k not in blocks:
+                extra_p.append(pair)
+                extra_k.append(k)
+    return term_k, extra_p, extra_k
+
+
+#: Rounds of merging blocks whose best choices disagree, at most.
+MERGE_ROUNDS = 4
+
+
+@dataclass
+class _Solved:
+    value: float  # the block's optimum (within BLOCK_GAP)
+    a_nodes: np.ndarray  # its nodes of A
+    chosen: np.ndarray  # the pair its optimum gives each of them (-1 none)
+    nodes: int
+
+
+def block_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRANCH_NODE_LIMIT) -> BlockBound:
+    """Bound ``problem`` block by block and improve ``mapping`` with the blocks' best choices (module docs).
+
+    Blocks are first the groups (sentences). Where a block's optimum beats the mapping's restriction and
+    its choices cannot be put into the mapping (they disagree with another block's on a node both hold),
+    the blocks sharing a pair with it are merged into one and searched again, for up to
+    :data:`MERGE_ROUNDS` rounds.
+    """
+    if problem.groups is None:
+        return BlockBound(None, mapping, 0, 0)
+    if problem.n_pairs == 0:
+        return BlockBound(0.0, mapping, 0, 0)
+    P = problem.n_pairs
+    base_p, base_k = _block_of_pairs(problem)
+    term_k, extra_p, extra_k = _terms_to_blocks(problem, base_p, base_k)
+    if extra_p:
+        base_p = np.concatenate((base_p, np.array(extra_p, dtype=np.int64)))
+        base_k = np.concatenate((base_k, np.array(extra_k, dtype=np.int64)))
+    # blocks numbered 0 .. n - 1; label[k]: the merged block that block k is part of
+    names = np.sort(base_k)
+    names = names[np.concatenate(([True], names[1:] != names[:-1]))]
+    base_k = np.searchsorted(names, base_k)
+    term_k = np.searchsorted(names, term_k)
+    label = np.arange(len(names))
+    solved: dict[tuple[int, ...], _Solved] = {}
+    nodes = 0
+    bound: float | None = None
+    for _ in range(MERGE_ROUNDS + 1):
+        key = sorted_distinct(label[base_k] * P + base_p)
+        copy_k, copy_p = key // P, key % P
+        n_copies = np.bincount(copy_p, minlength=P)
+        copy_u = problem.pair_u[copy_p] / n_copies[copy_p]
+        t_k = label[term_k]
+        cp = np.searchsorted(key, t_k * P + problem.term_p)
+        cq = np.searchsorted(key, t_k * P + problem.term_q)
+        members: dict[int, list[int]] = {}
+        for k, lab in enumerate(label.tolist()):
+            members.setdefault(lab, []).append(k)
+        blocks = np.array(sorted(members), dtype=np.int64)
+        c_lo = np.searchsorted(copy_k, blocks)
+        c_hi = np.searchsorted(copy_k, blocks, side="right")
+        t_order = np.argsort(t_k, kind="stable")
+        s_k, s_p, s_q, s_w = t_k[t_order], cp[t_order], cq[t_order], problem.term_w[t_order]
+        t_lo = np.searchsorted(s_k, blocks)
+        t_hi = np.searchsorted(s_k, blocks, side="right")
+        global_pairs = nodes_to_pairs(problem, mapping)
+        active = np.zeros(P, dtype=bool)
+        active[global_pairs[global_pairs >= 0]] = True
+        results: list[_Solved] = []
+        for b, lab in enumerate(blocks.tolist()):
+            ident = tuple(members[lab])
+            if ident not in solved:
+                lo, hi = int(c_lo[b]), int(c_hi[b])
+                if hi - lo > BRANCH_MAX_PAIRS:
+                    return BlockBound(bound, mapping, len(blocks), nodes)
+                found = _solve_block(
+                    problem, copy_p[lo:hi], copy_u[lo:hi], s_p[t_lo[b] : t_hi[b]] - lo, s_q[t_lo[b] : t_hi[b]] - lo,
+                    s_w[t_lo[b] : t_hi[b]], active, node_limit,
+                )  # fmt: skip
+                if found is None:
+                    return BlockBound(bound, mapping, len(blocks), nodes + node_limit)
+                nodes += found.nodes
+                solved[ident] = found
+            results.append(solved[ident])
+        total = float(sum(r.value for r in results))
+        # the blocks' choices that differ from the mapping go in where they can
+        differ = [(r.a_nodes, r.chosen) for r in results if not np.array_equal(global_pairs[r.a_nodes], r.chosen)]
+        mapping = _splice(problem, mapping, differ)
+        on = nodes_to_pairs(problem, mapping)
+        active[:] = False
+        active[on[on >= 0]] = True
+        worth = np.bincount(copy_k, weights=np.where(active[copy_p], copy_u, 0.0), minlength=int(blocks.max()) + 1)
+        both = active[copy_p[s_p]] & active[copy_p[s_q]]
+        worth += np.bincount(s_k, weights=np.where(both, s_w, 0.0), minlength=len(worth))
+        loose = [lab for b, lab in enumerate(blocks.tolist()) if results[b].value > worth[lab] + 1e-9]
+        bound = total + len(blocks) * BLOCK_GAP
+        if not loose:
+            break
+        # merge each block that beats the mapping with the blocks holding a pair of a node its optimum
+        # moves (of A) or takes or frees (of B)
+        before = label.copy()
+        src, tgt = problem.pair_src[copy_p], problem.pair_tgt[copy_p]
+        for lab in loose:
+            r = results[int(np.searchsorted(blocks, lab))]
+            now = on[r.a_nodes]
+            moved = r.a_nodes[now != r.chosen]
+            picks = np.concatenate((now[now != r.chosen], r.chosen[now != r.chosen]))
+            moved_a = np.zeros(problem.n_a, dtype=bool)
+            moved_a[moved] = True
+            touched_b = np.zeros(problem.n_b, dtype=bool)
+            touched_b[problem.pair_tgt[picks[picks >= 0]]] = True
+            tied = moved_a[src] | touched_b[tgt]
+            target = int(label[members[lab][0]])
+            for other in set(copy_k[tied].tolist()):
+                label[label == other] = target
+        if np.array_equal(before, label):
+            break
+    return BlockBound(bound, mapping, len(blocks), nodes)
+
+
+def _solve_block(
+    problem: Problem,
+    pp: np.ndarray,
+    unary: np.ndarray,
+    t_p: np.ndarray,
+    t_q: np.ndarray,
+    t_w: np.ndarray,
+    active: np.ndarray,
+    node_limit: int,
+) -> _Solved | None:
+    """One block's optimum by branch and bound, from the mapping's restriction; None if the search ran out."""
+    kernels = _kernels()
+    a_nodes, a_local = np.unique(problem.pair_src[pp], return_inverse=True)
+    b_nodes, b_local = np.unique(problem.pair_tgt[pp], return_inverse=True)
+    n_a = len(a_nodes)
+    adj = kernels.adjacency(len(pp), t_p, t_q, t_w)
+    rows = kernels.row_pointers(n_a, a_local)
+    init = np.full(n_a, -1, dtype=np.int64)
+    on = np.nonzero(active[pp])[0]
+    init[a_local[on]] = on
+    found, value, proven, used = kernels.branch_and_bound(
+        n_a, len(b_nodes), a_local, b_local, unary, *adj, rows, init, BLOCK_GAP, node_limit
+    )
+    if not proven:
+        return None
+    return _Solved(value, a_nodes, np.where(found >= 0, pp[np.maximum(found, 0)], -1), used)
+
+
+def _splice(problem: Problem, mapping: np.ndarray, better: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """``mapping`` with the blocks' choices put in, all at once or one block at a time, wherever that keeps
+    it one-to-one and raises its value."""
+    if not better:
+        return mapping
+    best = nodes_to_pairs(problem, mapping)
+    best_value = _value_of_pairs(problem, best)
+    improved = False
+    for attempt in [better] if len(better) == 1 else [better, *[[b] for b in better]]:
+        trial = best.copy()
+        for a_nodes, chosen in attempt:
+            trial[a_nodes] = chosen
+        targets = np.sort(problem.pair_tgt[trial[trial >= 0]])
+        if np.any(targets[1:] == targets[:-1]):
+            continue
+        value = _value_of_pairs(problem, trial)
+        if value > best_value + 1e-9:
+            best, best_value, improved = trial, value, True
+            if attempt is better:
+                break
+    return pairs_to_nodes(problem, best) if improved else mapping
+
+
+def _value_of_pairs(problem: Problem, pairs: np.ndarray) -> float:
+    active = np.zeros(problem.n_pairs, dtype=bool)
+    active[pairs[pairs >= 0]] = True
+    value = float(problem.pair_u[active].sum())
+    if problem.n_terms:
+        value += float(problem.term_w[active[problem.term_p] & active[problem.term_q]].sum())
+    return value

@@ -1,0 +1,141 @@
+"""Exact search by branch and bound (C and Python agree), and the block-by-block bound of documents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amreval import loads_graph
+from amreval.match import blocks as blocks_module
+from amreval.match.alignment import align, hill_climb
+from amreval.match.blocks import block_bound, branch_and_bound
+from amreval.match.bounds import solve_milp
+from amreval.match.kernels import kernels
+from amreval.match.options import SearchOptions
+from amreval.match.problem import Candidates, build_problem, nodes_to_pairs, pairs_to_nodes
+from amreval.match.triples import Triples, encode_pair, graph_triples
+
+
+@st.composite
+def triples(draw, max_nodes=8):
+    n = draw(st.integers(1, max_nodes))
+    concepts = [draw(st.sampled_from("aabc")) for _ in range(n)]
+    relations = []
+    for _ in range(draw(st.integers(0, 3 * n))):
+        relations.append((draw(st.sampled_from(["r", "s"])), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))))
+    attributes = [("TOP", 0, concepts[0])]
+    return Triples([f"v{k}" for k in range(n)], concepts, attributes, list(dict.fromkeys(relations)))
+
+
+@st.composite
+def problems(draw, grouped=None):
+    a, b = draw(triples()), draw(triples())
+    kw: dict = {}
+    if grouped is None:
+        grouped = draw(st.booleans())
+    if grouped:
+        # sentence groups, a node in one to three of them (coreference nodes in several)
+        groups = st.lists(st.integers(0, 3), min_size=1, max_size=3, unique=True).map(sorted)
+        kw["allowed"] = Candidates.from_lists([draw(groups) for _ in a.concepts], [draw(groups) for _ in b.concepts])
+    if draw(st.booleans()):
+        # graded weights (S²match-like): fractions, not whole numbers
+        weights = st.sampled_from([0.25, 0.5, 1.0, 0.7])
+        n_b, n_r = len(b.concepts), len(b.relations)
+        kw["b_weights"] = (
+            np.array([draw(weights) for _ in range(n_b)]),
+            None,
+            np.array([draw(weights) for _ in range(n_r)]),
+        )
+    return build_problem(encode_pair(a, b), **kw)
+
+
+def search_args(problem, init_pairs, gap, limit):
+    ptr, nbr, w = problem.adjacency()
+    return (
+        problem.n_a, problem.n_b, problem.pair_src, problem.pair_tgt, problem.pair_u, ptr, nbr, w,
+        problem.rows(), init_pairs, gap, limit,
+    )  # fmt: skip
+
+
+@settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.integers(0, 2**31), st.sampled_from([3, 40, 10**6]))
+def test_c_and_python_search_alike_and_reach_the_optimum(problem, seed, limit):
+    start = hill_climb(problem, restarts=0, seed=seed)
+    args = search_args(problem, nodes_to_pairs(problem, start.mapping), blocks_module.gap_of(problem), limit)
+    c = kernels("c").branch_and_bound(*args)
+    py = kernels("python").branch_and_bound(*args)
+    assert c[0].tolist() == py[0].tolist() and c[1:] == py[1:]
+    pairs, value, proven, nodes = c
+    assert nodes <= limit + 1
+    assert value >= start.score - 1e-9
+    # the mapping is one-to-one and worth what the search says
+    mapping = pairs_to_nodes(problem, pairs)
+    assert problem.value(mapping) == pytest.approx(value, abs=1e-9)
+    optimum = solve_milp(problem)
+    assert optimum.optimal
+    assert value <= optimum.score + 1e-6
+    if proven:
+        assert value >= optimum.score - blocks_module.gap_of(problem) - 1e-9
+        if problem.integral:
+            assert value == optimum.score
+    elif limit >= 10**6:
+        pytest.fail("a search with a million subtrees did not end on a problem of eight nodes")
+
+
+@settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(grouped=True), st.integers(0, 2**31))
+def test_the_block_bound_is_never_below_the_optimum_and_its_mapping_is_a_mapping(problem, seed):
+    start = hill_climb(problem, restarts=0, seed=seed)
+    found = block_bound(problem, start.mapping, node_limit=10**6)
+    optimum = solve_milp(problem)
+    assert optimum.optimal
+    assert found.bound is not None
+    assert found.bound >= optimum.score - 1e-9
+    value = problem.value(found.mapping)  # one-to-one, or this raises
+    assert start.score - 1e-9 <= value <= optimum.score + 1e-9
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.integers(0, 2**31))
+def test_certified_search_with_the_exact_search_reaches_the_optimum(problem, seed):
+    optimum = solve_milp(problem)
+    found = align(problem, SearchOptions("exact", seed=seed))
+    assert found.optimal
+    assert found.score == pytest.approx(optimum.score, abs=1e-6)
+    assert problem.value(found.mapping) == found.score
+
+
+def test_a_hand_checked_search():
+    # A: a/x -r-> b/y, a -s-> c/y ; B: the same with r and s swapped between the two y nodes.
+    # The optimum maps a->p and puts b, c where their role matches: 3 instances, TOP, 2 relations = 6.
+    a = graph_triples(loads_graph("(a / x :r (b / y) :s (c / y))"))
+    b = graph_triples(loads_graph("(p / x :s (q / y) :r (t / y))"))
+    problem = build_problem(encode_pair(a, b))
+    # a poor start: b->q, c->t (the roles crossed): 4
+    start = np.array([0, 1, 2])
+    assert problem.value(start) == 4.0
+    mapping, proven, nodes = branch_and_bound(problem, start)
+    assert proven and mapping.tolist() == [0, 2, 1] and problem.value(mapping) == 6.0
+    # a search allowed one subtree gives the start back, unproven
+    mapping, proven, nodes = branch_and_bound(problem, start, node_limit=1)
+    assert (mapping is start, proven, nodes) == (True, False, 2)
+
+
+def test_a_hand_checked_document_bound():
+    # two sentences (groups 1, 2) and a top (group 0) with :snt edges; node e is in both sentences
+    pred = loads_graph("(d / document :snt1 (g / go-02 :ARG0 (e / entity)) :snt2 (s / sleep-01 :ARG0 e))")
+    gold = loads_graph("(d / document :snt1 (g / go-02 :ARG0 (e / entity)) :snt2 (s / sleep-01 :ARG0 e))")
+    a, b = graph_triples(pred), graph_triples(gold)
+    groups = [[0], [1], [1, 2], [2]]  # d, g, e, s in the order of graph_triples
+    assert a.variables == ["d", "g", "e", "s"]
+    problem = build_problem(encode_pair(a, b), allowed=Candidates.from_lists(groups, groups))
+    climb = hill_climb(problem, restarts=0)
+    found = block_bound(problem, climb.mapping)
+    # blocks: {d}, sentence 1 {g, e}, sentence 2 {e, s}; the :snt terms go to the sentences, where d
+    # gets a copy; 4 instances, TOP, 2 :snt, 2 :ARG0 = 9, the bound meets it
+    assert found.blocks == 3
+    assert climb.score == 9.0
+    assert found.bound == pytest.approx(9.0, abs=1e-6)
+    assert align(problem).method == "hillclimb"
