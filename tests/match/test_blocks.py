@@ -133,8 +133,9 @@ def test_a_hand_checked_document_bound():
     problem = build_problem(encode_pair(a, b), allowed=Candidates.from_lists(groups, groups))
     climb = hill_climb(problem, restarts=0)
     found = block_bound(problem, climb.mapping)
-    # blocks: {d}, sentence 1 {g, e}, sentence 2 {e, s}; the :snt terms go to the sentences, where d
-    # gets a copy; 4 instances, TOP, 2 :snt, 2 :ARG0 = 9, the bound meets it
+    # blocks: {d}, sentence 1 {g, e}, sentence 2 {s, and a copy of e -> e for the :ARG0 there}; the
+    # :snt terms go to the sentences, where d -> d gets a copy; 4 instances, TOP, 2 :snt, 2 :ARG0 = 9,
+    # and the bound meets it
     assert found.blocks == 3
     assert climb.score == 9.0
     assert found.bound == pytest.approx(9.0, abs=1e-6)

@@ -94,61 +94,31 @@ class BlockBound:
     nodes: int
 
 
-def _block_of_pairs(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    """Each pair's copies: ``(pair, block)`` arrays, one row per block the pair's two nodes share."""
+def _copies(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where pairs and terms go: ``(copy_pair, copy_block, term_block)``.
+
+    A pair's home is the first group of its node of A (so a node's pairs meet in one block). A term goes
+    to its pairs' home when they share it; otherwise to the home of the pair whose node of A lies in
+    fewer groups (a sentence's node rather than a coreference node: the sentence where the relation
+    is), or else to the later home (a sentence's root rather than the document's top, group 0), and
+    the other pair gets a copy there. Copies grow with pairs plus terms, never with how many
+    sentences a coreference node spans.
+    """
     g = problem.groups
     assert g is not None
-    src, tgt = problem.pair_src, problem.pair_tgt
-    a_n = np.diff(g.a_ptr)[src]
-    b_n = np.diff(g.b_ptr)[tgt]
-    single = (a_n == 1) & (b_n == 1)
-    pair_ids = [np.nonzero(single)[0]]
-    block_ids = [g.a_ids[g.a_ptr[src[single]]]]
-    extra_p: list[int] = []
-    extra_k: list[int] = []
-    for p in np.nonzero(~single)[0].tolist():
-        i, j = int(src[p]), int(tgt[p])
-        mine = g.a_ids[g.a_ptr[i] : g.a_ptr[i + 1]]
-        theirs = g.b_ids[g.b_ptr[j] : g.b_ptr[j + 1]]
-        for k in sorted(set(mine.tolist()) & set(theirs.tolist())):
-            extra_p.append(p)
-            extra_k.append(k)
-    pair_ids.append(np.array(extra_p, dtype=np.int64))
-    block_ids.append(np.array(extra_k, dtype=np.int64))
-    return np.concatenate(pair_ids), np.concatenate(block_ids)
-
-
-def _terms_to_blocks(problem: Problem, copy_p: np.ndarray, copy_k: np.ndarray) -> tuple[np.ndarray, list, list]:
-    """Each term's block: the first its two pairs share; where they share none (a ``:sntK`` edge from the
-    document's top, a coreference edge), the later of the two pairs' first blocks, where the other pair
-    gets a copy too (returned as extra ``(pair, block)`` rows)."""
-    P = problem.n_pairs
+    n_groups_a = np.diff(g.a_ptr)
+    first_a = np.where(n_groups_a > 0, g.a_ids[np.minimum(g.a_ptr[:-1], max(len(g.a_ids) - 1, 0))], 0)
+    home = first_a[problem.pair_src]
     tp, tq = problem.term_p, problem.term_q
-    n_copies = np.bincount(copy_p, minlength=P)
-    first = np.full(P, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first, copy_p, copy_k)
-    term_k = np.full(len(tp), -1, dtype=np.int64)
-    lone = (n_copies[tp] == 1) & (n_copies[tq] == 1) & (first[tp] == first[tq])
-    term_k[lone] = first[tp[lone]]
-    by_pair = np.argsort(copy_p, kind="stable")  # each pair's copies together, their blocks ascending
-    starts = np.concatenate(([0], np.cumsum(n_copies)))
-    extra_p: list[int] = []
-    extra_k: list[int] = []
-    for t in np.nonzero(~lone)[0].tolist():
-        p, q = int(tp[t]), int(tq[t])
-        kp = set(copy_k[by_pair[starts[p] : starts[p + 1]]].tolist())
-        kq = set(copy_k[by_pair[starts[q] : starts[q + 1]]].tolist())
-        common = kp & kq
-        if common:
-            term_k[t] = min(common)
-            continue
-        k = max(min(kp), min(kq))
-        term_k[t] = k
-        for pair, blocks in ((p, kp), (q, kq)):
-            if k not in blocks:
-                extra_p.append(pair)
-                extra_k.append(k)
-    return term_k, extra_p, extra_k
+    hp, hq = home[tp], home[tq]
+    span_p, span_q = n_groups_a[problem.pair_src[tp]], n_groups_a[problem.pair_src[tq]]
+    pick_p = (span_p < span_q) | ((span_p == span_q) & (hp >= hq))
+    term_k = np.where(hp == hq, hp, np.where(pick_p, hp, hq))
+    away_p = term_k != hp
+    away_q = term_k != hq
+    copy_p = np.concatenate((np.arange(problem.n_pairs), tp[away_p], tq[away_q]))
+    copy_k = np.concatenate((home, term_k[away_p], term_k[away_q]))
+    return copy_p, copy_k, term_k
 
 
 #: Rounds of merging blocks whose best choices disagree, at most.
@@ -176,11 +146,7 @@ def block_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRAN
     if problem.n_pairs == 0:
         return BlockBound(0.0, mapping, 0, 0)
     P = problem.n_pairs
-    base_p, base_k = _block_of_pairs(problem)
-    term_k, extra_p, extra_k = _terms_to_blocks(problem, base_p, base_k)
-    if extra_p:
-        base_p = np.concatenate((base_p, np.array(extra_p, dtype=np.int64)))
-        base_k = np.concatenate((base_k, np.array(extra_k, dtype=np.int64)))
+    base_p, base_k, term_k = _copies(problem)
     # blocks numbered 0 .. n - 1; label[k]: the merged block that block k is part of
     names = np.sort(base_k)
     names = names[np.concatenate(([True], names[1:] != names[:-1]))]
@@ -244,23 +210,43 @@ def block_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRAN
         # merge each block that beats the mapping with the blocks holding a pair of a node its optimum
         # moves (of A) or takes or frees (of B)
         before = label.copy()
-        src, tgt = problem.pair_src[copy_p], problem.pair_tgt[copy_p]
+        mark_a = np.full(problem.n_a, -1, dtype=np.int64)
+        mark_b = np.full(problem.n_b, -1, dtype=np.int64)
+        links: list[tuple[int, int]] = []
         for lab in loose:
             r = results[int(np.searchsorted(blocks, lab))]
             now = on[r.a_nodes]
-            moved = r.a_nodes[now != r.chosen]
-            picks = np.concatenate((now[now != r.chosen], r.chosen[now != r.chosen]))
-            moved_a = np.zeros(problem.n_a, dtype=bool)
-            moved_a[moved] = True
-            touched_b = np.zeros(problem.n_b, dtype=bool)
-            touched_b[problem.pair_tgt[picks[picks >= 0]]] = True
-            tied = moved_a[src] | touched_b[tgt]
-            target = int(label[members[lab][0]])
-            for other in set(copy_k[tied].tolist()):
-                label[label == other] = target
+            change = now != r.chosen
+            picks = np.concatenate((now[change], r.chosen[change]))
+            for marks, nodes_ in ((mark_a, r.a_nodes[change]), (mark_b, problem.pair_tgt[picks[picks >= 0]])):
+                links += [(lab, int(x)) for x in set(marks[nodes_].tolist()) if x >= 0]
+                marks[nodes_] = lab
+        tied_a = mark_a[problem.pair_src[copy_p]]
+        tied_b = mark_b[problem.pair_tgt[copy_p]]
+        for tied in (tied_a, tied_b):
+            hit = tied >= 0
+            links += sorted(set(zip(tied[hit].tolist(), copy_k[hit].tolist())))
+        _merge(label, links)
         if np.array_equal(before, label):
             break
     return BlockBound(bound, mapping, len(blocks), nodes)
+
+
+def _merge(label: np.ndarray, links: list[tuple[int, int]]) -> None:
+    """Give the blocks of each linked pair of labels one label (the smallest of their group), in place."""
+    parent = {int(x): int(x) for x in np.unique(label)}
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for x, y in links:
+        rx, ry = root(x), root(y)
+        if rx != ry:
+            parent[max(rx, ry)] = min(rx, ry)
+    label[:] = [root(int(x)) for x in label]
 
 
 def _solve_block(
