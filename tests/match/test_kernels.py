@@ -197,29 +197,42 @@ def test_the_kernel_choice_is_checked(monkeypatch):
     assert run.stderr == "amreval: error: AMREVAL_KERNELS must be 'c' or 'python', got 'fortran'\n"
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(st.integers(0, 8), st.integers(0, 8), st.data())
-def test_the_compiled_assignment_totals_what_scipy_totals(rows, cols, data):
+def test_the_sparse_assignment_totals_what_scipy_totals_on_the_dense_table(rows, cols, data):
     from scipy.optimize import linear_sum_assignment
 
-    # half-integer values as the assignment bound makes, many ties and zeros
-    values = st.sampled_from([0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.5])
-    table = np.array([[data.draw(values) for _ in range(cols)] for _ in range(rows)]).reshape(rows, cols)
-    r, c = c_kernels().assignment(table)
-    assert len(r) == min(rows, cols) and len(set(r.tolist())) == len(r) and len(set(c.tolist())) == len(c)
-    assert r.tolist() == sorted(r.tolist())
+    # half-integer values as the assignment bound makes, many ties and zeros; only some cells are pairs
+    values = st.sampled_from([0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.5, 0.3])
+    density = data.draw(st.sampled_from([0.2, 0.6, 1.0]))
+    cells = [(i, j) for i in range(rows) for j in range(cols) if data.draw(st.floats(0, 1)) < density]
+    value = np.array([data.draw(values) for _ in cells])
+    row_ptr = np.searchsorted([i for i, _ in cells], np.arange(rows + 1)).astype(np.int64)
+    col = np.array([j for _, j in cells], dtype=np.int64)
+    c = c_kernels().sparse_assignment(rows, cols, row_ptr, col, value)
+    py = kernel_module.kernels("python").sparse_assignment(rows, cols, row_ptr, col, value)
+    assert c[0].tolist() == py[0].tolist() and c[1] == py[1]
+    pairs, total = c
+    # a pair of its own row per row, each column once
+    chosen = [p for p in pairs.tolist() if p >= 0]
+    assert all(row_ptr[i] <= p < row_ptr[i + 1] for i, p in enumerate(pairs.tolist()) if p >= 0)
+    assert len({int(col[p]) for p in chosen}) == len(chosen)
+    assert total == pytest.approx(float(value[chosen].sum()), abs=1e-12)
+    table = np.zeros((rows, cols))
+    for (i, j), x in zip(cells, value):
+        table[i, j] = x
     want_r, want_c = linear_sum_assignment(table, maximize=True)
-    assert table[r, c].sum() == table[want_r, want_c].sum()
+    assert total == pytest.approx(float(table[want_r, want_c].sum()), abs=1e-9)
 
 
 def test_an_out_of_date_library_falls_back_with_a_warning(monkeypatch):
     def missing(self, path):
-        raise AttributeError(f"{path}: undefined symbol: amr_assignment")
+        raise AttributeError(f"{path}: undefined symbol: amr_sparse_assignment")
 
     kernel_module.kernels.cache_clear()
     monkeypatch.setattr(kernel_module.CKernels, "__init__", missing)
     try:
-        with pytest.warns(AmrevalWarning, match="undefined symbol: amr_assignment"):
+        with pytest.warns(AmrevalWarning, match="undefined symbol: amr_sparse_assignment"):
             assert kernel_module.kernels().name == "python"
     finally:
         kernel_module.kernels.cache_clear()

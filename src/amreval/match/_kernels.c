@@ -545,6 +545,186 @@ void amr_row_pointers(i64 n_a, i64 n_pairs, const i64 *pair_src, i64 *ptr) {
     for (i = 0; i < n_a; i++) ptr[i + 1] += ptr[i];
 }
 
+/* ---------------------------------------------------------------- sparse assignment (see _assign.py) */
+
+typedef struct {
+    double *key;
+    i64 *col;
+    i64 n;
+} Heap;
+
+static int heap_less(const Heap *h, i64 a, i64 b) {
+    return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && h->col[a] < h->col[b]);
+}
+
+static void heap_swap(Heap *h, i64 a, i64 b) {
+    double k = h->key[a];
+    i64 c = h->col[a];
+    h->key[a] = h->key[b];
+    h->col[a] = h->col[b];
+    h->key[b] = k;
+    h->col[b] = c;
+}
+
+static void heap_push(Heap *h, double key, i64 col) {
+    i64 x = h->n++, up;
+    h->key[x] = key;
+    h->col[x] = col;
+    while (x > 0) {
+        up = (x - 1) / 2;
+        if (!heap_less(h, x, up)) break;
+        heap_swap(h, x, up);
+        x = up;
+    }
+}
+
+static void heap_pop(Heap *h, double *key, i64 *col) {
+    i64 x = 0, l, r, m;
+    *key = h->key[0];
+    *col = h->col[0];
+    h->n--;
+    h->key[0] = h->key[h->n];
+    h->col[0] = h->col[h->n];
+    for (;;) {
+        l = 2 * x + 1;
+        r = l + 1;
+        m = x;
+        if (l < h->n && heap_less(h, l, m)) m = l;
+        if (r < h->n && heap_less(h, r, m)) m = r;
+        if (m == x) break;
+        heap_swap(h, x, m);
+        x = m;
+    }
+}
+
+/* The best assignment of rows to columns over the pairs row_ptr/cols/value (CSR by row, values not
+ * negative, a row may stay unassigned): pair4row (n_rows, -1 none) and *total. Returns 0, or -1 when out
+ * of memory; -2 if a path found no free column (cannot happen: each row has its own). */
+int amr_sparse_assignment(i64 n_rows, i64 n_cols, const i64 *row_ptr, const i64 *cols, const double *value,
+                          i64 *pair4row, double *total) {
+    i64 n_all = n_cols + n_rows, n_edges = row_ptr[n_rows];
+    double *u = NULL, *v = NULL, *dist = NULL, min_val, r;
+    i64 *row4col = NULL, *col4row = NULL, *seen = NULL, *done = NULL, *pred = NULL, *pred_e = NULL;
+    i64 *touched = NULL, *rows_seen = NULL;
+    i64 cur, i, e, j, sink = -1, n_touched, n_rows_seen, k, e_prev, old;
+    Heap h = {NULL, NULL, 0};
+    int rc = -1;
+    u = (double *)calloc((size_t)(n_rows + 1), sizeof(double));
+    v = (double *)calloc((size_t)(n_all + 1), sizeof(double));
+    dist = (double *)malloc((size_t)(n_all + 1) * sizeof(double));
+    row4col = (i64 *)malloc((size_t)(n_all + 1) * sizeof(i64));
+    col4row = (i64 *)malloc((size_t)(n_rows + 1) * sizeof(i64));
+    seen = (i64 *)malloc((size_t)(n_all + 1) * sizeof(i64));
+    done = (i64 *)malloc((size_t)(n_all + 1) * sizeof(i64));
+    pred = (i64 *)malloc((size_t)(n_all + 1) * sizeof(i64));
+    pred_e = (i64 *)malloc((size_t)(n_all + 1) * sizeof(i64));
+    touched = (i64 *)malloc((size_t)(n_all + 1) * sizeof(i64));
+    rows_seen = (i64 *)malloc((size_t)(n_rows + 1) * sizeof(i64));
+    h.key = (double *)malloc((size_t)(n_edges + n_rows + 1) * sizeof(double));
+    h.col = (i64 *)malloc((size_t)(n_edges + n_rows + 1) * sizeof(i64));
+    if (!u || !v || !dist || !row4col || !col4row || !seen || !done || !pred || !pred_e || !touched || !rows_seen ||
+        !h.key || !h.col)
+        goto out;
+    for (i = 0; i < n_rows; i++) {
+        for (e = row_ptr[i]; e < row_ptr[i + 1]; e++)
+            if (-value[e] < u[i]) u[i] = -value[e];
+        col4row[i] = -1;
+        pair4row[i] = -1;
+    }
+    for (j = 0; j < n_all; j++) {
+        row4col[j] = -1;
+        seen[j] = -1;
+        done[j] = -1;
+    }
+    for (cur = 0; cur < n_rows; cur++) {
+        n_touched = 0;
+        n_rows_seen = 0;
+        h.n = 0;
+        min_val = 0.0;
+        i = cur;
+        for (;;) {
+            rows_seen[n_rows_seen++] = i;
+            for (k = row_ptr[i]; k <= row_ptr[i + 1]; k++) {
+                /* the row's pairs, then its own column (unassigned, cost 0) */
+                if (k < row_ptr[i + 1]) {
+                    e = k;
+                    j = cols[e];
+                    r = min_val + -value[e] - u[i] - v[j];
+                } else {
+                    e = -1;
+                    j = n_cols + i;
+                    r = min_val + 0.0 - u[i] - v[j];
+                }
+                if (done[j] == cur) continue;
+                if (seen[j] != cur || r < dist[j]) {
+                    if (seen[j] != cur) {
+                        seen[j] = cur;
+                        touched[n_touched++] = j;
+                    }
+                    dist[j] = r;
+                    pred[j] = i;
+                    pred_e[j] = e;
+                    heap_push(&h, r, j);
+                }
+            }
+            for (;;) {
+                if (h.n == 0) {
+                    rc = -2;
+                    goto out;
+                }
+                heap_pop(&h, &r, &j);
+                if (done[j] != cur && r == dist[j]) break;
+            }
+            min_val = r;
+            done[j] = cur;
+            if (row4col[j] < 0) {
+                sink = j;
+                break;
+            }
+            i = row4col[j];
+        }
+        u[cur] += min_val;
+        for (k = 1; k < n_rows_seen; k++) {
+            i = rows_seen[k];
+            u[i] += min_val - dist[col4row[i]];
+        }
+        for (k = 0; k < n_touched; k++) {
+            j = touched[k];
+            if (done[j] == cur) v[j] -= min_val - dist[j];
+        }
+        j = sink;
+        for (;;) {
+            i = pred[j];
+            e_prev = pred_e[j];
+            row4col[j] = i;
+            old = col4row[i];
+            col4row[i] = j;
+            j = old;
+            pair4row[i] = e_prev;
+            if (i == cur) break;
+        }
+    }
+    *total = 0.0;
+    for (i = 0; i < n_rows; i++)
+        if (pair4row[i] >= 0) *total += value[pair4row[i]];
+    rc = 0;
+out:
+    free(u);
+    free(v);
+    free(dist);
+    free(row4col);
+    free(col4row);
+    free(seen);
+    free(done);
+    free(pred);
+    free(pred_e);
+    free(touched);
+    free(rows_seen);
+    free(h.key);
+    free(h.col);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- branch and bound (see _branch.py) */
 
 typedef struct {
@@ -1225,101 +1405,6 @@ done:
     return rc;
 }
 
-/* ---------------------------------------------------------------- the assignment problem */
-
-/* One shortest augmenting path from free row i (Jonker-Volgenant with Dijkstra, as Crouse's
- * algorithm that scipy's linear_sum_assignment uses); returns the sink column, or -1 if none. */
-static i64 augmenting_path(i64 nc, const double *cost, double *u, double *v, i64 *path, const i64 *row4col,
-                           double *spc, i64 i, char *SR, char *SC, i64 *remaining, double *p_min) {
-    double min_val = 0.0, lowest, r;
-    i64 num_remaining = nc, it, j, index, sink = -1;
-    for (it = 0; it < nc; it++) remaining[it] = nc - it - 1;
-    memset(SC, 0, (size_t)nc);
-    for (it = 0; it < nc; it++) spc[it] = HUGE_VAL;
-    while (sink == -1) {
-        index = -1;
-        lowest = HUGE_VAL;
-        SR[i] = 1;
-        for (it = 0; it < num_remaining; it++) {
-            j = remaining[it];
-            r = min_val + cost[i * nc + j] - u[i] - v[j];
-            if (r < spc[j]) {
-                path[j] = i;
-                spc[j] = r;
-            }
-            if (spc[j] < lowest || (spc[j] == lowest && row4col[j] == -1)) {
-                lowest = spc[j];
-                index = it;
-            }
-        }
-        min_val = lowest;
-        if (index < 0 || min_val == HUGE_VAL) return -1;
-        j = remaining[index];
-        if (row4col[j] == -1) sink = j;
-        else i = row4col[j];
-        SC[j] = 1;
-        remaining[index] = remaining[--num_remaining];
-    }
-    *p_min = min_val;
-    return sink;
-}
-
-/* The minimum-cost assignment of every row of an nr x nc cost table (nr <= nc, finite costs) to a
- * distinct column: col4row[i]. Returns 0, -1 when out of memory, -2 when nr > nc or infeasible. */
-int amr_assignment(i64 nr, i64 nc, const double *cost, i64 *col4row) {
-    double *u, *v, *spc, min_val = 0.0;
-    i64 *path, *row4col, *remaining, cur, i, j, sink, tmp;
-    char *SR, *SC;
-    int rc = -1;
-    if (nr > nc) return -2;
-    u = (double *)calloc((size_t)(nr + 1), sizeof(double));
-    v = (double *)calloc((size_t)(nc + 1), sizeof(double));
-    spc = (double *)malloc((size_t)(nc + 1) * sizeof(double));
-    path = (i64 *)malloc((size_t)(nc + 1) * sizeof(i64));
-    row4col = (i64 *)malloc((size_t)(nc + 1) * sizeof(i64));
-    remaining = (i64 *)malloc((size_t)(nc + 1) * sizeof(i64));
-    SR = (char *)malloc((size_t)(nr + 1));
-    SC = (char *)malloc((size_t)(nc + 1));
-    if (!u || !v || !spc || !path || !row4col || !remaining || !SR || !SC) goto done;
-    for (j = 0; j < nc; j++) {
-        path[j] = -1;
-        row4col[j] = -1;
-    }
-    for (i = 0; i < nr; i++) col4row[i] = -1;
-    for (cur = 0; cur < nr; cur++) {
-        memset(SR, 0, (size_t)nr);
-        sink = augmenting_path(nc, cost, u, v, path, row4col, spc, cur, SR, SC, remaining, &min_val);
-        if (sink < 0) {
-            rc = -2;
-            goto done;
-        }
-        u[cur] += min_val;
-        for (i = 0; i < nr; i++)
-            if (SR[i] && i != cur) u[i] += min_val - spc[col4row[i]];
-        for (j = 0; j < nc; j++)
-            if (SC[j]) v[j] -= min_val - spc[j];
-        j = sink;
-        for (;;) {
-            i = path[j];
-            row4col[j] = i;
-            tmp = col4row[i];
-            col4row[i] = j;
-            j = tmp;
-            if (i == cur) break;
-        }
-    }
-    rc = 0;
-done:
-    free(u);
-    free(v);
-    free(spc);
-    free(path);
-    free(row4col);
-    free(remaining);
-    free(SR);
-    free(SC);
-    return rc;
-}
 
 /* ---------------------------------------------------------------- the module */
 

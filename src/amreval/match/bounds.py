@@ -24,10 +24,7 @@ import numpy as np
 from amreval.match.options import DEFAULT_TIME_LIMIT
 from amreval.match.problem import Alignment, Problem, pairs_to_nodes
 
-__all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_milp", "ASSIGNMENT_MAX_CELLS"]
-
-#: :func:`assignment_bound` works on a dense table up to this many node pairs.
-ASSIGNMENT_MAX_CELLS = 4_000_000
+__all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_milp"]
 # HiGHS's codes: row-wise matrices, maximisation, integer and continuous columns
 _ROWWISE, _MAXIMIZE, _INTEGER, _CONTINUOUS = 2, -1, 1, 0
 # bounds from HiGHS are exact to about 1e-9 relative; a score within this of a bound reaches it
@@ -226,10 +223,10 @@ def assignment_bound(problem: Problem) -> float:
     term it could take part in, counting at each end at most one term per
     relation triple of A and one per relation triple of B (a triple matches
     once). Any mapping's score is the sum of its pairs' shares of the terms
-    it realises, so the best assignment of these values (the linear
-    assignment problem, solved as :func:`scipy.optimize.linear_sum_assignment` solves it) bounds
-    the optimum. Problems with more than :data:`ASSIGNMENT_MAX_CELLS` node
-    pairs get the simple bound instead.
+    it realises, so the best assignment of these values bounds the optimum.
+    The assignment is solved over the candidate pairs only (shortest
+    augmenting paths, :mod:`amreval.match._assign`): nothing is allocated per
+    node pair.
 
     Example:
         >>> from amreval.amr.read import loads_graph
@@ -242,8 +239,6 @@ def assignment_bound(problem: Problem) -> float:
     """
     if problem.n_pairs == 0:
         return 0.0
-    if problem.n_a * problem.n_b > ASSIGNMENT_MAX_CELLS:
-        return problem.bound
     from amreval.match.kernels import kernels
 
     value = problem.pair_u.copy()
@@ -258,7 +253,5 @@ def assignment_bound(problem: Problem) -> float:
                 np.maximum.at(best, inverse, half)
                 shares.append(np.bincount(keys // width, weights=best, minlength=problem.n_pairs))
             value += np.minimum(shares[0], shares[1])
-    table = np.zeros((problem.n_a, problem.n_b))
-    table[problem.pair_src, problem.pair_tgt] = value
-    rows, cols = kernels().assignment(table)
-    return min(problem.bound, float(table[rows, cols].sum()))
+    _, total = kernels().sparse_assignment(problem.n_a, problem.n_b, problem.rows(), problem.pair_tgt, value)
+    return min(problem.bound, total)

@@ -151,17 +151,32 @@ class CKernels:
         lib.amr_hill_climb.restype = ctypes.c_int
         lib.amr_hill_climb.argtypes = [_I64, _I64, _I64, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _I64, _I64, _F64]
         lib.amr_hill_climb.argtypes += [_PTR, _I64, _PTR, ctypes.POINTER(_F64), ctypes.POINTER(_I64)]
-        lib.amr_assignment.restype = ctypes.c_int
-        lib.amr_assignment.argtypes = [_I64, _I64, _PTR, _PTR]
         lib.amr_build_problem.restype = ctypes.c_int
         lib.amr_build_problem.argtypes = [_PTR] + [_I64] * 9 + [_PTR, ctypes.c_int, _PTR, _PTR, _PTR, _I64]
         lib.amr_build_problem.argtypes += [ctypes.POINTER(_Built)]
         lib.amr_block_free.restype = None
         lib.amr_block_free.argtypes = [_PTR]
+        lib.amr_sparse_assignment.restype = ctypes.c_int
+        lib.amr_sparse_assignment.argtypes = [_I64, _I64, _PTR, _PTR, _PTR, _PTR, ctypes.POINTER(_F64)]
         lib.amr_branch_bound.restype = ctypes.c_int
         lib.amr_branch_bound.argtypes = [_I64, _I64, _I64] + [_PTR] * 7 + [_F64, _I64, _PTR]
         lib.amr_branch_bound.argtypes += [ctypes.POINTER(_F64), ctypes.POINTER(_I64)]
         self._lib = lib
+
+    def sparse_assignment(self, n_rows, n_cols, row_ptr, cols, value):
+        """As :func:`amreval.match._assign.sparse_assignment`: ``(pair per row or -1, total)``."""
+        row_ptr, cols, value = _ints(row_ptr), _ints(cols), _floats(value)
+        pairs = np.empty(n_rows, dtype=np.int64)
+        total = _F64()
+        rc = self._lib.amr_sparse_assignment(
+            int(n_rows), int(n_cols), _addr(row_ptr), _addr(cols), _addr(value), _addr(pairs) if n_rows else None,
+            ctypes.byref(total),
+        )  # fmt: skip
+        if rc == -1:
+            raise MemoryError(f"out of memory in the assignment problem of {n_rows} x {n_cols} nodes")
+        if rc != 0:  # pragma: no cover - every row has a column of its own
+            raise ValueError("the assignment problem is infeasible")
+        return pairs, float(total.value)
 
     def branch_and_bound(self, n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows, init, gap, node_limit):
         """As :func:`amreval.match._branch.branch_and_bound`: ``(pairs, value, proven, nodes)``."""
@@ -334,34 +349,6 @@ class CKernels:
             raise MemoryError(f"out of memory in hill climbing on {n_a} x {n_b} nodes")
         return best, float(score.value), int(climbs.value)
 
-    def assignment(self, table):
-        """The best one-to-one assignment of rows to columns, maximising the sum: ``(rows, cols)``.
-
-        Finite values only; as :func:`scipy.optimize.linear_sum_assignment` with ``maximize=True``
-        (the same shortest-augmenting-path algorithm), so the total is the same.
-        """
-        table = np.asarray(table, dtype=np.float64)
-        flip = table.shape[0] > table.shape[1]
-        cost = np.ascontiguousarray(-(table.T if flip else table))
-        nr, nc = cost.shape
-        col4row = np.empty(nr, dtype=np.int64)
-        rc = self._lib.amr_assignment(nr, nc, _addr(cost), _addr(col4row))
-        if rc == -1:
-            raise MemoryError(f"out of memory in the assignment problem of {nr} x {nc}")
-        if rc != 0:  # pragma: no cover - finite tables always have an assignment
-            raise ValueError("the assignment problem is infeasible")
-        rows = np.arange(nr)
-        if flip:
-            order = np.argsort(col4row)
-            return col4row[order], rows[order]
-        return rows, col4row
-
-
-def _scipy_assignment(table):
-    from scipy.optimize import linear_sum_assignment
-
-    return linear_sum_assignment(table, maximize=True)
-
 
 class _PythonKernels:
     """The Python kernels, gathered under the names of :class:`CKernels`."""
@@ -369,7 +356,7 @@ class _PythonKernels:
     name = "python"
 
     def __init__(self) -> None:
-        from amreval.match import _branch, _climb, _pool
+        from amreval.match import _assign, _branch, _climb, _pool
 
         self.count_terms = _pool.count_terms
         self.build_pool = _pool.build_pool
@@ -377,8 +364,8 @@ class _PythonKernels:
         self.row_pointers = _pool.row_pointers
         self.find_pair = _pool.find_pair
         self.hill_climb = _climb.hill_climb
-        self.assignment = _scipy_assignment
         self.branch_and_bound = _branch.branch_and_bound
+        self.sparse_assignment = _assign.sparse_assignment
 
     def build_problem(
         self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,
