@@ -291,6 +291,15 @@ def test_weights_ids_and_triples_that_would_break_the_search_are_errors():
     problem = build_problem(pair)
     with pytest.raises(InputError, match="init must give a target .or -1. for each of the 2 nodes, got 3"):
         hill_climb(problem, init=np.array([0, 1, 2]))
+    # replaced term weights are checked as built ones are, and the climb sees the new ones
+    assert problem.n_terms == 1
+    with pytest.raises(InputError, match=r"expected 1 term weights, got shape \(2,\)"):
+        problem.set_term_weights(np.ones(2))
+    with pytest.raises(InputError, match="term weights must be finite and not negative, got -1.0"):
+        problem.set_term_weights(np.array([-1.0]))
+    assert hill_climb(problem).score == 4.0  # 2 instances, TOP, the relation
+    problem.set_term_weights(np.array([0.0]))
+    assert hill_climb(problem).score == 3.0
 
 
 def test_huge_weights_end_the_climb():

@@ -13,10 +13,12 @@ Candidates may be restricted per node (DocSmatch's sentence constraint).
 Three ways to search, all deterministic for a given seed:
 
 * ``"exact"`` (the default): certified. Hill climbing finds a mapping, then,
-  unless it already reaches the simple bound, ever stronger upper bounds are
-  tried until one equals its score: :func:`assignment_bound`, the LP
-  relaxation (:func:`lp_bound`), and last the integer program solved by
-  HiGHS (through ``highspy``) within a per-problem time limit. The
+  unless it already reaches the simple bound, the exact search by branch and
+  bound (:mod:`amreval.match.blocks`: the whole problem when it is small, a
+  document block by block) and ever stronger upper bounds are tried until one
+  equals its score: :func:`assignment_bound`, the LP relaxation
+  (:func:`lp_bound`), and last the integer program solved by HiGHS (through
+  ``highspy``) within a per-problem time limit. The
   result is the proven optimum unless the time limit ran out; then it is
   marked unproven and ``bound - score`` is the gap;
 * ``"hillclimb"``: the fast option, smatch's hill climbing alone (moves and
@@ -165,8 +167,11 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     """Find the best mapping with the chosen solver (see module docs).
 
     ``"exact"`` certifies in steps, each tried only when the one before could
-    not: one climb from the greedy start and its simple bound,
-    :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
+    not: one climb from the greedy start and its simple bound, the exact search
+    (:func:`~amreval.match.blocks.block_bound` block by block where the problem
+    has groups, else :func:`~amreval.match.blocks.branch_and_bound` on problems of up to
+    :data:`~amreval.match.blocks.BRANCH_MAX_PAIRS` pairs), whose better mapping replaces the
+    climb's, :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
     problems over :data:`PRICED_LP_MIN_PAIRS` pairs
     :func:`amreval.match.pricing.priced_lp`), whose rounded solution replaces
     the climb's mapping where it scores higher, then the random restarts, and

@@ -153,7 +153,9 @@ class Alignment:
         score: the value of that mapping (the match count for Smatch).
         bound: the best known upper bound on the optimum.
         optimal: whether ``score`` is proven to be the optimum.
-        method: what produced the mapping: ``hillclimb``, ``lp`` (the LP relaxation's solution, rounded) or ``milp``.
+        method: what produced the mapping: ``hillclimb``, ``branch-and-bound`` (the exact search),
+            ``blocks`` (blocks' choices put into the climb's), ``lp`` (the LP relaxation's solution,
+            rounded) or ``milp``.
         climbs: number of hill-climbing runs made.
     """
 
