@@ -84,14 +84,16 @@ class BlockBound:
         bound: the sum of the blocks' optima (an upper bound on the problem's optimum), or None when a
             block could not be searched (too large, or its search ran out of subtrees).
         mapping: the mapping given, with the better choices of blocks spliced in.
-        blocks: number of blocks.
+        blocks: number of blocks (after merging).
         nodes: subtrees entered, over all blocks.
+        merges: rounds in which blocks were merged.
     """
 
     bound: float | None
     mapping: np.ndarray
     blocks: int
     nodes: int
+    merges: int = 0
 
 
 def _copies(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -128,6 +130,7 @@ MERGE_ROUNDS = 4
 @dataclass
 class _Solved:
     value: float  # the block's optimum (within BLOCK_GAP)
+    unary: np.ndarray  # the unary weights it was searched with (a merge elsewhere can change a pair's share)
     a_nodes: np.ndarray  # its nodes of A
     chosen: np.ndarray  # the pair its optimum gives each of them (-1 none)
     nodes: int
@@ -156,6 +159,7 @@ def block_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRAN
     solved: dict[tuple[int, ...], _Solved] = {}
     nodes = 0
     bound: float | None = None
+    merges = 0
     for _ in range(MERGE_ROUNDS + 1):
         key = sorted_distinct(label[base_k] * P + base_p)
         copy_k, copy_p = key // P, key % P
@@ -180,16 +184,16 @@ def block_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRAN
         results: list[_Solved] = []
         for b, lab in enumerate(blocks.tolist()):
             ident = tuple(members[lab])
-            if ident not in solved:
-                lo, hi = int(c_lo[b]), int(c_hi[b])
+            lo, hi = int(c_lo[b]), int(c_hi[b])
+            if ident not in solved or not np.array_equal(solved[ident].unary, copy_u[lo:hi]):
                 if hi - lo > BRANCH_MAX_PAIRS:
-                    return BlockBound(bound, mapping, len(blocks), nodes)
+                    return BlockBound(bound, mapping, len(blocks), nodes, merges)
                 found = _solve_block(
                     problem, copy_p[lo:hi], copy_u[lo:hi], s_p[t_lo[b] : t_hi[b]] - lo, s_q[t_lo[b] : t_hi[b]] - lo,
                     s_w[t_lo[b] : t_hi[b]], active, node_limit,
                 )  # fmt: skip
                 if found is None:
-                    return BlockBound(bound, mapping, len(blocks), nodes + node_limit)
+                    return BlockBound(bound, mapping, len(blocks), nodes + node_limit, merges)
                 nodes += found.nodes
                 solved[ident] = found
             results.append(solved[ident])
@@ -229,12 +233,13 @@ def block_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRAN
         _merge(label, links)
         if np.array_equal(before, label):
             break
-    return BlockBound(bound, mapping, len(blocks), nodes)
+        merges += 1
+    return BlockBound(bound, mapping, len(blocks), nodes, merges)
 
 
 def _merge(label: np.ndarray, links: list[tuple[int, int]]) -> None:
     """Give the blocks of each linked pair of labels one label (the smallest of their group), in place."""
-    parent = {int(x): int(x) for x in np.unique(label)}
+    parent = {x: x for x in set(label.tolist())}
 
     def root(x: int) -> int:
         while parent[x] != x:
@@ -274,7 +279,7 @@ def _solve_block(
     )
     if not proven:
         return None
-    return _Solved(value, a_nodes, np.where(found >= 0, pp[np.maximum(found, 0)], -1), used)
+    return _Solved(value, unary, a_nodes, np.where(found >= 0, pp[np.maximum(found, 0)], -1), used)
 
 
 def _splice(problem: Problem, mapping: np.ndarray, better: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
