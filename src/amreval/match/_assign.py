@@ -47,11 +47,16 @@ def sparse_assignment(n_rows, n_cols, row_ptr, cols, value):
         i = cur
         while True:
             scanned_rows.append(i)
-            for e in range(row_ptr[i], row_ptr[i + 1]):
-                j = cols[e]
+            for k in range(row_ptr[i], row_ptr[i + 1] + 1):
+                # the row's pairs, then its own column (unassigned, cost 0)
+                if k < row_ptr[i + 1]:
+                    e, j = k, cols[k]
+                    r = min_val + -value[e] - u[i] - v[j]
+                else:
+                    e, j = -1, n_cols + i
+                    r = min_val + 0.0 - u[i] - v[j]
                 if done[j] == cur:
                     continue
-                r = min_val + -value[e] - u[i] - v[j]
                 if seen[j] != cur or r < dist[j]:
                     if seen[j] != cur:
                         seen[j] = cur
@@ -59,17 +64,6 @@ def sparse_assignment(n_rows, n_cols, row_ptr, cols, value):
                     dist[j] = r
                     pred[j] = i
                     pred_e[j] = e
-                    heapq.heappush(heap, (r, j))
-            j = n_cols + i
-            if done[j] != cur:
-                r = min_val + 0.0 - u[i] - v[j]
-                if seen[j] != cur or r < dist[j]:
-                    if seen[j] != cur:
-                        seen[j] = cur
-                        touched.append(j)
-                    dist[j] = r
-                    pred[j] = i
-                    pred_e[j] = -1
                     heapq.heappush(heap, (r, j))
             while True:
                 r, j = heapq.heappop(heap)
