@@ -66,4 +66,5 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_finegrained.py
 
 clean:
-	rm -rf $(VENV) $(CORE_VENV) build .pytest_cache src/*.egg-info
+	rm -rf $(VENV) $(CORE_VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
+	rm -f src/amreval/match/_ckernels*.so

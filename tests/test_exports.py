@@ -56,3 +56,54 @@ def test_import_amreval_loads_no_score_reader_or_solver():
         assert module not in loaded
     for module in ("penman", "highspy", "sqlite3", "xml.etree.ElementTree", "multiprocessing", "numpy"):
         assert module not in loaded
+
+
+def test_listing_shows_the_exports_not_the_machinery_and_subpackages_load_when_asked():
+    code = (
+        "import amreval\n"
+        "names = dir(amreval)\n"
+        "print(all(n in names for n in amreval.__all__), [n for n in ('exports', 'shadow', 'TYPE_CHECKING',"
+        " 'annotations') if n in names])\n"
+        "print(type(amreval.report).__name__, type(amreval.scores.compare_systems).__name__)"
+    )
+    assert _fresh(code).splitlines() == ["True []", "module function"]
+
+
+def test_the_smatch_command_loads_only_what_it_runs():
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    code = (
+        "import io, sys, contextlib\n"
+        "from amreval.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['smatch', '-f', {str(examples / 'pred.amr')!r}, {str(examples / 'gold.amr')!r}])\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    loaded = set(_fresh(code).split())
+    assert "amreval.scores.smatch" in loaded and "amreval.match.blocks" in loaded
+    for module in (
+        "amreval.docamr",
+        "amreval.mfbeta",
+        "amreval.scores.compare",
+        "amreval.scores.s2match",
+        "amreval.scores.docsmatch",
+        "penman",
+        "highspy",
+        "scipy",
+    ):
+        assert module not in loaded, module
+
+
+def test_the_command_list_is_the_parser_s():
+    from amreval.cli import _COMMANDS, build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if a.dest == "command"]
+    assert tuple(commands.choices) == _COMMANDS
+
+
+def test_a_name_that_is_no_module_is_an_attribute_error():
+    import amreval
+
+    assert not hasattr(amreval, "nope.x") and not hasattr(amreval, "nope")

@@ -253,8 +253,9 @@ def _add_scoring_flags(
         choices=SOLVERS,
         default=DEFAULT_SOLVER,
         help=(
-            "search: hill climbing alone, certified (a climb, then bounds, the LP and the integer program "
-            f"until one proves it), or certified when small (default {DEFAULT_SOLVER})"
+            "search: hill climbing alone, certified (a climb, then the exact search by branch and bound, "
+            "block by block on documents, the bounds, the LP and the integer program until one proves it), "
+            f"or certified when small (default {DEFAULT_SOLVER})"
         ),
     )
     p.add_argument(
@@ -263,8 +264,8 @@ def _add_scoring_flags(
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
         help=(
-            "seconds per pair for the certified search's bounds and integer program; its first climb always "
-            f"finishes (default {DEFAULT_TIME_LIMIT:g})"
+            "seconds per pair for the certified search's bounds and integer program; its first climb and "
+            f"its exact search (at most 10,000 subtrees) always finish (default {DEFAULT_TIME_LIMIT:g})"
         ),
     )
     p.add_argument(
@@ -318,32 +319,10 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     _add_verbose(p)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``amreval`` command."""
+def _add_s2match_arguments(s2: argparse.ArgumentParser) -> None:
+    """The arguments of ``amreval s2match``."""
     from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, DEFAULT_TOP, TOP_RULES
 
-    parser = argparse.ArgumentParser(
-        prog="amreval",
-        description="Evaluation of (document-level) AMR.",
-        epilog="Exit status: 0 done, 1 bad input, 2 bad command line, 130 interrupted.",
-    )
-    parser.add_argument("--version", action="version", version=f"amreval {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what is done to stderr")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser(
-        "smatch",
-        help="sentence-level Smatch of two PENMAN files",
-        description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.",
-    )
-    _add_scoring_flags(p)
-    p.set_defaults(func=commands.run_smatch, s2=False)
-
-    s2 = sub.add_parser(
-        "s2match",
-        help="S²match (graded concept matches) of two PENMAN files",
-        description="S²match (Opitz et al. 2020) of predicted against gold AMR graphs: Smatch with "
-        "concept pairs credited by word-vector similarity, printed as smatch.py does.",
-    )
     _add_scoring_flags(s2)
     s2.add_argument(
         "--vectors",
@@ -371,6 +350,43 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the TOP triple: graded by the roots' similarity (the authors' code) or Smatch's constant "
         f"(default {DEFAULT_TOP})",
     )
+
+
+#: The subcommands.
+_COMMANDS = ("smatch", "s2match", "docsmatch", "docamr", "export-ms-amr", "space", "mfbeta", "compare")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``amreval`` command.
+
+    With ``only`` (the command about to run), the options of s2match, mfbeta and compare, which need
+    modules of their own for their defaults and choices, are left out unless it is that command, so
+    those modules are not imported.
+    """
+    parser = argparse.ArgumentParser(
+        prog="amreval",
+        description="Evaluation of (document-level) AMR.",
+        epilog="Exit status: 0 done, 1 bad input, 2 bad command line, 130 interrupted.",
+    )
+    parser.add_argument("--version", action="version", version=f"amreval {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what is done to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser(
+        "smatch",
+        help="sentence-level Smatch of two PENMAN files",
+        description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.",
+    )
+    _add_scoring_flags(p)
+    p.set_defaults(func=commands.run_smatch, s2=False)
+
+    s2 = sub.add_parser(
+        "s2match",
+        help="S²match (graded concept matches) of two PENMAN files",
+        description="S²match (Opitz et al. 2020) of predicted against gold AMR graphs: Smatch with "
+        "concept pairs credited by word-vector similarity, printed as smatch.py does.",
+    )
+    if only in (None, "s2match"):
+        _add_s2match_arguments(s2)
     s2.set_defaults(func=commands.run_smatch, s2=True)
 
     ds = sub.add_parser(
@@ -510,7 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
         "sentences (--parses, or --parser) with the gold AMRs (--gold, or the parsed references); Form asks a "
         "language model whether each generated sentence is as likely as its reference.",
     )
-    _add_mfbeta_arguments(m)
+    if only in (None, "mfbeta"):
+        _add_mfbeta_arguments(m)
     m.set_defaults(func=commands.run_mfbeta)
 
     c = sub.add_parser(
@@ -520,7 +537,8 @@ def build_parser() -> argparse.ArgumentParser:
         "corpus scores with a paired permutation or bootstrap test over items (sentences or documents), "
         "with intervals; with several systems, a ranking with Holm-corrected pairwise p-values.",
     )
-    _add_compare_arguments(c)
+    if only in (None, "compare"):
+        _add_compare_arguments(c)
     c.set_defaults(func=commands.run_compare)
     return parser
 
@@ -580,7 +598,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     if argv is None:
         _exit_on_interrupt()
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the command is the first word that is not an option (the main options take no value)
+    command = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(command if command in _COMMANDS else None)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s: %(message)s")
     warnings.simplefilter("default")

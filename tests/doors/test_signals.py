@@ -70,7 +70,7 @@ def test_ctrl_c_stops_the_integer_program_within_a_second(tmp_path, warm):
 
 _WORKERS = textwrap.dedent(
     """
-    import os, sys, time
+    import multiprocessing, os, sys, time
     from amreval.amr.graph import Graph
     from amreval.scores.harness import Config, PairScore, score_corpus
 
@@ -80,8 +80,10 @@ _WORKERS = textwrap.dedent(
         time.sleep(120)
         return PairScore(0, 0, 0, True, 0.0)
 
-    print(os.getpid(), flush=True)
-    score_corpus(["(a / b)"] * 4, ["(a / b)"] * 4, slow, Config("smatch"), num_workers=2)
+    if __name__ == "__main__":
+        multiprocessing.set_start_method(sys.argv[2])
+        print(os.getpid(), flush=True)
+        score_corpus(["(a / b)"] * 4, ["(a / b)"] * 4, slow, Config("smatch"), num_workers=2)
     """
 )
 
@@ -95,13 +97,17 @@ def _gone(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
-def test_workers_die_with_their_parent(tmp_path, sig):
+@pytest.mark.parametrize(
+    "sig, method", [(signal.SIGKILL, "fork"), (signal.SIGTERM, "fork"), (signal.SIGKILL, "forkserver")]
+)
+def test_workers_die_with_their_parent(tmp_path, sig, method):
+    # forkserver (Python 3.14's default on Linux): the workers are children of the fork server, not of
+    # the scoring process, so the kernel's parent-death signal cannot be used; a thread watches instead
     script = tmp_path / "run.py"
     script.write_text(_WORKERS)
     marks = tmp_path / "workers"
     marks.mkdir()
-    proc = subprocess.Popen([sys.executable, str(script), str(marks)], stdout=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, str(script), str(marks), method], stdout=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
         while len(os.listdir(marks)) < 2 and time.monotonic() < deadline:

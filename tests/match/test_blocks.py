@@ -162,3 +162,50 @@ def test_a_hand_checked_document_bound():
     assert climb.score == 9.0
     assert found.bound == pytest.approx(9.0, abs=1e-6)
     assert align(problem).method == "hillclimb"
+
+
+def test_inputs_that_would_break_the_exact_search_are_errors():
+    from amreval import InputError
+
+    a = graph_triples(loads_graph("(a / x :r (b / y) :s (c / y))"))
+    b = graph_triples(loads_graph("(p / x :s (q / y) :r (t / y))"))
+    problem = build_problem(encode_pair(a, b))
+    with pytest.raises(InputError, match="the mapping is not one-to-one"):
+        branch_and_bound(problem, np.array([0, 1, 1]))
+    with pytest.raises(InputError, match="a target .or -1. for each of the 3 nodes"):
+        branch_and_bound(problem, np.array([0, 1]))
+    with pytest.raises(
+        InputError, match="node_limit must be an integer from 0 below 2\\*\\*62, got 9223372036854775808"
+    ):
+        branch_and_bound(problem, np.array([0, 1, 2]), node_limit=2**63)
+    # a target that is no candidate (beyond B's nodes) counts as none: the start is a -> p alone, 2 + TOP
+    mapping, proven, _ = branch_and_bound(problem, np.array([0, 7, -1]))
+    assert proven and problem.value(mapping) == 6.0
+    found = align(problem, init=np.array([0, 7, -1]))
+    assert found.optimal and found.score == problem.value(found.mapping) == 6.0
+    with pytest.raises(InputError, match="init is not one-to-one"):
+        align(problem, init=np.array([1, 1, -1]))
+    # the kernels check what they index with (a bad array would read or write out of bounds)
+    c = kernels("c")
+    with pytest.raises(ValueError, match="cols must lie in"):
+        c.sparse_assignment(1, 2, np.array([0, 1]), np.array([5]), np.array([1.0]))
+    with pytest.raises(ValueError, match="init must hold a pair index"):
+        c.branch_and_bound(*search_args(problem, np.array([0]), 0.5, 10))
+
+
+def test_term_weights_may_only_be_lowered_and_fractions_end_whole_number_proofs():
+    from amreval import InputError
+
+    # three relations r, s, t between x and y in both graphs: 2 instances, TOP, 3 relations = 6
+    g = "(a / x :r (b / y) :s b :t b)"
+    problem = build_problem(encode_pair(graph_triples(loads_graph(g)), graph_triples(loads_graph(g))))
+    assert problem.integral and problem.n_terms == 3
+    with pytest.raises(InputError, match="term weights may only be lowered"):
+        problem.set_term_weights(np.array([1.0, 1.0, 2.0]))
+    with pytest.raises(InputError, match="term weights must be numbers"):
+        problem.set_term_weights(np.array(["a", "b", "c"]))
+    problem.set_term_weights(np.array([0.3, 0.3, 0.3]))
+    assert not problem.integral
+    found = align(problem)
+    assert found.optimal and found.score == pytest.approx(3.9)
+    assert solve_milp(problem).score == pytest.approx(3.9)

@@ -288,6 +288,29 @@ def test_weights_ids_and_triples_that_would_break_the_search_are_errors():
     twice = Triples(["b"], ["x"], [("TOP", 0, "top")] * 2)
     with pytest.raises(InputError, match="triples of B: an attribute or relation is listed twice"):
         encode_pair(Triples(["a"], ["x"], [("TOP", 0, "top")]), twice)
+    # weights and groups of the wrong kind
+    with pytest.raises(InputError, match="b_weights must be three arrays"):
+        build_problem(pair, b_weights=[np.ones(2)])
+    with pytest.raises(InputError, match="b_weights must be numbers"):
+        build_problem(pair, b_weights=(np.array(["x", "y"]), None, None))
+    with pytest.raises(InputError, match="allowed must be Candidates or an 2 x 2 boolean array, got list"):
+        build_problem(pair, allowed=[[True, False], [False, True]])
+    with pytest.raises(InputError, match="candidate groups of A: ptr and ids must be integer arrays"):
+        build_problem(
+            pair, allowed=Candidates(np.array([0.0, 1, 2]), np.array([0, 0]), np.array([0, 1, 2]), np.array([0, 0]))
+        )
+    with pytest.raises(InputError, match=r"have 0 x 3 row pointers, expected one more than the nodes: 3 x 3"):
+        build_problem(
+            pair,
+            allowed=Candidates(
+                np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.array([0, 1, 2]), np.array([0, 0])
+            ),
+        )
+    wrapped = EncodedPair(
+        pair.inst_a, pair.attr_a, np.array([[0, 0, 2**64 - 1]], dtype=np.uint64), pair.inst_b, pair.attr_b, pair.rel_b
+    )
+    with pytest.raises(InputError, match="encoded graph A: values must lie below 2\\*\\*63"):
+        build_problem(wrapped)
     problem = build_problem(pair)
     with pytest.raises(InputError, match="init must give a target .or -1. for each of the 2 nodes, got 3"):
         hill_climb(problem, init=np.array([0, 1, 2]))
@@ -317,3 +340,24 @@ def test_huge_weights_end_the_climb():
         # a1 (x) -> b0 (x) and a0, a2 (y) -> b1, b2 (y): 30000000.7 + 1 + 1e8 and both relations
         assert found.mapping.tolist() == [1, 0, 2]
         assert found.score == pytest.approx(260000002.4) and found.optimal
+
+
+def test_a_problem_over_the_memory_budget_is_refused_before_it_is_built(monkeypatch):
+    # 300 nodes of one concept on each side and no relation: 90,000 node pairs of instance matches, no
+    # term; at 80 bytes a pair about 6.9 MiB, over a budget of 4 MiB (pairs are counted, not only terms)
+    a = Triples([f"a{k}" for k in range(300)], ["x"] * 300, [("TOP", 0, "x")], [])
+    b = Triples([f"b{k}" for k in range(300)], ["x"] * 300, [("TOP", 0, "x")], [])
+    pair = encode_pair(a, b)
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**2)
+    for which in ("c", "python"):
+        monkeypatch.setattr(problem_module, "_pool", lambda which=which: kernel_module.kernels(which))
+        with pytest.raises(
+            InputError,
+            match=r"the alignment problem of 300 x 300 nodes has 0 pairwise terms and up to 90,001 node pairs "
+            r"and needs about 0\.0 GiB, over the budget of 0\.0 GiB; split the graph",
+        ):
+            build_problem(pair)
+    # within the budget it is built: every pair of the two concepts, the two tops' pair worth 2
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 8 * 1024**2)
+    built = build_problem(pair)
+    assert built.n_pairs == 90_000 and built.pair_u.max() == 2.0

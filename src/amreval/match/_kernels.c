@@ -234,6 +234,39 @@ i64 amr_count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, const 
     return n_terms;
 }
 
+/* Matching (triple of A, triple of B) of a shared group, each once (see _pool._count_matches); -1 when
+ * out of memory. */
+static i64 count_matches(const i64 *keys_a, i64 stride_a, const i64 *owners_a, i64 owner_stride_a, i64 n_a_items,
+                         const i64 *keys_b, i64 stride_b, const i64 *owners_b, i64 owner_stride_b, i64 n_b_items,
+                         const Groups *g) {
+    GroupIndex gi;
+    i64 *seen, count = 0, s, i, gx, lo, hi, x, t;
+    if (group_index(keys_b, stride_b, owners_b, owner_stride_b, n_b_items, g, &gi)) return -1;
+    seen = (i64 *)malloc((size_t)(n_b_items ? n_b_items : 1) * sizeof(i64));
+    if (!seen) {
+        group_index_free(&gi);
+        return -1;
+    }
+    for (t = 0; t < n_b_items; t++) seen[t] = -1;
+    for (s = 0; s < n_a_items; s++) {
+        i = owners_a ? owners_a[s * owner_stride_a] : s;
+        for (gx = g->ga_ptr[i]; gx < g->ga_ptr[i + 1]; gx++) {
+            i64 key = keys_a[s * stride_a] * g->n_groups + g->ga_ids[gx];
+            lo = search_left(gi.comp, gi.n, key);
+            hi = search_right(gi.comp, gi.n, key);
+            for (x = lo; x < hi; x++) {
+                t = gi.item[x];
+                if (seen[t] == s) continue;
+                seen[t] = s;
+                count++;
+            }
+        }
+    }
+    free(seen);
+    group_index_free(&gi);
+    return count;
+}
+
 /* ---------------------------------------------------------------- build_pool */
 
 typedef struct {
@@ -968,13 +1001,16 @@ static double *ones_or(const double *given, i64 n, double **owned) {
 /* What build_problem needs in one call. ints holds, one after another: inst_a (n_a), attr_a (m_a x 2),
  * rel_a (r_a x 3), the same of B, then ga_ptr (n_a + 1), ga_ids (n_ga), gb_ptr (n_b + 1), gb_ids (n_gb).
  * B's weights may be NULL (all 1). Checks the triples (-2: a node of A out of range, -3: of B; -5, -6:
- * an id of A, of B beyond +-2**31), counts the terms (-4 over max_terms), then builds the pool
+ * an id of A, of B beyond +-2**31), counts the terms and the matching triples (the node pairs gathered;
+ * -4 when terms * bytes_per_term + entries * bytes_per_entry exceeds budget, the counts in out->bad
+ * and out->n_pairs), then builds the pool
  * (amr_build_pool), its adjacency (amr_adjacency) and row pointers (amr_row_pointers) into one block of
  * 8-byte items: pair_src, pair_tgt, pair_u, term_p, term_q, term_ta, term_tb, term_w, deg (n_pairs + 1),
  * nbr and w (2 n_terms each), rows (n_a + 1). Returns 0, or -1 when out of memory. */
 int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m_b, i64 r_b, i64 n_ga, i64 n_gb,
                       i64 n_groups, const double *inst_w, int use_inst_w, const double *inst_bw,
-                      const double *attr_bw, const double *rel_bw, i64 max_terms, Built *out) {
+                      const double *attr_bw, const double *rel_bw, i64 budget, i64 bytes_per_term,
+                      i64 bytes_per_entry, Built *out) {
     const i64 *inst_a = ints, *attr_a = inst_a + n_a, *rel_a = attr_a + 2 * m_a;
     const i64 *inst_b = rel_a + 3 * r_a, *attr_b = inst_b + n_b, *rel_b = attr_b + 2 * m_b;
     const i64 *ga_ptr = rel_b + 3 * r_b, *ga_ids = ga_ptr + n_a + 1, *gb_ptr = ga_ids + n_ga;
@@ -990,7 +1026,19 @@ int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m
     if ((why = check_graph(inst_b, n_b, attr_b, m_b, rel_b, r_b, &out->bad))) return why == 1 ? -3 : -6;
     n_t = amr_count_terms(rel_a, r_a, rel_b, r_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups);
     if (n_t < 0) return -1;
-    if (n_t > max_terms) return out->bad = n_t, -4;
+    {
+        Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
+        i64 n_inst = use_inst_w ? n_a * n_b : count_matches(inst_a, 1, NULL, 0, n_a, inst_b, 1, NULL, 0, n_b, &g);
+        i64 n_attr = count_matches(attr_a + 1, 2, attr_a, 2, m_a, attr_b + 1, 2, attr_b, 2, m_b, &g);
+        i64 n_rel = count_matches(rel_a, 3, rel_a + 1, 3, r_a, rel_b, 3, rel_b + 1, 3, r_b, &g);
+        if (n_inst < 0 || n_attr < 0 || n_rel < 0) return -1;
+        n_p = n_inst + n_attr + n_rel;
+        if ((double)n_t * (double)bytes_per_term + (double)n_p * (double)bytes_per_entry > (double)budget) {
+            out->bad = n_t;
+            out->n_pairs = n_p;
+            return -4;
+        }
+    }
     wi = ones_or(inst_bw, n_b, &own_i);
     wa = ones_or(attr_bw, m_b, &own_a);
     wr = ones_or(rel_bw, r_b, &own_r);

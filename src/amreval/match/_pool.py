@@ -65,6 +65,37 @@ def _range_of(sorted_keys, key):
     return lo, hi
 
 
+def _count_matches(keys_a, owners_a, keys_b, owners_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
+    """Matching (triple of A, triple of B) of a shared group, each once."""
+    comp, item = _group_index(keys_b, owners_b, gb_ptr, gb_ids, n_groups)
+    seen = np.full(keys_b.shape[0], -1, dtype=np.int64)
+    count = 0
+    for s in range(keys_a.shape[0]):
+        i = owners_a[s]
+        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
+            lo, hi = _range_of(comp, keys_a[s] * n_groups + g)
+            for x in range(lo, hi):
+                t = item[x]
+                if seen[t] == s:
+                    continue
+                seen[t] = s
+                count += 1
+    return count
+
+
+def count_entries(inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, dense):
+    """An upper bound on the node pairs :func:`build_pool` gathers before it merges them: the matching
+    instance (every cell of a ``dense`` instance table), attribute and relation triples of shared groups."""
+    n_a, n_b = inst_a.shape[0], inst_b.shape[0]
+    groups = (ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups)
+    if dense:
+        count = n_a * n_b
+    else:
+        count = _count_matches(inst_a, np.arange(n_a), inst_b, np.arange(n_b), *groups)
+    count += _count_matches(attr_a[:, 1], attr_a[:, 0], attr_b[:, 1], attr_b[:, 0], *groups)
+    return count + _count_matches(rel_a[:, 0], rel_a[:, 1], rel_b[:, 0], rel_b[:, 1], *groups)
+
+
 def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
     """The number of pairwise terms :func:`build_pool` will make (to check memory first)."""
     comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)

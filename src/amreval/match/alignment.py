@@ -127,6 +127,10 @@ def hill_climb(
         raise InputError(f"restarts must be >= 0, got {restarts}")
     if init is not None and len(init) != problem.n_a:
         raise InputError(f"init must give a target (or -1) for each of the {problem.n_a} nodes, got {len(init)}")
+    if init is not None:
+        targets = np.sort(np.asarray(init)[np.asarray(init) >= 0])
+        if np.any(targets[1:] == targets[:-1]):
+            raise InputError("init is not one-to-one: two nodes map to one")
     if problem.n_a == 0 or problem.n_pairs == 0:
         mapping = np.full(problem.n_a, -1, dtype=np.int64)
         return Alignment(mapping, 0.0, problem.bound, problem.bound <= _TOL, "hillclimb", 0)

@@ -8,18 +8,22 @@ may join nodes that share a sentence) that only coreference nodes, which
 belong to several sentences, tie together. :func:`block_bound` bounds it
 block by block, so its cost grows with the number of sentences, not faster:
 
-* each pair goes to every block its two nodes share, its unary weight split
-  evenly between them; each pairwise term to the first block both its pairs
-  share; a term whose pairs share none is relaxed to half its weight on each
-  pair (``w·x·y <= w/2·(x + y)`` for ``x, y`` in {0, 1});
+* each pair lives in the first sentence of its node of A, and gets a copy in
+  each other block where one of its pairwise terms lies (a term goes to its
+  pairs' block, or to the sentence of the pair whose node lies in fewer
+  sentences), its unary weight split evenly between its copies;
 * any mapping's value is then the sum of its restrictions' values in the
   blocks (each one-to-one within its block), so the sum of the blocks' optima,
   each searched exactly, bounds the optimum;
 * a block whose search beats the mapping's restriction gives its better
-  choices to the mapping where that keeps it one-to-one and raises its value.
+  choices to the mapping where that keeps it one-to-one and raises its value;
+  where it cannot (its optimum and another block's disagree on a node both
+  hold), the blocks holding the disputed nodes are merged and searched again,
+  for up to :data:`MERGE_ROUNDS` rounds.
 
-The bound meets the score when the blocks agree on the coreference nodes,
-which is the usual case; otherwise the LP relaxation is next.
+The bound meets the score when the blocks agree, the usual case; otherwise,
+or where a block is too large to search, the certified search goes on to the
+assignment bound and the LP relaxation.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from amreval.errors import InputError
 from amreval.match.problem import Problem, nodes_to_pairs, pairs_to_nodes, sorted_distinct
 
 __all__ = ["branch_and_bound", "block_bound", "BlockBound", "BRANCH_NODE_LIMIT", "BRANCH_MAX_PAIRS"]
@@ -61,11 +66,21 @@ def branch_and_bound(
 ) -> tuple[np.ndarray, bool, int]:
     """Search ``problem`` exactly from the incumbent ``mapping`` (target node per node of A).
 
+    A target that is no candidate of its node counts as none.
+
     Returns:
         ``(mapping, proven, nodes)``: the best mapping found (the ``mapping`` given, the same object,
         unless one is better by more than :func:`gap_of`), whether no mapping is better by more than
         that, and the subtrees entered.
     """
+    mapping = np.asarray(mapping)
+    if mapping.shape != (problem.n_a,) or mapping.dtype.kind not in "iu":
+        raise InputError(f"the mapping must give a target (or -1) for each of the {problem.n_a} nodes")
+    targets = np.sort(mapping[mapping >= 0])
+    if np.any(targets[1:] == targets[:-1]):
+        raise InputError("the mapping is not one-to-one")
+    if not 0 <= node_limit < 2**62:
+        raise InputError(f"node_limit must be an integer from 0 below 2**62, got {node_limit}")
     ptr, nbr, w = problem.adjacency()
     start = nodes_to_pairs(problem, mapping)
     pairs, _, proven, nodes = _kernels().branch_and_bound(

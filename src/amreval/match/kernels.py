@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import AmrevalWarning, InputError, MissingDependencyError
-from amreval.match.problem import TooManyTerms
+from amreval.match.problem import TooLarge
 
 __all__ = ["kernels", "CKernels", "KERNELS_ENV"]
 
@@ -152,7 +152,7 @@ class CKernels:
         lib.amr_hill_climb.argtypes = [_I64, _I64, _I64, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _I64, _I64, _F64]
         lib.amr_hill_climb.argtypes += [_PTR, _I64, _PTR, ctypes.POINTER(_F64), ctypes.POINTER(_I64)]
         lib.amr_build_problem.restype = ctypes.c_int
-        lib.amr_build_problem.argtypes = [_PTR] + [_I64] * 9 + [_PTR, ctypes.c_int, _PTR, _PTR, _PTR, _I64]
+        lib.amr_build_problem.argtypes = [_PTR] + [_I64] * 9 + [_PTR, ctypes.c_int, _PTR, _PTR, _PTR, _I64, _I64, _I64]
         lib.amr_build_problem.argtypes += [ctypes.POINTER(_Built)]
         lib.amr_block_free.restype = None
         lib.amr_block_free.argtypes = [_PTR]
@@ -166,6 +166,11 @@ class CKernels:
     def sparse_assignment(self, n_rows, n_cols, row_ptr, cols, value):
         """As :func:`amreval.match._assign.sparse_assignment`: ``(pair per row or -1, total)``."""
         row_ptr, cols, value = _ints(row_ptr), _ints(cols), _floats(value)
+        # what the C indexes with, checked first (a bad array would read or write out of bounds)
+        if len(row_ptr) != n_rows + 1 or row_ptr[0] != 0 or row_ptr[-1] != len(cols) or len(value) != len(cols):
+            raise ValueError("row_ptr must rise from 0 to len(cols) over n_rows + 1 entries, value one per col")
+        if np.any(np.diff(row_ptr) < 0) or (len(cols) and (cols.min() < 0 or cols.max() >= n_cols)):
+            raise ValueError(f"row_ptr must not decrease and cols must lie in [0, {n_cols})")
         pairs = np.empty(n_rows, dtype=np.int64)
         total = _F64()
         rc = self._lib.amr_sparse_assignment(
@@ -182,6 +187,10 @@ class CKernels:
         """As :func:`amreval.match._branch.branch_and_bound`: ``(pairs, value, proven, nodes)``."""
         arrays = [_ints(pair_src), _ints(pair_tgt), _floats(pair_u), _ints(ptr), _ints(nbr), _floats(w), _ints(rows)]
         best = np.array(init, dtype=np.int64)  # a copy: the kernel writes the best mapping into it
+        n_pairs = len(arrays[0])
+        if best.shape != (n_a,) or (n_a and (best.min() < -1 or best.max() >= n_pairs)):
+            raise ValueError(f"init must hold a pair index (or -1) for each of the {n_a} nodes")
+        node_limit = min(max(int(node_limit), 0), 2**62)
         value = _F64()
         nodes = _I64()
         rc = self._lib.amr_branch_bound(
@@ -194,7 +203,7 @@ class CKernels:
 
     def build_problem(
         self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,
-        use_inst_w, b_weights, max_terms,
+        use_inst_w, b_weights, budget,
     ):  # fmt: skip
         """Check, count, build the pool, its adjacency and row pointers in one call (see ``amr_build_problem``).
 
@@ -203,7 +212,7 @@ class CKernels:
 
         Raises:
             InputError: as :func:`check_encoded`.
-            TooManyTerms: more than ``max_terms`` pairwise terms.
+            TooLarge: terms and gathered pairs over ``budget``, ``(bytes, bytes per term, bytes per pair)``.
         """
         parts = (inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids)
         ints = np.concatenate([x.ravel() for x in parts], dtype=np.int64, casting="unsafe")
@@ -218,7 +227,7 @@ class CKernels:
         rc = self._lib.amr_build_problem(
             _addr(ints), n_a, len(attr_a), len(rel_a), n_b, len(attr_b), len(rel_b), len(ga_ids), len(gb_ids),
             int(n_groups), None if dense is None else _addr(dense), int(bool(use_inst_w)),
-            *(None if w is None else _addr(w) for w in floats), int(max_terms), ctypes.byref(built),
+            *(None if w is None else _addr(w) for w in floats), *(int(x) for x in budget), ctypes.byref(built),
         )  # fmt: skip
         if rc in (-2, -3):
             _bad_node("A" if rc == -2 else "B", int(built.bad), n_a if rc == -2 else n_b)
@@ -228,7 +237,7 @@ class CKernels:
                 "(encode_pair numbers them densely)"
             )
         if rc == -4:
-            raise TooManyTerms(int(built.bad))
+            raise TooLarge(int(built.bad), int(built.n_pairs))
         if rc != 0:
             raise MemoryError(f"out of memory building the alignment problem of {n_a} x {n_b} nodes")
         n_p, n_t = int(built.n_pairs), int(built.n_terms)
@@ -359,6 +368,7 @@ class _PythonKernels:
         from amreval.match import _assign, _branch, _climb, _pool
 
         self.count_terms = _pool.count_terms
+        self.count_entries = _pool.count_entries
         self.build_pool = _pool.build_pool
         self.adjacency = _pool.adjacency
         self.row_pointers = _pool.row_pointers
@@ -369,7 +379,7 @@ class _PythonKernels:
 
     def build_problem(
         self, inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, inst_w,
-        use_inst_w, b_weights, max_terms,
+        use_inst_w, b_weights, budget,
     ):  # fmt: skip
         """What :meth:`CKernels.build_problem` does, from the Python kernels."""
         inst_a, inst_b = _ints(inst_a), _ints(inst_b)
@@ -379,8 +389,12 @@ class _PythonKernels:
         check_encoded("B", inst_b, attr_b, rel_b)
         ga_ptr, ga_ids, gb_ptr, gb_ids = (_ints(g) for g in (ga_ptr, ga_ids, gb_ptr, gb_ids))
         n_terms = self.count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups)
-        if n_terms > max_terms:
-            raise TooManyTerms(n_terms)
+        n_entries = self.count_entries(
+            inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, use_inst_w
+        )
+        limit, per_term, per_entry = budget
+        if float(n_terms) * per_term + float(n_entries) * per_entry > float(limit):
+            raise TooLarge(n_terms, n_entries)
         sizes = (len(inst_b), len(attr_b), len(rel_b))
         inst_bw, attr_bw, rel_bw = (np.ones(n) if w is None else _floats(w) for w, n in zip(b_weights, sizes))
         pool = self.build_pool(inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids,

@@ -45,12 +45,14 @@ def _pool() -> Any:
     return kernels()
 
 
-class TooManyTerms(Exception):
-    """Raised by the kernels: a problem with more pairwise terms than allowed; nothing was allocated for them."""
+class TooLarge(Exception):
+    """Raised by the kernels: a problem over its memory budget (``n_terms`` pairwise terms, up to
+    ``n_entries`` node pairs); nothing was allocated for them."""
 
-    def __init__(self, n_terms: int) -> None:
-        super().__init__(n_terms)
+    def __init__(self, n_terms: int, n_entries: int) -> None:
+        super().__init__(n_terms, n_entries)
         self.n_terms = n_terms
+        self.n_entries = n_entries
 
 
 @dataclass
@@ -103,11 +105,24 @@ class Problem:
         return self._adj
 
     def set_term_weights(self, weights: np.ndarray) -> None:
-        """Replace the pairwise terms' weights (finite, not negative); the adjacency follows."""
-        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        """Lower the pairwise terms' weights (finite, not negative, none above the built ones); the
+        adjacency follows, and scores stop counting as whole numbers unless every weight is one.
+
+        Raises:
+            InputError: a weight that is not a number, negative, nan or inf, above the one built (the
+                problem's bound rests on those: build the problem with the weights instead), or the
+                wrong number of weights.
+        """
+        weights = _float_array("term weights", weights)
         if weights.shape != self.term_w.shape:
             raise InputError(f"expected {self.n_terms} term weights, got shape {weights.shape}")
         _check_weights("term weights", weights)
+        if np.any(weights > self.term_w):
+            raise InputError(
+                "term weights may only be lowered (the problem's bound rests on the built ones); "
+                "build the problem with the weights instead"
+            )
+        self.integral = self.integral and bool(np.all(weights == self.term_w))
         self.term_w = weights
         self._adj = None
 
@@ -192,7 +207,16 @@ def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
 def _check_groups(name: str, ptr: np.ndarray, ids: np.ndarray) -> None:
     """``ptr``/``ids`` must be CSR rows: from 0 to ``len(ids)``, never decreasing, each row's ids ascending."""
     ptr, ids = np.asarray(ptr), np.asarray(ids)
-    if ptr.ndim != 1 or ids.ndim != 1 or ptr[0] != 0 or ptr[-1] != len(ids) or np.any(np.diff(ptr) < 0):
+    if ptr.dtype.kind not in "iu" or ids.dtype.kind not in "iu":
+        raise InputError(f"candidate groups of {name}: ptr and ids must be integer arrays")
+    if (
+        ptr.ndim != 1
+        or ids.ndim != 1
+        or len(ptr) == 0
+        or ptr[0] != 0
+        or ptr[-1] != len(ids)
+        or np.any(np.diff(ptr) < 0)
+    ):
         raise InputError(f"candidate groups of {name}: ptr must rise from 0 to len(ids) = {len(ids)}")
     steps = np.diff(ids)
     starts = np.zeros(len(ids), dtype=bool)
@@ -213,15 +237,26 @@ def _check_pair(pair: EncodedPair) -> tuple[np.ndarray, ...]:
             raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
         if inst.dtype.kind not in "iu" or attr.dtype.kind not in "iu" or rel.dtype.kind not in "iu":
             raise InputError(f"encoded graph {side}: expected integer arrays")
+        for x in (inst, attr, rel):
+            # unsigned values past 2**63 would turn negative in the kernels' 64-bit integers
+            if x.dtype.kind == "u" and x.size and int(x.max()) >= 2**63:
+                raise InputError(f"encoded graph {side}: values must lie below 2**63, got {int(x.max())}")
         arrays += [inst, attr, rel]
     return tuple(arrays)
+
+
+def _float_array(name: str, values: Any) -> np.ndarray:
+    try:
+        return np.ascontiguousarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise InputError(f"{name} must be numbers: {err}") from None
 
 
 def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray | None:
     """Checked weights (None: all 1)."""
     if values is None:
         return None
-    arr = np.asarray(values, dtype=np.float64)
+    arr = _float_array("b_weights", values)
     if arr.shape != (n,):
         raise InputError(f"expected {n} weights, got shape {arr.shape}")
     _check_weights("b_weights", arr)
@@ -290,6 +325,9 @@ class Candidates:
 MEMORY_BUDGET = 4 * 1024**3
 # bytes per pairwise term: its seven arrays, the adjacency (twice) and the integer program's share
 _BYTES_PER_TERM = 7 * 8 + 2 * 16
+# bytes per node pair gathered (a matching triple): its key and weight while gathering (doubling
+# vectors), then the pair's arrays, its row in the block and the search's share
+_BYTES_PER_ENTRY = 80
 
 
 def build_problem(
@@ -316,11 +354,14 @@ def build_problem(
 
     Raises:
         InputError: the problem would need more than :data:`MEMORY_BUDGET`
-            bytes (the message gives the sizes).
+            bytes for its pairwise terms and node pairs, counted before anything is
+            allocated (the message gives the sizes).
     """
     inst_a, attr_a, rel_a, inst_b, attr_b, rel_b = _check_pair(pair)
     n_a = inst_a.shape[0]
     n_b = inst_b.shape[0]
+    if allowed is not None and not isinstance(allowed, (Candidates, np.ndarray)):
+        raise InputError(f"allowed must be Candidates or an {n_a} x {n_b} boolean array, got {type(allowed).__name__}")
     if isinstance(allowed, np.ndarray):
         if allowed.shape != (n_a, n_b):
             raise InputError(f"allowed must have shape {(n_a, n_b)}, got {allowed.shape}")
@@ -336,8 +377,8 @@ def build_problem(
     else:
         if len(allowed.a_ptr) != n_a + 1 or len(allowed.b_ptr) != n_b + 1:
             raise InputError(
-                f"the candidate groups cover {len(allowed.a_ptr) - 1} x {len(allowed.b_ptr) - 1} "
-                f"nodes, the graphs have {n_a} x {n_b}"
+                f"the candidate groups have {len(allowed.a_ptr)} x {len(allowed.b_ptr)} row pointers, "
+                f"expected one more than the nodes: {n_a + 1} x {n_b + 1}"
             )
         _check_groups("A", allowed.a_ptr, allowed.a_ids)
         _check_groups("B", allowed.b_ptr, allowed.b_ids)
@@ -353,24 +394,27 @@ def build_problem(
     if instance_weights is None:
         inst_w, use_inst_w = _EMPTY_FLOAT2, False
     else:
-        inst_w = np.ascontiguousarray(instance_weights, dtype=np.float64)
+        inst_w = _float_array("instance_weights", instance_weights)
         if inst_w.shape != (n_a, n_b):
             raise InputError(f"instance_weights must have shape {(n_a, n_b)}, got {inst_w.shape}")
         _check_weights("instance_weights", inst_w)
         use_inst_w = True
     bw = b_weights or (None, None, None)
+    if not isinstance(bw, (tuple, list)) or len(bw) != 3:
+        raise InputError("b_weights must be three arrays (or None each): B's instance, attribute and relation weights")
     weights = (_as_weights(bw[0], n_b), _as_weights(bw[1], attr_b.shape[0]), _as_weights(bw[2], rel_b.shape[0]))
     try:
         out = _pool().build_problem(
             inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, *groups, n_groups, inst_w, use_inst_w, weights,
-            MEMORY_BUDGET // _BYTES_PER_TERM,
+            (MEMORY_BUDGET, _BYTES_PER_TERM, _BYTES_PER_ENTRY),
         )  # fmt: skip
-    except TooManyTerms as big:
-        need = big.n_terms * _BYTES_PER_TERM
+    except TooLarge as big:
+        need = big.n_terms * _BYTES_PER_TERM + big.n_entries * _BYTES_PER_ENTRY
         raise InputError(
-            f"the alignment problem of {n_a} x {n_b} nodes has {big.n_terms:,} pairwise terms and needs about "
-            f"{need / 1024**3:.1f} GiB, over the budget of {MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph "
-            "(DocSmatch: :sntK edges restrict alignments to their sentence)"
+            f"the alignment problem of {n_a} x {n_b} nodes has {big.n_terms:,} pairwise terms and up to "
+            f"{big.n_entries:,} node pairs and needs about {need / 1024**3:.1f} GiB, over the budget of "
+            f"{MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph (DocSmatch: :sntK edges restrict alignments "
+            "to their sentence)"
         ) from None
     src, tgt, u, tp, tq, ta, tb, tw, bound, adjacency, rows = out
     integral = instance_weights is None and b_weights is None
@@ -389,7 +433,7 @@ def nodes_to_pairs(problem: Problem, mapping: np.ndarray) -> np.ndarray:
     """The candidate pair index per A node of a mapping (-1 where none, or where ``i -> j`` is no candidate)."""
     mapping = np.asarray(mapping, dtype=np.int64)
     pairs = np.full(problem.n_a, -1, dtype=np.int64)
-    sel = np.nonzero(mapping >= 0)[0]
+    sel = np.nonzero((mapping >= 0) & (mapping < problem.n_b))[0]
     if sel.size and problem.n_pairs:
         # pairs are ordered by source, then target: their keys ascend
         keys = problem.pair_src * problem.n_b + problem.pair_tgt

@@ -237,7 +237,7 @@ def document_graph_dot(graph: DocumentLike, *, title: str | None = None) -> grap
     Args:
         graph: a :class:`~amreval.amr.graph.Graph`, a PENMAN (DocAMR) string, or a
             list of sentence graphs (joined as by
-            :func:`amreval.scores.docsmatch.join_sentences`).
+            :func:`amreval.docamr.document.join_sentences`).
         title: a caption (default: the graph's ``::id`` when it has one).
 
     Returns:

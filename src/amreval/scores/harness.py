@@ -354,15 +354,17 @@ def read_predictions(
 def _die_with_parent(parent: int) -> None:
     """Initializer of worker processes: a worker ends when the process that started it ends.
 
-    On Linux the kernel kills it (``PR_SET_PDEATHSIG``), however the parent
-    ended (a signal, SIGKILL, the OOM killer); elsewhere a thread watches
-    the parent's process id.
+    On Linux, in a child of that process (the fork and spawn start methods), the
+    kernel kills it (``PR_SET_PDEATHSIG``), however the parent ended (a
+    signal, SIGKILL, the OOM killer); elsewhere, and in a child of a fork
+    server (the forkserver start method, Python 3.14's default on Linux), a
+    thread checks every half second that the process is still there.
     """
     try:
         signal.set_wakeup_fd(-1)  # a signal to this worker alone does not wake its parent's handler
     except ValueError:  # pragma: no cover - not the worker's main thread
         pass
-    if sys.platform.startswith("linux"):
+    if sys.platform.startswith("linux") and os.getppid() == parent:
         try:
             import ctypes
 
@@ -373,14 +375,24 @@ def _die_with_parent(parent: int) -> None:
                 return
         except (OSError, AttributeError):  # pragma: no cover - Linux without a usable libc
             pass
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()  # pragma: no cover
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-def _watch_parent(parent: int) -> None:  # pragma: no cover - used where prctl is missing
+def _watch_parent(parent: int) -> None:
     while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
+        if not _alive(parent):
             os._exit(1)
+        time.sleep(0.5)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - there, but another user's (the id was reused)
+        return True
+    return True
 
 
 def score_corpus(
