@@ -42,22 +42,6 @@ _F64 = ctypes.c_double
 _PTR = ctypes.c_void_p
 
 
-class _Pool(ctypes.Structure):
-    _fields_ = [
-        ("n_pairs", _I64),
-        ("n_terms", _I64),
-        ("pair_src", _PTR),
-        ("pair_tgt", _PTR),
-        ("pair_u", _PTR),
-        ("term_p", _PTR),
-        ("term_q", _PTR),
-        ("term_ta", _PTR),
-        ("term_tb", _PTR),
-        ("term_w", _PTR),
-        ("bound", _F64),
-    ]
-
-
 class _Built(ctypes.Structure):
     _fields_ = [("n_pairs", _I64), ("n_terms", _I64), ("bound", _F64), ("bad", _I64), ("block", _PTR)]
 
@@ -120,14 +104,6 @@ def _addr(a: np.ndarray) -> int:
         return int(a.__array_interface__["data"][0])
 
 
-def _take(address: int | None, n: int, dtype: Any) -> np.ndarray:
-    """A copy of ``n`` items at ``address`` (memory of the C side, released by the caller)."""
-    out = np.empty(n, dtype=dtype)
-    if n:
-        ctypes.memmove(_addr(out), int(address or 0), out.nbytes)
-    return out
-
-
 class CKernels:
     """The compiled kernels, with the signatures of the Python ones."""
 
@@ -135,15 +111,6 @@ class CKernels:
 
     def __init__(self, path: str) -> None:
         lib = ctypes.CDLL(path)
-        lib.amr_count_terms.restype = _I64
-        lib.amr_count_terms.argtypes = [_PTR, _I64, _PTR, _I64, _PTR, _PTR, _PTR, _PTR, _I64]
-        lib.amr_build_pool.restype = ctypes.c_int
-        graph: list[Any] = [_PTR, _I64, _PTR, _I64, _PTR, _I64]
-        groups: list[Any] = [_PTR, _PTR, _PTR, _PTR, _I64]
-        weights: list[Any] = [_PTR, ctypes.c_int, _PTR, _PTR, _PTR]
-        lib.amr_build_pool.argtypes = graph * 2 + groups + weights + [ctypes.POINTER(_Pool)]
-        lib.amr_pool_free.restype = None
-        lib.amr_pool_free.argtypes = [ctypes.POINTER(_Pool)]
         lib.amr_adjacency.restype = None
         lib.amr_adjacency.argtypes = [_I64, _I64, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR]
         lib.amr_row_pointers.restype = None
@@ -248,74 +215,6 @@ class CKernels:
             self._lib.amr_block_free(built.block)
         views = _problem_views(block, n_a, n_p, n_t)
         return (*views[:8], float(built.bound), views[8:11], views[11])
-
-    def count_terms(self, rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
-        rel_a, rel_b = _ints(rel_a).reshape(-1, 3), _ints(rel_b).reshape(-1, 3)
-        groups = [_ints(g) for g in (ga_ptr, ga_ids, gb_ptr, gb_ids)]
-        n = self._lib.amr_count_terms(
-            _addr(rel_a), len(rel_a), _addr(rel_b), len(rel_b), *(_addr(g) for g in groups), int(n_groups)
-        )
-        if n < 0:
-            raise MemoryError("out of memory counting the pairwise terms of an alignment problem")
-        return int(n)
-
-    def build_pool(
-        self,
-        inst_a,
-        attr_a,
-        rel_a,
-        inst_b,
-        attr_b,
-        rel_b,
-        ga_ptr,
-        ga_ids,
-        gb_ptr,
-        gb_ids,
-        n_groups,
-        inst_w,
-        use_inst_w,
-        inst_bw,
-        attr_bw,
-        rel_bw,
-    ):
-        graphs = []
-        for inst, attr, rel in ((inst_a, attr_a, rel_a), (inst_b, attr_b, rel_b)):
-            graphs.append((_ints(inst), _ints(attr).reshape(-1, 2), _ints(rel).reshape(-1, 3)))
-        groups = [_ints(g) for g in (ga_ptr, ga_ids, gb_ptr, gb_ids)]
-        inst_w = _floats(inst_w)
-        weights = [_floats(w) for w in (inst_bw, attr_bw, rel_bw)]
-        args: list[Any] = []
-        for inst, attr, rel in graphs:
-            args += [_addr(inst), len(inst), _addr(attr), len(attr), _addr(rel), len(rel)]
-        pool = _Pool()
-        rc = self._lib.amr_build_pool(
-            *args,
-            *(_addr(g) for g in groups),
-            int(n_groups),
-            _addr(inst_w),
-            int(bool(use_inst_w)),
-            *(_addr(w) for w in weights),
-            ctypes.byref(pool),
-        )
-        if rc != 0:
-            raise MemoryError(
-                f"out of memory building the alignment problem of {len(graphs[0][0])} x {len(graphs[1][0])} nodes"
-            )
-        try:
-            n_p, n_t = int(pool.n_pairs), int(pool.n_terms)
-            return (
-                _take(pool.pair_src, n_p, np.int64),
-                _take(pool.pair_tgt, n_p, np.int64),
-                _take(pool.pair_u, n_p, np.float64),
-                _take(pool.term_p, n_t, np.int64),
-                _take(pool.term_q, n_t, np.int64),
-                _take(pool.term_ta, n_t, np.int64),
-                _take(pool.term_tb, n_t, np.int64),
-                _take(pool.term_w, n_t, np.float64),
-                float(pool.bound),
-            )
-        finally:
-            self._lib.amr_pool_free(ctypes.byref(pool))
 
     def adjacency(self, n_pairs, term_p, term_q, term_w):
         term_p, term_q, term_w = _ints(term_p), _ints(term_q), _floats(term_w)
