@@ -225,3 +225,23 @@ def test_fast_reader_agrees_with_penman_on_random_text():
     check()
     # nested graphs are among those compared, not only texts both give up on
     assert sum(t.count("(") >= 3 for t in taken) >= 50
+
+
+def test_reading_a_file_leaves_the_cycle_collector_as_it_found_it(tmp_path):
+    import gc
+
+    good = tmp_path / "good.amr"
+    good.write_text("(a / b)\n\n(c / d)\n", encoding="utf-8")
+    bad = tmp_path / "bad.amr"
+    bad.write_text("(a / b\n", encoding="utf-8")
+    was = gc.isenabled()
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            assert len(read_graphs(good)) == 2 and gc.isenabled() is state
+            assert len(loads_graphs("(a / b)")) == 1 and gc.isenabled() is state
+            with pytest.raises(DecodeError):
+                read_graphs(bad)
+            assert gc.isenabled() is state  # restored after an error too
+    finally:
+        (gc.enable if was else gc.disable)()
