@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import zipfile
 
 import numpy as np
@@ -10,10 +9,10 @@ import pytest
 
 pytest.importorskip("huggingface_hub", reason="huggingface_hub is not installed (the s2match extra)")
 
+import amreval.scores.s2match as s2
 from amreval.errors import DecodeError, InputError
 from amreval.scores.hub_vectors import GLOVE_ARCHIVE, GLOVE_REPO, hub_vectors, named_vectors
 
-s2 = importlib.import_module("amreval.scores.s2match")  # the module (the package exports its function)
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 DIM = 100
 

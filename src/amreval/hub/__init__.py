@@ -11,23 +11,6 @@ Nothing that needs an extra is imported until used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from amreval._lazy import attach_stub
 
-from amreval._lazy import exports
-
-if TYPE_CHECKING:
-    from amreval.hub.metrics import METRICS, load_metric, metric_dir, write_space
-
-__all__ = ["METRICS", "load_metric", "metric_dir", "write_space"]
-
-__getattr__, __dir__ = exports(
-    __name__,
-    {
-        "metrics": (
-            "METRICS",
-            "load_metric",
-            "metric_dir",
-            "write_space",
-        ),
-    },
-)
+__getattr__, __dir__, __all__ = attach_stub(__name__, __file__)

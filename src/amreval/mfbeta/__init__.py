@@ -6,24 +6,6 @@ The language models (:mod:`amreval.mfbeta.form`, extra ``lm``) and parsers
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from amreval._lazy import attach_stub
 
-from amreval._lazy import exports
-
-if TYPE_CHECKING:
-    from amreval.mfbeta.score import BETAS, MFResult, explain_alignment, mf_beta, mfbeta
-
-__all__ = ["BETAS", "MFResult", "explain_alignment", "mf_beta", "mfbeta"]
-
-__getattr__, __dir__ = exports(
-    __name__,
-    {
-        "score": (
-            "BETAS",
-            "MFResult",
-            "explain_alignment",
-            "mf_beta",
-            "mfbeta",
-        ),
-    },
-)
+__getattr__, __dir__, __all__ = attach_stub(__name__, __file__)

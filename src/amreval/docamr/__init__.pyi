@@ -1,0 +1,44 @@
+# The package's names, one a line with the module each comes from. Type checkers read them here; at run time
+# amreval._lazy.attach_stub reads the same lines, and a module loads when one of its names is first used.
+
+from amreval.amr.token_alignments import AlignedSentence as AlignedSentence
+from amreval.amr.token_alignments import loads_aligned_amrs as loads_aligned_amrs
+from amreval.amr.token_alignments import node_spans as node_spans
+from amreval.amr.token_alignments import read_aligned_amrs as read_aligned_amrs
+from amreval.amr.token_alignments import read_alignments as read_alignments
+from amreval.docamr.convert import build_document as build_document
+from amreval.docamr.convert import chains_from_pairs as chains_from_pairs
+from amreval.docamr.convert import convert_document as convert_document
+from amreval.docamr.convert import convert_documents as convert_documents
+from amreval.docamr.convert import normalize_graph as normalize_graph
+from amreval.docamr.corefiles import COREF_FORMATS as COREF_FORMATS
+from amreval.docamr.corefiles import CorefDocument as CorefDocument
+from amreval.docamr.corefiles import check_coref_format as check_coref_format
+from amreval.docamr.corefiles import loads_coref as loads_coref
+from amreval.docamr.corefiles import read_coref as read_coref
+from amreval.docamr.corefiles import read_coref_conll as read_coref_conll
+from amreval.docamr.corefiles import read_coref_jsonlines as read_coref_jsonlines
+from amreval.docamr.docgraph import NAMED_ENTITY_TYPES as NAMED_ENTITY_TYPES
+from amreval.docamr.docgraph import PRONOUNS as PRONOUNS
+from amreval.docamr.docgraph import REPRESENTATIONS as REPRESENTATIONS
+from amreval.docamr.docgraph import DocGraph as DocGraph
+from amreval.docamr.docgraph import check_representation as check_representation
+from amreval.docamr.msamr import SPLIT_ALIASES as SPLIT_ALIASES
+from amreval.docamr.msamr import SPLITS as SPLITS
+from amreval.docamr.msamr import Amr3Layout as Amr3Layout
+from amreval.docamr.msamr import Bridge as Bridge
+from amreval.docamr.msamr import Chain as Chain
+from amreval.docamr.msamr import ImplicitRole as ImplicitRole
+from amreval.docamr.msamr import Mention as Mention
+from amreval.docamr.msamr import MsAmrDocument as MsAmrDocument
+from amreval.docamr.msamr import check_split as check_split
+from amreval.docamr.msamr import iter_documents as iter_documents
+from amreval.docamr.msamr import loads_msamr_xml as loads_msamr_xml
+from amreval.docamr.msamr import read_msamr_xml as read_msamr_xml
+from amreval.docamr.msamr import read_sentence_amrs as read_sentence_amrs
+from amreval.docamr.msamr import sentence_amrs as sentence_amrs
+from amreval.docamr.textcoref import MappingReport as MappingReport
+from amreval.docamr.textcoref import MentionMapping as MentionMapping
+from amreval.docamr.textcoref import chains_from_coref as chains_from_coref
+from amreval.docamr.textcoref import map_text_coref as map_text_coref
+from amreval.docamr.textcoref import text_coref_to_docamr as text_coref_to_docamr
