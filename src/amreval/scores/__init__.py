@@ -12,8 +12,9 @@ if TYPE_CHECKING:
     from amreval.scores.comparison import Comparison, PairedTest
     from amreval.scores.docsmatch import DocPairScore, DocsmatchResult, docsmatch, docsmatch_pair
     from amreval.scores.harness import Config, PairScore, SmatchResult, bootstrap_f1, prf
-    from amreval.scores.s2match import WordVectors, s2match, s2match_pair
+    from amreval.scores.s2match import s2match, s2match_pair
     from amreval.scores.smatch import smatch, smatch_pair
+    from amreval.scores.vectors import WordVectors
 
 __all__ = [
     "Comparison",
@@ -61,7 +62,6 @@ __getattr__, __dir__ = exports(
             "prf",
         ),
         "s2match": (
-            "WordVectors",
             "s2match",
             "s2match_pair",
         ),
@@ -69,6 +69,7 @@ __getattr__, __dir__ = exports(
             "smatch",
             "smatch_pair",
         ),
+        "vectors": ("WordVectors",),
     },
 )
 shadow(__name__, "smatch", "docsmatch", "s2match")
