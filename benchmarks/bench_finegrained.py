@@ -22,16 +22,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "parses"
 SYSTEMS = [("BART", "bart_sys.amr"), ("T5", "t5_sys.amr")]
-LABELS = {
-    "unlabeled": "Unlabeled",
-    "no_wsd": "No WSD",
-    "concepts": "Concepts",
-    "named_ent": "Named Ent.",
-    "negations": "Negations",
-    "wikification": "Wikification",
-    "reentrancies": "Reentrancies",
-    "srl": "SRL",
-}
 
 
 def score(system_file: Path, gold_file: Path) -> dict:
@@ -59,6 +49,8 @@ def score(system_file: Path, gold_file: Path) -> dict:
 
 
 def main() -> int:
+    from amreval.scores.finegrained import MEASURE_LABELS
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "finegrained.json")
     args = parser.parse_args()
@@ -70,7 +62,7 @@ def main() -> int:
     names = [name for name, _ in SYSTEMS]
     print("| measure | " + " | ".join(f"{n} P / R / F (match, test, gold)" for n in names) + " |")
     print("|---|" + "---|" * len(names))
-    for key, label in [("smatch", "Smatch"), *LABELS.items()]:
+    for key, label in [("smatch", "Smatch"), *MEASURE_LABELS.items()]:
         cells = []
         for n in names:
             p, r, f = results[n]["prf"][key]

@@ -20,7 +20,7 @@ import gradio as gr
 from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
 from amreval.match import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
-from amreval.scores.finegrained import MEASURES
+from amreval.scores.finegrained import MEASURE_LABELS, MEASURES
 from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
 
 HERE = Path(__file__).resolve().parent
@@ -37,16 +37,8 @@ COREF_ROWS = [
     ("coref_other", "other"),
     ("noncoref", "Non-coreference remainder"),
 ]
-MEASURE_NAMES = {
-    "unlabeled": "Unlabeled",
-    "no_wsd": "No WSD",
-    "concepts": "Concepts",
-    "named_ent": "Named entities",
-    "negations": "Negations",
-    "wikification": "Wikification",
-    "reentrancies": "Reentrancies",
-    "srl": "SRL",
-}
+# the core's labels, with room to spell out "Named Ent."
+MEASURE_NAMES = {**MEASURE_LABELS, "named_ent": "Named entities"}
 
 INTRO = """\
 # DocSmatch

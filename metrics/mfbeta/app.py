@@ -204,7 +204,8 @@ def s2match_alignment(prediction_amr: str | None, gold_amr: str, k: int, sentenc
     from amreval.match.options import SearchOptions
     from amreval.mfbeta.score import given_parses, gold_graphs
     from amreval.scores.harness import pair_search
-    from amreval.scores.s2match import align_s2match, resolve_vectors
+    from amreval.scores.s2match import align_s2match
+    from amreval.scores.vectors import resolve_vectors
 
     pred = given_parses([prediction_amr], [sentence or ""], blank_fails=sentence is not None)[0][0]
     gold = gold_graphs([gold_amr], 1)[0]

@@ -195,18 +195,6 @@ def run_smatch(args: argparse.Namespace) -> int:
     return 0
 
 
-_FINE_LABELS = {
-    "unlabeled": "Unlabeled",
-    "no_wsd": "No WSD",
-    "concepts": "Concepts",
-    "named_ent": "Named Ent.",
-    "negations": "Negations",
-    "wikification": "Wikification",
-    "reentrancies": "Reentrancies",
-    "srl": "SRL",
-}
-
-
 def _svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:
     """``OUT`` for one picture; for several, ``OUT`` with ``_<document id>`` before the suffix when
     every document has an id and the ids give distinct names, else ``_1``, ``_2``, .... The folder is made."""
@@ -250,6 +238,7 @@ def run_docsmatch(args: argparse.Namespace) -> int:
 
 def _print_docsmatch(result: Any, pred: list, gold: list, args: argparse.Namespace) -> None:
     from amreval.scores.coref import CATEGORIES
+    from amreval.scores.finegrained import MEASURE_LABELS
     from amreval.scores.harness import prf
 
     if args.json:
@@ -277,7 +266,7 @@ def _print_docsmatch(result: Any, pred: list, gold: list, args: argparse.Namespa
     if result.ci is not None:
         _print_intervals(result, args)
     if result.fine_grained is not None:
-        for name, label in _FINE_LABELS.items():
+        for name, label in MEASURE_LABELS.items():
             p, r, f = (_fmt(x, args.significant) for x in prf(*result.fine_grained[name]))
             print(f"{label} -> P: {p}, R: {r}, F: {f}")
     logging.getLogger("amreval").info(

@@ -27,7 +27,7 @@ from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, re
 from amreval.docamr.corefiles import read_coref
 from amreval.match import graph_triples
 from amreval.scores.harness import pair_seed
-from amreval.scores.s2match import WordVectors, load_vectors
+from amreval.scores.vectors import WordVectors, read_vectors
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 VECTORS = WordVectors.from_dict({"boy": [1.0, 0.0], "girl": [0.8, 0.6]})
@@ -151,10 +151,10 @@ def test_vector_files_that_are_not_vectors(tmp_path):
     latin = tmp_path / "latin.txt"
     latin.write_bytes(b"cat 1 0\ncaf\xe9 0 1\n")
     with pytest.raises(DecodeError, match=r"latin.txt, line 2: not UTF-8 text"):
-        load_vectors(latin)
+        read_vectors(latin)
     # a PENMAN file: its first line is the comment '# Sample ...'
     with pytest.raises(DecodeError, match=r"gold.amr, line 1: 'Sample' is not a number"):
-        load_vectors(EXAMPLES / "gold.amr")
+        read_vectors(EXAMPLES / "gold.amr")
 
 
 def test_any_int_is_a_seed_with_the_same_result_in_any_order():
@@ -275,6 +275,28 @@ def test_api_option_values_name_the_option_and_its_range():
     for options, message in cases:
         with pytest.raises(InputError, match=message):
             docsmatch(*pair, **options)
+
+
+def test_a_misspelt_keyword_is_named_with_the_search_settings():
+    from amreval import docsmatch_pair, mfbeta, s2match_pair, smatch_pair
+    from amreval.report.alignment import alignment_diff
+
+    pair = (["(a / b)"], ["(a / b)"])
+    config = smatch(*pair, restarts=4, seed=1).config.as_string()
+    assert config.startswith("solver=exact,restarts=4,seed=1,time_limit=30,score=smatch,")
+    calls = [
+        lambda: smatch(*pair, restart=4),
+        lambda: smatch_pair("(a / b)", "(a / b)", restart=4),
+        lambda: s2match(*pair, vectors=VECTORS, restart=4),
+        lambda: s2match_pair("(a / b)", "(a / b)", vectors=VECTORS, restart=4),
+        lambda: docsmatch(*pair, restart=4),
+        lambda: docsmatch_pair("(a / b)", "(a / b)", restart=4),
+        lambda: alignment_diff("(a / b)", "(a / b)", restart=4),
+        lambda: mfbeta(["a b"], ["a b"], prediction_amrs=pair[0], reference_amrs=pair[1], restart=4),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"^unexpected keyword argument 'restart' \(search settings: solver, "):
+            call()
 
 
 def test_empty_role_and_missing_concept_warn():
@@ -478,7 +500,7 @@ def test_every_row_of_the_catalogue_names_a_test_that_exists():
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 41 and len(named) == 57
+    assert len(rows) == 42 and len(named) == 58
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name

@@ -20,7 +20,7 @@ from amreval.amr.token_alignments import loads_aligned_amrs, read_aligned_amrs
 from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, read_sentence_amrs
 from amreval.docamr.corefiles import loads_coref, read_coref
 from amreval.docamr.document import document_graph
-from amreval.scores.s2match import load_vectors
+from amreval.scores.vectors import read_vectors
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PENMAN = [
@@ -158,7 +158,7 @@ def test_coreference_readers(data):
 def test_vector_reader(data):
     path = as_file(data, ".txt")
     try:
-        check(lambda: load_vectors(path))
+        check(lambda: read_vectors(path))
     finally:
         os.unlink(path)
 
@@ -170,6 +170,6 @@ def test_the_seeds_themselves_are_read():
     assert [len(loads_coref(seed.decode())) for seed in JSONLINES] == [1]
     path = as_file(VECTORS[0], ".txt")
     try:
-        assert len(load_vectors(path)) == 2
+        assert len(read_vectors(path)) == 2
     finally:
         os.unlink(path)

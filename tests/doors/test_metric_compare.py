@@ -20,7 +20,7 @@ from amreval.scores.compare import part_counts, score_intervals
 from amreval.scores.docsmatch import docsmatch
 from amreval.scores.mfcounts import bootstrap_mfbeta, mfbeta_items
 from amreval.scores.outputs import compare_mfbeta, compare_results
-from amreval.scores.s2match import WordVectors
+from amreval.scores.vectors import WordVectors
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "metrics" / "docsmatch" / "examples"

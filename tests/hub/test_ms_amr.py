@@ -19,7 +19,7 @@ from amreval import AmrevalWarning, InputError, loads_graph
 from amreval.amr import loads_graphs
 from amreval.docamr import convert_document, read_msamr_xml, sentence_amrs
 from amreval.hub.ms_amr import MsAmr, export_ms_amr, load_ms_amr, ms_amr_features, ms_amr_source_hash
-from amreval.hub.ms_amr_examples import FIELDS, iter_ms_amr
+from amreval.hub.ms_amr_rows import FIELDS, iter_ms_amr
 
 AMRS = """# AMR release (fake); corpus fake
 

@@ -13,7 +13,7 @@ from amreval.errors import AmrevalError, InputError, MissingDependencyError
 from amreval.mfbeta import clean
 from amreval.mfbeta.clean import SentenceCleaner, clean_sentences, cleaner_name, get_cleaner
 from amreval.mfbeta.score import mfbeta
-from amreval.scores.s2match import WordVectors
+from amreval.scores.vectors import WordVectors
 
 V = WordVectors.from_dict({"cat": [1.0, 0.0]})
 GOLD = '(s / sleep-01 :ARG0 (p / person :name (n / name :op1 "Obama")))'

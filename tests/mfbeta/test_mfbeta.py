@@ -11,7 +11,7 @@ import pytest
 
 from amreval import InputError
 from amreval.mfbeta.score import mf_beta, mfbeta
-from amreval.scores.s2match import WordVectors
+from amreval.scores.vectors import WordVectors
 
 ROOT = Path(__file__).resolve().parents[2]
 V = WordVectors.from_dict({"cat": [1.0, 0.0], "kitten": [0.8, 0.6]})

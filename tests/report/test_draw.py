@@ -271,7 +271,8 @@ def test_sentences_run_top_to_bottom_in_document_order():
 
 @needs_dot
 def test_alignment_legend_is_on_top_and_graded_credit_is_shown():
-    from amreval.scores.s2match import WordVectors, align_s2match
+    from amreval.scores.s2match import align_s2match
+    from amreval.scores.vectors import WordVectors
 
     gold, pred = "(w / want-01 :ARG0 (c / cat))", "(w / want-01 :ARG0 (k / kitten))"
     from amreval.amr.read import loads_graph

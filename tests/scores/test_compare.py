@@ -22,8 +22,8 @@ from amreval.scores.harness import PairScore, bootstrap_f1, prf
 from amreval.scores.mfcounts import mfbeta_items
 from amreval.scores.resample import bootstrap_interval, holm
 from amreval.scores.resample import bootstrap_p as _bootstrap_p
-from amreval.scores.s2match import WordVectors
 from amreval.scores.statistic import mfbeta_statistic, prf_statistic
+from amreval.scores.vectors import WordVectors
 
 A3 = [[3, 4, 4], [5, 5, 6], [2, 4, 3]]
 B3 = [[2, 4, 4], [5, 6, 6], [1, 4, 3]]

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from amreval import AmrevalWarning, InputError, read_graphs, smatch
-from amreval.scores.s2match import WordVectors, concept_similarity, load_vectors, s2match, s2match_pair
+from amreval.scores.s2match import concept_similarity, s2match, s2match_pair
+from amreval.scores.vectors import WordVectors, read_vectors
 
 V = WordVectors.from_dict(
     {
@@ -134,15 +135,15 @@ def test_real_glove_vectors_on_bart_parses(data_dir):
 def test_glove_text_file(tmp_path):
     path = tmp_path / "vec.txt"
     path.write_text("cat 1 0\nkitten 0.8 0.6\n")
-    v = load_vectors(path)
+    v = read_vectors(path)
     assert len(v) == 2 and v.dim == 2
     assert concept_similarity("cat", "kitten", v) == pytest.approx(0.8)
     assert s2match(["(c / cat)"], ["(k / kitten)"], vectors=path).match == pytest.approx(1.6)
     (tmp_path / "bad.txt").write_text("cat 1 0\nkitten 0.8\n")
     with pytest.raises(InputError, match="different numbers of values"):
-        load_vectors(tmp_path / "bad.txt")
+        read_vectors(tmp_path / "bad.txt")
     with pytest.raises(InputError, match="cannot read word vectors"):
-        load_vectors(tmp_path / "missing.txt")
+        read_vectors(tmp_path / "missing.txt")
     with pytest.raises(InputError, match="diffsense must be in"):
         s2match(["(c / cat)"], ["(k / kitten)"], vectors=v, diffsense=2)
 

@@ -3,7 +3,7 @@
 * :mod:`amreval.hub.metrics`: :func:`load_metric` (the ``evaluate`` metrics shipped with the package,
   by name) and :func:`write_space` (a metric's Space folder);
 * :mod:`amreval.hub.modelcard`: scores as ``model-index`` metadata (extra ``hub``);
-* :mod:`amreval.hub.ms_amr_examples`: the MS-AMR examples, read without ``datasets``;
+* :mod:`amreval.hub.ms_amr_rows`: the MS-AMR dataset rows, read without ``datasets``;
 * :mod:`amreval.hub.ms_amr`: the ``datasets`` builder and the Parquet export (extra ``hub``).
 
 Nothing that needs an extra is imported until used.

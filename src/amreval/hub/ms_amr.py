@@ -32,7 +32,7 @@ from typing import Any, Union
 
 from amreval.docamr import REPRESENTATIONS, Amr3Layout
 from amreval.errors import InputError, MissingDependencyError
-from amreval.hub.ms_amr_examples import SPLIT_NAMES, iter_ms_amr
+from amreval.hub.ms_amr_rows import SPLIT_NAMES, iter_ms_amr
 
 __all__ = ["MsAmr", "MsAmrConfig", "ms_amr_features", "ms_amr_source_hash", "load_ms_amr", "export_ms_amr"]
 
@@ -73,7 +73,7 @@ _DESCRIPTION = (
 
 
 def ms_amr_features() -> datasets.Features:
-    """The explicit features of an example (see :data:`amreval.hub.ms_amr_examples.FIELDS`)."""
+    """The explicit features of an example (see :data:`amreval.hub.ms_amr_rows.FIELDS`)."""
     string = datasets.Value("string")
     int32 = datasets.Value("int32")
     mention = {"sentence_index": int32, "sentence_id": string, "variable": string, "concept": string, "text": string}

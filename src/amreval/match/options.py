@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, get_args
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Literal, TypedDict, get_args
 
 import numpy as np
 
 from amreval.errors import InputError
 
-__all__ = ["Solver", "SOLVERS", "DEFAULT_SOLVER", "DEFAULT_RESTARTS", "DEFAULT_TIME_LIMIT", "SearchOptions"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = [
+    "Solver",
+    "SOLVERS",
+    "DEFAULT_SOLVER",
+    "DEFAULT_RESTARTS",
+    "DEFAULT_TIME_LIMIT",
+    "SearchKeywords",
+    "SearchOptions",
+]
 
 Solver = Literal["hillclimb", "exact", "auto"]
 SOLVERS: tuple[str, ...] = get_args(Solver)
@@ -21,6 +32,16 @@ DEFAULT_SOLVER: Solver = "exact"
 DEFAULT_RESTARTS = 19
 #: Seconds allowed to the integer program, per problem.
 DEFAULT_TIME_LIMIT = 30.0
+
+
+class SearchKeywords(TypedDict, total=False):
+    """The search settings as keywords, each optional: what the scoring functions take as ``**search``
+    and turn into :class:`SearchOptions` (see there for their meaning and defaults)."""
+
+    solver: Solver
+    restarts: int
+    seed: int
+    time_limit: float
 
 
 @dataclass(frozen=True)
@@ -64,6 +85,27 @@ class SearchOptions:
         object.__setattr__(self, "seed", int(self.seed))
         object.__setattr__(self, "time_limit", float(self.time_limit))
 
+    @classmethod
+    def from_keywords(cls, **search: Unpack[SearchKeywords]) -> SearchOptions:
+        """The options of a scoring function's ``**search`` keywords (the others take their defaults).
+
+        Raises:
+            TypeError: a keyword that is not a search setting (a misspelt one, say), named.
+            InputError: as :class:`SearchOptions`.
+
+        Example:
+            >>> SearchOptions.from_keywords(restarts=4, seed=1)
+            SearchOptions(solver='exact', restarts=4, seed=1, time_limit=30.0)
+            >>> SearchOptions.from_keywords(restart=4)
+            Traceback (most recent call last):
+            ...
+            TypeError: unexpected keyword argument 'restart' (search settings: solver, restarts, seed, time_limit)
+        """
+        unknown = [name for name in search if name not in _FIELDS]
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {unknown[0]!r} (search settings: {', '.join(_FIELDS)})")
+        return cls(**search)
+
     def with_seed(self, seed: int) -> SearchOptions:
         """The same options with another seed (the others checked already: quicker than ``replace``).
 
@@ -76,3 +118,6 @@ class SearchOptions:
         new = object.__new__(SearchOptions)
         new.__dict__.update(self.__dict__, seed=int(seed))
         return new
+
+
+_FIELDS = tuple(f.name for f in fields(SearchOptions))

@@ -41,13 +41,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph, loads_graph
 from amreval.errors import InputError
 from amreval.match.diff import triple_diff
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.options import SearchOptions
 from amreval.mfbeta.cache import CacheLike
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
@@ -56,12 +56,16 @@ from amreval.scores.s2match import (
     DEFAULT_CUTOFF,
     DEFAULT_DIFFSENSE,
     S2Alignment,
-    WordVectors,
     align_s2match,
     check_settings,
-    resolve_vectors,
     s2match_config,
 )
+from amreval.scores.vectors import WordVectors, resolve_vectors
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from amreval.match.options import SearchKeywords
 
 __all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "gold_graphs", "given_parses", "BETAS"]
 
@@ -277,10 +281,6 @@ def mfbeta(
     vectors: WordVectors | str | None = None,
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     batch_size: int = DEFAULT_BATCH_SIZE,
     device: str | None = None,
     dtype: Any = None,
@@ -290,6 +290,7 @@ def mfbeta(
     clean: bool | str | Callable[[list[str]], list[str]] | Any | None = False,
     explain: bool = False,
     progress: bool | None = None,
+    **search: Unpack[SearchKeywords],
 ) -> MFResult:
     """MFβ of generated sentences against references (see the module docs).
 
@@ -309,7 +310,7 @@ def mfbeta(
         beta: the β of ``mf_beta`` (β = 1, 0.5 and 2 are always reported).
         tolerance: a generated sentence is acceptable when its prefScore is
             at least 0.5 - tolerance.
-        vectors, cutoff, diffsense, solver, restarts, seed, time_limit: S²match settings.
+        vectors, cutoff, diffsense: S²match settings (:func:`~amreval.scores.s2match.s2match`).
         batch_size: sentences per call to the parser.
         device: for the parser and the language model (``None``: CUDA, else
             MPS, else CPU).
@@ -329,6 +330,8 @@ def mfbeta(
             them as given. Recorded in the config as ``clean=``.
         explain: add per-example explanations (lost, added, approximate triples).
         progress: progress bars (default: on a terminal only).
+        **search: the S²match search settings ``solver``, ``restarts``, ``seed``, ``time_limit``
+            (:class:`~amreval.match.options.SearchKeywords`, as for :func:`~amreval.scores.smatch.smatch`).
 
     Raises:
         InputError: lengths differ, an empty reference sentence, an unreadable
@@ -347,7 +350,7 @@ def mfbeta(
         raise InputError(f"{n} generated sentences but {len(refs)} references; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated sentences")
-    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    options = SearchOptions.from_keywords(**search)
     if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
         raise InputError(f"num_workers must be a positive integer, got {num_workers!r}")
     mf_beta(1.0, 1.0, beta)  # validates beta
@@ -383,7 +386,7 @@ def mfbeta(
         partial(_meaning_pair, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense, explain=explain),
         pred,
         gold,
-        [pair_search(search, k) for k in range(n)],
+        [pair_search(options, k) for k in range(n)],
         num_workers=num_workers,
         progress=progress,
         desc="meaning (S²match)",
@@ -396,10 +399,10 @@ def mfbeta(
         scorer = get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
     form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
     scores = {f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS}
-    s2 = s2match_config(search, cutoff, diffsense, vecs)
+    s2 = s2match_config(options, cutoff, diffsense, vecs)
     config = Config(
         "mfbeta",
-        search,
+        options,
         (
             ("beta", beta),
             ("tolerance", tolerance),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -24,10 +24,15 @@ from amreval.docamr.document import document_graph, sentence_groups
 from amreval.errors import InputError
 from amreval.match.alignment import align_triples
 from amreval.match.diff import KINDS, TripleDiff, triple_diff
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.options import SearchOptions
 from amreval.match.triples import Triples, graph_triples
 from amreval.scores.docsmatch import sentence_constraint
 from amreval.scores.harness import pair_search, prf
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from amreval.match.options import SearchKeywords
 
 __all__ = ["AlignmentDiff", "AlignedPair", "DiffItem", "DocumentLike", "align_pair", "alignment_diff", "diff_items"]
 
@@ -105,12 +110,11 @@ def align_pair(
     gold: DocumentLike,
     *,
     doc: bool,
-    solver: str,
-    restarts: int,
-    seed: int,
-    time_limit: float,
+    search: SearchOptions,
     mapping: Sequence[int] | np.ndarray | None = None,
 ) -> AlignedPair:
+    """The two graphs read and aligned (with ``search``, as the pair of a corpus' first position),
+    or taken with ``mapping``, and their triples sorted."""
     pred = document_graph(prediction, "prediction", 0)
     ref = document_graph(gold, "reference", 0)
     a, b = graph_triples(pred), graph_triples(ref)
@@ -118,8 +122,7 @@ def align_pair(
     gb = sentence_groups(ref, b.variables) if b.variables else None
     if mapping is None:
         allowed = sentence_constraint(pred, ref, a, b) if doc else None
-        search = pair_search(SearchOptions(solver, restarts, seed, time_limit), 0)  # type: ignore[arg-type]
-        mapping = align_triples(a, b, search, allowed=allowed).mapping
+        mapping = align_triples(a, b, pair_search(search, 0), allowed=allowed).mapping
     mapping = np.asarray(mapping, dtype=np.int64)
     if mapping.shape != (len(a.variables),) or (mapping >= len(b.variables)).any():
         raise InputError(
@@ -154,11 +157,8 @@ def alignment_diff(
     gold: DocumentLike,
     *,
     doc: bool = True,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     mapping: Sequence[int] | np.ndarray | None = None,
+    **search: Unpack[SearchKeywords],
 ) -> AlignmentDiff:
     """Align two graphs and sort their triples into matched, missing and extra.
 
@@ -170,18 +170,16 @@ def alignment_diff(
         prediction, gold: graphs, PENMAN (DocAMR) strings or lists of sentence graphs.
         doc: apply DocSmatch's sentence constraint (graphs without ``:snt``
             edges are aligned by plain Smatch either way).
-        solver, restarts, seed, time_limit: as for :func:`amreval.scores.smatch.smatch`.
         mapping: an alignment already found (e.g. ``DocPairScore.mapping``, the
             one a score was computed on): for each predicted node in
             :func:`~amreval.match.triples.graph_triples` order, the gold node or -1.
             When given, nothing is searched.
+        **search: ``solver``, ``restarts``, ``seed``, ``time_limit``: as for :func:`amreval.scores.smatch.smatch`.
 
     Returns:
         An :class:`AlignmentDiff`; it does not need Graphviz.
     """
-    al = align_pair(
-        prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit, mapping=mapping
-    )
+    al = align_pair(prediction, gold, doc=doc, search=SearchOptions.from_keywords(**search), mapping=mapping)
     diff = AlignmentDiff(
         al.pred,
         al.gold,

@@ -46,7 +46,7 @@ import numpy as np
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.docamr.document import document_graph, sentence_groups
 from amreval.errors import MissingDependencyError
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+from amreval.match.options import SearchOptions
 from amreval.match.triples import Triples, graph_triples, normalize_constant
 from amreval.report.alignment import AlignmentDiff, DocumentLike, align_pair, alignment_diff
 from amreval.scores.coref import coref_items
@@ -54,6 +54,9 @@ from amreval.scores.harness import prf
 
 if TYPE_CHECKING:  # pragma: no cover
     import graphviz
+    from typing_extensions import Unpack
+
+    from amreval.match.options import SearchKeywords
 
 __all__ = [
     "INSTALL_HINT",
@@ -353,14 +356,11 @@ def alignment_dot(
     gold: DocumentLike,
     *,
     doc: bool = True,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     title: str | None = None,
     mapping: Sequence[int] | np.ndarray | None = None,
     credit: np.ndarray | None = None,
     scores: tuple[str, float, float, float] | None = None,
+    **search: Unpack[SearchKeywords],
 ) -> graphviz.Digraph:
     """Draw the alignment of a prediction with a gold graph as one graph.
 
@@ -376,13 +376,14 @@ def alignment_dot(
 
     Args:
         prediction, gold: graphs, PENMAN (DocAMR) strings or lists of sentence graphs.
-        doc, solver, restarts, seed, time_limit, mapping: as for :func:`alignment_diff`.
+        doc, mapping: as for :func:`alignment_diff`.
         title: a caption above the legend (default: the gold graph's ``::id``).
         credit: for a graded alignment (S²match, with its ``mapping``), the credit of each
             (predicted, gold) concept pair; an aligned node whose concepts differ then shows it,
             e.g. ``kitten / cat (0.78)``.
         scores: ``(name, precision, recall, f1)`` shown in the legend in place of the
             triple counts' scores (e.g. S²match's graded scores).
+        **search: ``solver``, ``restarts``, ``seed``, ``time_limit``: as for :func:`alignment_diff`.
 
     Returns:
         The :class:`graphviz.Digraph`.
@@ -391,9 +392,7 @@ def alignment_dot(
         MissingDependencyError: the ``graphviz`` Python package is missing.
     """
     _graphviz()
-    al = align_pair(
-        prediction, gold, doc=doc, solver=solver, restarts=restarts, seed=seed, time_limit=time_limit, mapping=mapping
-    )
+    al = align_pair(prediction, gold, doc=doc, search=SearchOptions.from_keywords(**search), mapping=mapping)
     a, b, mapping = al.a, al.b, al.mapping
     dot = _new_digraph(al.gold.id or "alignment")
     single_a, _ = _sentence_of(al.groups_a)

@@ -13,6 +13,6 @@ from amreval.scores.harness import PairScore as PairScore
 from amreval.scores.harness import SmatchResult as SmatchResult
 from amreval.scores.harness import bootstrap_f1 as bootstrap_f1
 from amreval.scores.harness import prf as prf
-from amreval.scores.s2match import WordVectors as WordVectors
 from amreval.scores.s2match import s2match_pair as s2match_pair
 from amreval.scores.smatch import smatch_pair as smatch_pair
+from amreval.scores.vectors import WordVectors as WordVectors

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
 from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
@@ -57,6 +58,11 @@ from amreval.scores.harness import (
     strict_option,
     whole_bound,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from amreval.match.options import SearchKeywords
 
 # the group of nodes in no sentence: they may align with each other
 _NO_SENTENCE = -1
@@ -155,20 +161,17 @@ def docsmatch_pair(
     prediction: object,
     gold: object,
     *,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     coref: bool = False,
     fine_grained: bool = False,
+    **search: Unpack[SearchKeywords],
 ) -> DocPairScore:
     """DocSmatch of one predicted document graph against one gold document graph
-    (the first pair of :func:`docsmatch`)."""
-    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    (the first pair of :func:`docsmatch`; the search settings are as there)."""
+    options = SearchOptions.from_keywords(**search)
     return score_docsmatch_pair(
         document_graph(prediction, "prediction", 0),
         document_graph(gold, "reference", 0),
-        pair_search(search, 0),
+        pair_search(options, 0),
         coref=coref,
         fine_grained=fine_grained,
     )
@@ -236,10 +239,6 @@ def docsmatch(
     predictions: Iterable[object],
     references: Iterable[object],
     *,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     coref: bool = False,
     fine_grained: bool = False,
     num_workers: int = 1,
@@ -247,6 +246,7 @@ def docsmatch(
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
+    **search: Unpack[SearchKeywords],
 ) -> DocsmatchResult:
     """Corpus DocSmatch: documents paired by position, counts micro-averaged.
 
@@ -271,17 +271,17 @@ def docsmatch(
             a search setting is invalid.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
-    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
-    options: list[tuple[str, object]] = []
+    options = SearchOptions.from_keywords(**search)
+    recorded: list[tuple[str, object]] = []
     if coref:
-        options.append(("coref", "tiebreak"))
+        recorded.append(("coref", "tiebreak"))
     if fine_grained:
-        options.append(("fine_grained", True))
+        recorded.append(("fine_grained", True))
     base = score_corpus(
         predictions,
         references,
         partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained),
-        Config("docsmatch", search, tuple(options) + strict_option(strict)),
+        Config("docsmatch", options, tuple(recorded) + strict_option(strict)),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,

@@ -68,11 +68,22 @@ from amreval.amr.graph import Graph, canonical_role
 from amreval.match.problem import Candidates
 from amreval.match.triples import Triples
 
-__all__ = ["MEASURES", "FINE_RESTARTS", "fine_grained_counts"]
+__all__ = ["MEASURES", "MEASURE_LABELS", "FINE_RESTARTS", "fine_grained_counts"]
 
 #: Random restarts of the fine-grained searches (they start from the overall alignment).
 FINE_RESTARTS = 4
 MEASURES = ("unlabeled", "no_wsd", "concepts", "named_ent", "negations", "wikification", "reentrancies", "srl")
+#: The printed name of each measure, in the order of :data:`MEASURES` (the reference's output's labels).
+MEASURE_LABELS = {
+    "unlabeled": "Unlabeled",
+    "no_wsd": "No WSD",
+    "concepts": "Concepts",
+    "named_ent": "Named Ent.",
+    "negations": "Negations",
+    "wikification": "Wikification",
+    "reentrancies": "Reentrancies",
+    "srl": "SRL",
+}
 _SENSE = re.compile(r"-\d+$")
 _LABEL = "label"
 

@@ -14,11 +14,12 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import align_triples
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SearchOptions
+from amreval.match.options import SearchOptions
 from amreval.match.triples import graph_triples
 from amreval.scores.harness import (
     Config,
@@ -29,6 +30,11 @@ from amreval.scores.harness import (
     strict_option,
     whole_bound,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from amreval.match.options import SearchKeywords
 
 __all__ = ["smatch", "smatch_pair", "score_smatch_pair"]
 
@@ -42,25 +48,19 @@ def score_smatch_pair(prediction: Graph, gold: Graph, search: SearchOptions) -> 
     )
 
 
-def smatch_pair(
-    prediction: GraphLike,
-    gold: GraphLike,
-    *,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-) -> PairScore:
+def smatch_pair(prediction: GraphLike, gold: GraphLike, **search: Unpack[SearchKeywords]) -> PairScore:
     """Smatch of one predicted graph against one gold graph (the first pair of :func:`smatch`).
+
+    ``solver``, ``restarts``, ``seed`` and ``time_limit`` are as for :func:`smatch`.
 
     Example:
         >>> s = smatch_pair("(a / b)", "(x / b)")
         >>> s.match, s.test, s.gold, s.f1
         (2, 2, 2, 1.0)
     """
-    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
+    options = SearchOptions.from_keywords(**search)
     return score_smatch_pair(
-        as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0), pair_search(search, 0)
+        as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0), pair_search(options, 0)
     )
 
 
@@ -68,26 +68,17 @@ def smatch(
     predictions: Iterable[GraphLike],
     references: Iterable[GraphLike],
     *,
-    solver: str = DEFAULT_SOLVER,
-    restarts: int = DEFAULT_RESTARTS,
-    seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     bootstrap: int = 0,
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
+    **search: Unpack[SearchKeywords],
 ) -> SmatchResult:
     """Corpus Smatch of predicted graphs against gold graphs, paired by position.
 
     Args:
         predictions: predicted graphs (PENMAN strings or :class:`~amreval.amr.Graph`).
         references: gold graphs, same length.
-        solver: ``"exact"`` (default: certified), ``"hillclimb"`` or ``"auto"``
-            (see :mod:`amreval.match.alignment`).
-        restarts: random starts of hill climbing after the greedy one (smatch's
-            ``-r``; default 19, climbs stop early once one reaches the bound).
-        seed: seed of the random starts; the same inputs and seed give the same result.
-        time_limit: seconds allowed to the integer program per pair.
         bootstrap: number of bootstrap resamples for a confidence interval of
             F1 (0 = none; 1000 is a common choice).
         confidence: confidence level of that interval.
@@ -95,6 +86,14 @@ def smatch(
         strict: raise on a prediction that cannot be read; by default it is
             scored as an empty graph, its position is kept in
             ``unreadable_predictions`` and one warning names them all.
+        **search: the search settings (:class:`~amreval.match.options.SearchKeywords`), each optional:
+
+            * ``solver``: ``"exact"`` (default: certified), ``"hillclimb"`` or ``"auto"``
+              (see :mod:`amreval.match.alignment`);
+            * ``restarts``: random starts of hill climbing after the greedy one (smatch's
+              ``-r``; default 19, climbs stop early once one reaches the bound);
+            * ``seed``: seed of the random starts; the same inputs and seed give the same result;
+            * ``time_limit``: seconds allowed to the integer program per pair (default 30).
 
     Returns:
         A :class:`~amreval.scores.harness.SmatchResult`.
@@ -102,15 +101,15 @@ def smatch(
     Raises:
         InputError: the two lists differ in length or are empty, an entry is
             not a graph, or a search setting is invalid.
+        TypeError: a keyword that is neither one of the above nor a search setting.
         DecodeError: a reference (or, with ``strict``, a prediction) is
             malformed PENMAN (the message names it).
     """
-    search = SearchOptions(solver, restarts, seed, time_limit)  # type: ignore[arg-type]
     return score_corpus(
         predictions,
         references,
         score_smatch_pair,
-        Config("smatch", search, strict_option(strict)),
+        Config("smatch", SearchOptions.from_keywords(**search), strict_option(strict)),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,

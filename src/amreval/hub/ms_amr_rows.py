@@ -1,7 +1,7 @@
-"""MS-AMR documents as DocAMR examples: the generator under the datasets builder.
+"""MS-AMR documents as dataset rows: the generator under the datasets builder.
 
 :func:`iter_ms_amr` reads one split of an AMR 3.0 release root (LDC2020T02)
-and yields one plain ``dict`` per document, with the fields described in
+and yields one row per document, a plain ``dict`` with the fields described in
 :data:`FIELDS`. The :class:`~amreval.hub.ms_amr.MsAmr` builder and
 ``datasets.Dataset.from_generator`` both consume it.
 
@@ -33,7 +33,7 @@ from amreval.docamr import (
 from amreval.docamr.msamr import Chain, MsAmrDocument
 from amreval.errors import AmrevalError, AmrevalWarning, InputError
 
-__all__ = ["FIELDS", "SPLIT_NAMES", "iter_ms_amr", "document_example"]
+__all__ = ["FIELDS", "SPLIT_NAMES", "iter_ms_amr", "document_row"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -41,7 +41,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 #: ``validation_alternative``.
 SPLIT_NAMES: tuple[str, ...] = SPLITS
 
-#: The fields of one example, in order.
+#: The fields of one row, in order.
 FIELDS = (
     "id",
     "source_file",
@@ -101,10 +101,10 @@ def _chain_record(chain: Chain, index: dict[str, int], amrs: dict[str, Graph]) -
     }
 
 
-def document_example(
+def document_row(
     doc: MsAmrDocument, amrs: dict[str, Graph], rep: str = "docamr", *, strict: bool = False
 ) -> dict[str, Any]:
-    """One document as an example dict (see :data:`FIELDS`).
+    """One document as a row (see :data:`FIELDS`).
 
     ``sentence_index`` of a mention is its sentence's position in the
     document (from 0), or -1 when the id is not one of the document's
@@ -143,7 +143,7 @@ def iter_ms_amr(
     strict: bool = False,
     progress: bool | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Yield the documents of one split as example dicts.
+    """Yield the documents of one split as rows (dicts, see :data:`FIELDS`).
 
     Args:
         data_dir: the AMR 3.0 release root (LDC2020T02).
@@ -169,13 +169,13 @@ def iter_ms_amr(
     skipped: list[str] = []
     for path in progress_bar(files, enable=progress, desc=f"MS-AMR {split}", unit="doc"):
         try:
-            example = document_example(read_msamr_xml(path), amrs, rep, strict=strict)
+            row = document_row(read_msamr_xml(path), amrs, rep, strict=strict)
         except AmrevalError as exc:
             if strict:
                 raise
             skipped.append(f"{path.name} ({exc})")
             continue
-        yield example
+        yield row
     if skipped:
         warnings.warn(
             f"MS-AMR {split}: skipped {len(skipped)} malformed document(s): " + "; ".join(skipped),
