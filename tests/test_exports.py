@@ -232,6 +232,14 @@ def test_import_amreval_loads_no_score_reader_or_solver():
         assert module not in loaded
 
 
+def test_import_amreval_reads_its_names_without_loading_typing_or_its_modules():
+    code = "import sys; before = set(sys.modules); import amreval; print(*sorted(set(sys.modules) - before))"
+    loaded = _fresh(code).split()
+    assert "amreval" in loaded and "ast" in loaded
+    assert [m for m in loaded if m.startswith("amreval")] == ["amreval", "amreval._lazy"]
+    assert "typing" not in loaded
+
+
 def test_listing_shows_the_exports_not_the_machinery_and_subpackages_load_when_asked():
     code = (
         "import amreval\n"
