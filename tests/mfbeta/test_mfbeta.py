@@ -335,7 +335,11 @@ def test_five_systems_score_the_references_once(make_tiny_gpt2, tmp_path):
         # the first system: its 2 sentences and the 2 references; each later one: its own 2 only
         assert scorer.sentences_scored == 4 + 2 * k
     fresh = mfbeta(systems[4], REF, reference_amrs=GOLD, prediction_amrs=PARSES, lm=path, vectors=V, cache=False)
-    assert fresh.as_dict(per_example=True) == results[4].as_dict(per_example=True)
+    got, want = fresh.as_dict(per_example=True), results[4].as_dict(per_example=True)
+    # the references were scored in another batch (beside the first system): the language model's float32
+    # sums may differ in their last digits with the batch's shape, never more
+    assert got.pop("pref_scores") == pytest.approx(want.pop("pref_scores"), rel=1e-6, abs=0)
+    assert got == want
 
 
 def test_parses_are_reused_when_the_parser_names_itself():
