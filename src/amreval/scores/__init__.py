@@ -9,7 +9,7 @@ from amreval._lazy import exports, shadow
 
 if TYPE_CHECKING:
     from amreval.scores.compare import compare_systems, paired_test
-    from amreval.scores.comparison import Comparison, PairedTest
+    from amreval.scores.comparison_results import Comparison, PairedTest
     from amreval.scores.docsmatch import DocPairScore, DocsmatchResult, docsmatch, docsmatch_pair
     from amreval.scores.harness import Config, PairScore, SmatchResult, bootstrap_f1, prf
     from amreval.scores.s2match import WordVectors, s2match, s2match_pair
@@ -43,7 +43,7 @@ __getattr__, __dir__ = exports(
             "compare_systems",
             "paired_test",
         ),
-        "comparison": (
+        "comparison_results": (
             "Comparison",
             "PairedTest",
         ),
