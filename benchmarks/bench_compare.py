@@ -49,7 +49,9 @@ def main() -> int:
         return 0
 
     from amreval import loads_graphs, read_graphs, smatch
-    from amreval.scores.compare import bootstrap_prf, compare_counts, paired_test, part_counts
+    from amreval.scores.bootstrap import bootstrap_prf
+    from amreval.scores.compare import compare_counts, paired_test
+    from amreval.scores.result_parts import part_counts
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

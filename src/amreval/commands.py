@@ -15,6 +15,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from amreval.errors import AmrevalError, InputError
@@ -64,7 +65,7 @@ def _intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:
     """With ``--ci``: the intervals of every precision, recall and F1 of the result (F1's is the result's own)."""
     if not args.ci:
         return {}
-    from amreval.scores.compare import score_intervals
+    from amreval.scores.bootstrap import score_intervals
 
     out = score_intervals(result, n_resamples=args.ci, seed=args.seed)
     if result.ci is not None:
@@ -454,10 +455,80 @@ def run_mfbeta(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_compare(args: argparse.Namespace) -> int:
-    from amreval.report.compare import run
+def _system_names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]:
+    """``--names``, or the file names up to the first dot (the paths when those are not distinct)."""
+    if given:
+        if len(given) != len(paths):
+            raise InputError(f"{len(given)} names for {len(paths)} systems")
+        names = list(given)
+    else:
+        names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]
+        if len(set(names)) < len(names):
+            names = [str(p) for p in paths]
+    if len(set(names)) < len(names):
+        raise InputError(f"the systems' names must differ: {', '.join(names)}")
+    return names
 
-    return run(args)
+
+def _read_form(path: str) -> list[float]:
+    """A ``--form`` file: one preference score (or 1/0) per line, blank lines skipped."""
+    values = []
+    for line_no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            values.append(float(line))
+        except ValueError:
+            raise InputError(f"{path}, line {line_no}: expected a number, got {line.strip()!r}") from None
+    return values
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """``amreval compare``: score each system once, compare, print; write CSV and SVG when asked."""
+    from amreval.amr.read import read_graphs
+    from amreval.mfbeta.counts import MF_PARTS
+    from amreval.report.comparison import comparison_svg, items_csv, summary_text
+
+    names = _system_names(args.f, args.names)
+    systems = {name: read_graphs(path) for name, path in zip(names, args.f)}
+    gold = read_graphs(args.gold)
+    options: dict[str, Any] = dict(
+        score=args.score,
+        statistic=args.statistic,
+        test=args.test,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        alternative=args.alternative,
+        confidence=args.confidence,
+        solver=args.solver,
+        restarts=args.r,
+        time_limit=args.time_limit,
+        progress=args.progress,
+    )
+    if args.score in ("s2match", *MF_PARTS):
+        options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
+    if args.score in MF_PARTS:
+        from amreval.mfbeta.counts import compare_mfbeta_systems
+
+        if not args.form or len(args.form) != len(names):
+            raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
+        form = {name: _read_form(path) for name, path in zip(names, args.form)}
+        cmp = compare_mfbeta_systems(systems, gold, form=form, beta=args.beta, tolerance=args.tolerance, **options)
+    else:
+        from amreval.scores.compare import compare_systems
+
+        if args.score not in ("smatch", "s2match"):
+            options.update(fine_grained=args.fine_grained, num_workers=args.num_workers)
+        cmp = compare_systems(systems, gold, **options)
+    if args.csv:
+        Path(args.csv).write_text(items_csv(cmp), encoding="utf-8")
+    if args.svg:
+        Path(args.svg).write_text(comparison_svg(cmp), encoding="utf-8")
+    if args.json:
+        print(json.dumps(cmp.as_dict(), indent=2))
+    else:
+        print(summary_text(cmp, top=args.top, digits=args.significant), end="")
+    return 0
 
 
 def run_export_ms_amr(args: argparse.Namespace) -> int:

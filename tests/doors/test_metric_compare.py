@@ -15,11 +15,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
 
+from amreval.mfbeta.counts import bootstrap_mfbeta, mfbeta_item_parts, mfbeta_items
 from amreval.mfbeta.score import mfbeta
-from amreval.scores.compare import part_counts, score_intervals
+from amreval.scores.bootstrap import score_intervals
+from amreval.scores.compare import compare_against
 from amreval.scores.docsmatch import docsmatch
-from amreval.scores.mfcounts import bootstrap_mfbeta, mfbeta_items
-from amreval.scores.outputs import compare_mfbeta, compare_results
+from amreval.scores.result_parts import part_counts, result_parts
 from amreval.scores.vectors import WordVectors
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,7 +77,9 @@ def test_docsmatch_compare_predictions(docsmatch_metric):
     assert out["compare_f1"] == second.f1 and out["f1_difference"] == first.f1 - second.f1
     assert out["compare_coref_f1"] == second.coref_f1
     assert out["compare_per_document_f1"] == [p.f1 for p in second.pairs]
-    expected = compare_results(first, second, test="permutation", n_resamples=10000, seed=0, confidence=0.95)
+    expected = compare_against(
+        result_parts(first), result_parts(second), test="permutation", n_resamples=10000, seed=0, confidence=0.95
+    )
     assert {k: out[k] for k in expected} == expected
     # two documents: the four swaps, by hand
     for part in ("overall", "coref", "noncoref"):
@@ -124,7 +127,9 @@ def test_mfbeta_intervals_and_compare(mfbeta_metric):
     intervals = bootstrap_mfbeta(items, n_resamples=200)
     assert {k: out[k] for k in intervals} == intervals
     assert out["mf_beta_ci_low"] <= out["mf_beta"] <= out["mf_beta_ci_high"]
-    expected = compare_mfbeta(items, items2, test="permutation", n_resamples=10000, seed=0, confidence=0.95)
+    expected = compare_against(
+        mfbeta_item_parts(items), mfbeta_item_parts(items2), test="permutation", n_resamples=10000, seed=0
+    )
     assert {k: out[k] for k in expected} == expected
     assert out["compare_mf_beta"] == pytest.approx(second.mf_beta) and out["compare_form"] == second.form == 2 / 3
     # Form: both 2/3, differing on items 2 and 3: every swap gives 0 or +-2/3, all as far from 0 as 0 is

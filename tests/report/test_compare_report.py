@@ -6,7 +6,7 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 
-from amreval.report.compare import comparison_svg, differences_svg, items_csv, summary_text
+from amreval.report.comparison import comparison_svg, differences_svg, items_csv, summary_text
 from amreval.scores.compare import compare_counts
 from amreval.scores.harness import prf
 

@@ -3,8 +3,8 @@
 
 from amreval.scores.compare import compare_systems as compare_systems
 from amreval.scores.compare import paired_test as paired_test
-from amreval.scores.comparison import Comparison as Comparison
-from amreval.scores.comparison import PairedTest as PairedTest
+from amreval.scores.comparison_results import Comparison as Comparison
+from amreval.scores.comparison_results import PairedTest as PairedTest
 from amreval.scores.docsmatch import DocPairScore as DocPairScore
 from amreval.scores.docsmatch import DocsmatchResult as DocsmatchResult
 from amreval.scores.docsmatch import docsmatch_pair as docsmatch_pair

@@ -18,8 +18,9 @@ micro-average). No per-item score is ever averaged.
   re-summed. With ``n_resamples >= 2**n`` all ``2**n`` swaps are enumerated
   and the p-value is exact; a random test's p-value is
   ``(k + 1) / (n_resamples + 1)``.
-* **bootstrap** (paired): :func:`scipy.stats.bootstrap` with ``paired=True``
-  draws items with replacement, the same items for both systems. The p-value
+* **bootstrap** (paired): items are drawn with replacement, the same items
+  for both systems (:mod:`amreval.scores.bootstrap`: the resamples of
+  :func:`scipy.stats.bootstrap` with ``paired=True``). The p-value
   is read off the resampled differences shifted to centre on zero (Koehn
   2004; Berg-Kirkpatrick et al. 2012): ``greater`` is
   ``(1 + #{d* - d >= d}) / (n_resamples + 1)``.
@@ -34,12 +35,13 @@ and ``seed`` give the same result.
 
 Here: :func:`compare_systems` (each system scored once, then compared),
 :func:`compare_counts` of several systems' counts, :func:`paired_test` of two,
-the intervals of one system (:func:`bootstrap_prf`, :func:`score_intervals`)
-and the per-item counts of a result's parts (:func:`part_counts`). The corpus
-scores are in :mod:`amreval.scores.statistic`, the resampling in
-:mod:`amreval.scores.resample`, the results in :mod:`amreval.scores.comparison`,
-MFβ's counts in :mod:`amreval.scores.mfcounts`, and the metrics' flat outputs
-in :mod:`amreval.scores.outputs`.
+and :func:`compare_against`, the metrics' flat outputs of a paired test of
+every part two results hold. The per-item counts of a result's parts are in
+:mod:`amreval.scores.result_parts`, the corpus scores in
+:mod:`amreval.scores.corpus_statistics`, the resampling in
+:mod:`amreval.scores.bootstrap` and :mod:`amreval.scores.paired_tests`, and
+the results in :mod:`amreval.scores.comparison_results`. MFβ's counts and
+its comparisons are in :mod:`amreval.mfbeta.counts`.
 
 Example:
     >>> a = [[3, 4, 4], [5, 5, 6], [2, 4, 3]]       # matched, predicted, gold per item
@@ -59,157 +61,39 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
 from amreval.errors import InputError
-from amreval.scores.comparison import Comparison, PairedTest
+from amreval.scores.bootstrap import bootstrap_statistics, check_counts
+from amreval.scores.checks import check_choice, check_confidence, check_int
+from amreval.scores.comparison_results import Comparison, PairedTest
+from amreval.scores.corpus_statistics import STATISTICS, Statistic, as_statistic, prf_statistic
 from amreval.scores.finegrained import MEASURES
-from amreval.scores.harness import check_confidence
-from amreval.scores.mfcounts import mfbeta_items
-from amreval.scores.resample import (
+from amreval.scores.paired_tests import (
     ALTERNATIVES,
     DEFAULT_RESAMPLES,
     TESTS,
     bootstrap_differences,
     bootstrap_p,
-    check_choice,
-    check_counts,
-    check_int,
     holm,
     permutation_p,
-    resample_system,
 )
-from amreval.scores.statistic import (
-    MF_PARTS,
-    STATISTICS,
-    Statistic,
-    as_statistic,
-    columns_statistic,
-    mfbeta_statistic,
-    prf_statistic,
-)
+from amreval.scores.result_parts import COREF_PARTS, part_counts, parts_of
 
 __all__ = [
     "SCORES",
-    "COREF_PARTS",
-    "bootstrap_prf",
-    "part_counts",
-    "parts_of",
-    "score_intervals",
     "paired_test",
     "compare_counts",
     "compare_systems",
+    "compare_against",
+    "named_systems",
 ]
 
-#: DocSmatch's coreference sub-score and its breakdown (a document pair's :class:`~amreval.scores.coref.CorefCounts`).
-COREF_PARTS = ("coref", "coref_named_entity", "coref_bridging", "coref_other", "noncoref")
 #: Every score :func:`compare_systems` compares: Smatch, S²match, DocSmatch, its coreference
-#: parts, the fine-grained scores, MFβ and its parts.
-SCORES = ("smatch", "s2match", "docsmatch", *COREF_PARTS, *MEASURES, *MF_PARTS)
-
-
-def bootstrap_prf(
-    counts: npt.ArrayLike, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> dict[str, tuple[float, float]]:
-    """Percentile bootstrap intervals of precision, recall and F1 of one system, from the same resamples.
-
-    ``counts`` is items × ``(match, test, gold)``. The resamples are those of
-    :func:`~amreval.scores.harness.bootstrap_f1` for the same seed.
-
-    Returns:
-        ``{"precision": (low, high), "recall": ..., "f1": ...}``
-    """
-    stats = [prf_statistic(w) for w in STATISTICS[1:] + STATISTICS[:1]]  # precision, recall, f1
-    checked = check_counts(counts, stats[0], "counts")
-    low, high = resample_system(
-        checked,
-        stats,
-        check_int("n_resamples", n_resamples, 1),
-        check_confidence(confidence),
-        seed,
-    )
-    return {s.name: (float(lo), float(hi)) for s, lo, hi in zip(stats, low, high)}
-
-
-def part_counts(pairs: Sequence[Any], part: str = "overall") -> np.ndarray:
-    """Per-item ``(match, test, gold)`` of one score part, from a result's ``pairs``.
-
-    Args:
-        pairs: :class:`~amreval.scores.harness.PairScore` (or DocSmatch's
-            :class:`~amreval.scores.docsmatch.DocPairScore`) per item.
-        part: ``overall`` (also ``smatch``, ``s2match``, ``docsmatch``), a
-            coreference part (:data:`COREF_PARTS`, needs ``coref=True``), or a
-            fine-grained measure (needs ``fine_grained=True``).
-
-    Raises:
-        InputError: the part is unknown or was not computed.
-    """
-    rows: list[tuple[float, float, float]] = []
-    if part in ("overall", "smatch", "s2match", "docsmatch"):
-        rows = [(p.match, p.test, p.gold) for p in pairs]
-    elif part in COREF_PARTS:
-        for k, p in enumerate(pairs):
-            coref = getattr(p, "coref", None)
-            if coref is None:
-                raise InputError(f"item #{k} has no coreference counts: score DocSmatch with coref=True")
-            if part == "coref":
-                rows.append(coref.total)
-            elif part == "noncoref":
-                rows.append(coref.noncoref(p.match, p.test, p.gold))
-            else:
-                rows.append(tuple(getattr(coref, part[len("coref_") :])))
-    elif part in MEASURES:
-        for k, p in enumerate(pairs):
-            fine = getattr(p, "fine_grained", None)
-            if fine is None:
-                raise InputError(f"item #{k} has no fine-grained counts: score DocSmatch with fine_grained=True")
-            rows.append(tuple(fine[part]))
-    else:
-        known = ("overall", *COREF_PARTS, *MEASURES)
-        raise InputError(f"unknown part {part!r}; expected one of {', '.join(known)}")
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), 3)
-
-
-def parts_of(result: Any) -> list[str]:
-    """The score parts a result holds, overall first."""
-    parts = ["overall"]
-    pairs = result.pairs
-    if pairs and getattr(pairs[0], "coref", None) is not None:
-        parts += list(COREF_PARTS)
-    if pairs and getattr(pairs[0], "fine_grained", None) is not None:
-        parts += list(MEASURES)
-    return parts
-
-
-def score_intervals(
-    result: Any, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> dict[str, float]:
-    """Bootstrap intervals of every precision, recall and F1 a Smatch, S²match or DocSmatch result holds.
-
-    Items are resampled once for all scores. Keys are the result's own keys
-    with ``_ci_low`` and ``_ci_high``: ``precision_ci_low``, ``f1_ci_high``,
-    ``coref_recall_ci_low``, ``srl_f1_ci_high``, ...
-    """
-    n_resamples = check_int("n_resamples", n_resamples, 1)
-    confidence = check_confidence(confidence)
-    parts = parts_of(result)
-    blocks = [part_counts(result.pairs, part) for part in parts]
-    counts = np.concatenate(blocks, axis=1)
-    if counts.shape[0] < 2:
-        raise InputError(f"a bootstrap interval needs at least 2 items, got {counts.shape[0]}")
-    statistics = []
-    names = []
-    for j, part in enumerate(parts):
-        prefix = "" if part == "overall" else f"{part}_"
-        for which in ("precision", "recall", "f1"):
-            statistics.append(columns_statistic(prf_statistic(which), 3 * j))
-            names.append(f"{prefix}{which}")
-    low, high = resample_system(counts, statistics, n_resamples, confidence, seed)
-    out: dict[str, float] = {}
-    for name, lo, hi in zip(names, low, high):
-        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
-    return out
+#: parts and the fine-grained scores (MFβ and its parts: :func:`amreval.mfbeta.counts.compare_mfbeta_systems`).
+SCORES = ("smatch", "s2match", "docsmatch", *COREF_PARTS, *MEASURES)
+# MFβ's scores, compared where MFβ's parts are scored
+_MFBETA_SCORES = ("mfbeta", "meaning", "form")
 
 
 def paired_test(
@@ -230,8 +114,8 @@ def paired_test(
     Args:
         a, b: items × columns counts of the two systems on the same items
             (``match, test, gold`` for the P/R/F statistics).
-        statistic: ``f1``, ``precision``, ``recall`` or a :class:`~amreval.scores.statistic.Statistic`
-            (e.g. :func:`~amreval.scores.statistic.mfbeta_statistic`).
+        statistic: ``f1``, ``precision``, ``recall`` or a :class:`~amreval.scores.corpus_statistics.Statistic`
+            (e.g. :func:`~amreval.mfbeta.counts.mfbeta_statistic`).
         test: ``permutation`` or ``bootstrap``.
         n_resamples: resamples of the test and of the interval; a permutation
             test with ``n_resamples >= 2**items`` is exact.
@@ -341,7 +225,7 @@ def compare_counts(
         tests = [_with_holm(t, p) for t, p in zip(tests, adjusted)]
     intervals = {}
     for name in names:
-        low, high = resample_system(arrays[name], [stat], n_resamples, confidence, seed)
+        low, high = bootstrap_statistics(arrays[name], [stat], n_resamples, confidence, seed)
         intervals[name] = (float(low[0]), float(high[0]))
     breakdown = []
     a, b = names[0], names[1]
@@ -368,8 +252,34 @@ def _with_holm(t: PairedTest, p: float) -> PairedTest:
     return replace(t, p_holm=p)
 
 
-def _item_ids(graphs: Sequence[Any]) -> list[str]:
+def item_ids(graphs: Sequence[Any]) -> list[str]:
+    """One label per item: its graph's ``::id``, else its position from 1."""
     return [(getattr(g, "id", None) or str(k + 1)) for k, g in enumerate(graphs)]
+
+
+def named_systems(
+    systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]], references: Sequence[Any]
+) -> dict[str, list[Any]]:
+    """The systems by name (a list of prediction lists is named ``A``, ``B``, ...), checked against the references.
+
+    Raises:
+        InputError: fewer than two systems, or a system whose length is not the references'.
+    """
+    if isinstance(systems, Mapping):
+        named = {str(k): list(v) for k, v in systems.items()}
+    else:
+        named = {system_letter(k): list(v) for k, v in enumerate(systems)}
+    if len(named) < 2:
+        raise InputError(f"a comparison needs at least two systems, got {len(named)}")
+    for name, preds in named.items():
+        if len(preds) != len(references):
+            raise InputError(f"system {name} has {len(preds)} items but there are {len(references)} references")
+    return named
+
+
+def system_letter(k: int) -> str:
+    """The name of the ``k``-th unnamed system: ``A`` to ``Z``, then ``S27``, ``S28``, ..."""
+    return chr(ord("A") + k) if k < 26 else f"S{k + 1}"
 
 
 def compare_systems(
@@ -384,9 +294,6 @@ def compare_systems(
     alternative: str = "two-sided",
     confidence: float = 0.95,
     fine_grained: bool = False,
-    form: Mapping[str, Sequence[float] | Sequence[bool]] | Sequence[Sequence[float] | Sequence[bool]] | None = None,
-    beta: float = 1.0,
-    tolerance: float | None = None,
     vectors: Any = None,
     cutoff: float | None = None,
     diffsense: float | None = None,
@@ -403,16 +310,12 @@ def compare_systems(
         score: one of :data:`SCORES`: ``smatch``, ``s2match``, ``docsmatch``
             (with the coreference sub-score; the breakdown tests each part),
             a coreference part (``coref``, ``coref_named_entity``, ...,
-            ``noncoref``), a fine-grained score (``srl``, ``concepts``, ...;
-            DocSmatch's, which on sentence graphs is Smatch's), or ``mfbeta``,
-            ``meaning``, ``form`` (MFβ from precomputed parts: ``systems`` are
-            the parses of each system's generated sentences, ``references``
-            the gold AMRs, ``form`` each system's preference scores or
-            acceptability flags).
+            ``noncoref``), or a fine-grained score (``srl``, ``concepts``, ...;
+            DocSmatch's, which on sentence graphs is Smatch's). MFβ and its
+            parts are compared by :func:`amreval.mfbeta.counts.compare_mfbeta_systems`.
         statistic: ``f1``, ``precision`` or ``recall``.
         fine_grained: with a DocSmatch score, add the fine-grained scores to the breakdown.
-        beta, tolerance: MFβ's β and Form's tolerance.
-        vectors, cutoff, diffsense: S²match settings (``s2match`` and MFβ).
+        vectors, cutoff, diffsense: S²match settings.
         num_workers: processes for DocSmatch scores.
         search: ``solver``, ``restarts``, ``time_limit`` of the alignment
             search; its seed is ``seed``.
@@ -422,26 +325,16 @@ def compare_systems(
         InputError: an unknown score, fewer than two systems, lengths that
             differ, or a bad setting.
     """
+    if score in _MFBETA_SCORES:
+        raise InputError(f"{score} is an MFβ score: compare it with amreval.mfbeta.counts.compare_mfbeta_systems")
     score = check_choice("score", score, SCORES)
     statistic = check_choice("statistic", statistic, STATISTICS)
-    if isinstance(systems, Mapping):
-        named = {str(k): list(v) for k, v in systems.items()}
-    else:
-        named = {_letter(k): list(v) for k, v in enumerate(systems)}
-    if len(named) < 2:
-        raise InputError(f"a comparison needs at least two systems, got {len(named)}")
     refs = list(references)
-    for name, preds in named.items():
-        if len(preds) != len(refs):
-            raise InputError(f"system {name} has {len(preds)} items but there are {len(refs)} references")
+    named = named_systems(systems, refs)
     search = {**search, "seed": seed}
     kw: dict[str, Any] = dict(
         test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
     )
-    if score in MF_PARTS:
-        return _compare_mfbeta(
-            named, refs, score, statistic, form, beta, tolerance, (vectors, cutoff, diffsense), kw, search, progress
-        )
     if score in ("smatch", "s2match"):
         from amreval.amr.read import as_graph
 
@@ -465,7 +358,7 @@ def compare_systems(
         return compare_counts(
             {name: part_counts(r.pairs) for name, r in results.items()},
             statistic=statistic,
-            ids=_item_ids(golds),
+            ids=item_ids(golds),
             score=score,
             config=first.config.as_string(),
             **kw,
@@ -491,7 +384,7 @@ def compare_systems(
     return compare_counts(
         {name: part_counts(r.pairs, part) for name, r in results.items()},
         statistic=stat,
-        ids=_item_ids(golds),
+        ids=item_ids(golds),
         parts=parts,
         score=score,
         config=first.config.as_string(),
@@ -499,63 +392,44 @@ def compare_systems(
     )
 
 
-def _letter(k: int) -> str:
-    return chr(ord("A") + k) if k < 26 else f"S{k + 1}"
+def compare_against(
+    a: Mapping[str, tuple[Statistic, npt.ArrayLike]],
+    b: Mapping[str, tuple[Statistic, npt.ArrayLike]],
+    *,
+    test: str = "permutation",
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    alternative: str = "two-sided",
+    confidence: float = 0.95,
+) -> dict[str, float]:
+    """The metrics' flat outputs of a paired test of system ``a`` against ``b``, for every part both hold.
 
+    ``a`` and ``b`` map each part's output key to its statistic and per-item
+    counts: :func:`~amreval.scores.result_parts.result_parts` of a Smatch,
+    S²match or DocSmatch result, :func:`~amreval.mfbeta.counts.mfbeta_item_parts`
+    of MFβ's items. Each part's test (:func:`paired_test`, with ``a``'s
+    statistic) gives ``compare_<key>`` (the second system's score),
+    ``<key>_difference`` (first minus second), its interval
+    ``<key>_difference_ci_low`` and ``<key>_difference_ci_high``, and ``<key>_p_value``.
 
-def _compare_mfbeta(
-    named: dict[str, list[Any]],
-    refs: list[Any],
-    score: str,
-    statistic: str,
-    form: Any,
-    beta: float,
-    tolerance: float | None,
-    s2: tuple[Any, float | None, float | None],
-    kw: dict[str, Any],
-    search: dict[str, Any],
-    progress: bool | None,
-) -> Comparison:
-    from amreval.match.options import SearchOptions
-    from amreval.mfbeta.form import DEFAULT_TOLERANCE
-    from amreval.scores.harness import Config
-
-    vectors, cutoff, diffsense = s2
-    if form is None:
-        raise InputError("MFβ needs each system's Form: pass form= (preference scores or acceptability flags)")
-    forms = dict(form) if isinstance(form, Mapping) else {_letter(k): f for k, f in enumerate(form)}
-    if set(forms) != set(named):
-        raise InputError(f"form= names {sorted(forms)} but the systems are {sorted(named)}")
-    items = {
-        name: mfbeta_items(
-            preds,
-            refs,
-            forms[name],
-            tolerance=tolerance,
-            vectors=vectors,
-            cutoff=cutoff,
-            diffsense=diffsense,
-            progress=progress,
-            **search,
-        )
-        for name, preds in named.items()
-    }
-    parts = {p: (mfbeta_statistic(beta, p), items) for p in MF_PARTS}
-    ids = [str(k + 1) for k in range(len(refs))]
-    for k, g in enumerate(refs):
-        gid = getattr(g, "id", None)
-        if gid:
-            ids[k] = gid
-    return compare_counts(
-        items,
-        statistic=mfbeta_statistic(beta, score, statistic if score == "meaning" else "f1"),
-        ids=ids,
-        parts=parts,
-        score=score,
-        config=Config(
-            "mfbeta",
-            SearchOptions(**{k: v for k, v in search.items() if k in ("solver", "restarts", "seed", "time_limit")}),
-            (("beta", beta), ("tolerance", DEFAULT_TOLERANCE if tolerance is None else tolerance)),
-        ).as_string(),
-        **kw,
+    Example:
+        >>> from amreval.scores.corpus_statistics import prf_statistic
+        >>> f1 = prf_statistic("f1")
+        >>> out = compare_against({"f1": (f1, [[3, 4, 4], [5, 5, 6]])}, {"f1": (f1, [[2, 4, 4], [5, 6, 6]])})
+        >>> round(out["compare_f1"], 4), round(out["f1_difference"], 4), out["f1_p_value"]  # 16/19 - 14/20
+        (0.7, 0.1421, 0.5)
+    """
+    kw: dict[str, Any] = dict(
+        test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
     )
+    out: dict[str, float] = {}
+    for key, (stat, counts_a) in a.items():
+        if key not in b:
+            continue
+        t = paired_test(counts_a, b[key][1], statistic=stat, score=key, **kw)
+        out[f"compare_{key}"] = t.score_b
+        out[f"{key}_difference"] = t.difference
+        out[f"{key}_difference_ci_low"] = t.ci_low
+        out[f"{key}_difference_ci_high"] = t.ci_high
+        out[f"{key}_p_value"] = t.p_value
+    return out

@@ -39,6 +39,7 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph
 from amreval.errors import AmrevalWarning, InputError
 from amreval.match.options import SearchOptions
+from amreval.scores.checks import check_confidence, check_int
 
 T = TypeVar("T")
 
@@ -55,7 +56,6 @@ __all__ = [
     "pair_search",
     "pair_seed",
     "read_predictions",
-    "check_confidence",
     "ScorePair",
     "whole_bound",
 ]
@@ -301,23 +301,6 @@ def strict_option(strict: bool) -> tuple[tuple[str, Any], ...]:
     return (("strict", True),) if strict else ()
 
 
-def _check_count(name: str, value: object, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise InputError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def check_confidence(confidence: object) -> float:
-    """The confidence level of an interval: a number strictly between 0 and 1.
-
-    Raises:
-        InputError: anything else, naming ``confidence`` and the range.
-    """
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) or not 0 < confidence < 1:
-        raise InputError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
-    return float(confidence)
-
-
 def read_predictions(
     predictions: Sequence[object], read: ReadGraph = as_graph, *, strict: bool = False
 ) -> tuple[list[Graph], list[int]]:
@@ -429,8 +412,8 @@ def score_corpus(
             a graph, a reference cannot be read, or ``num_workers``,
             ``bootstrap`` or ``confidence`` is out of range.
     """
-    num_workers = _check_count("num_workers", num_workers, 1)
-    bootstrap = _check_count("bootstrap", bootstrap, 0)
+    num_workers = check_int("num_workers", num_workers, 1)
+    bootstrap = check_int("bootstrap", bootstrap, 0)
     confidence = check_confidence(confidence)
     preds = list(predictions)
     refs = list(references)
@@ -509,38 +492,22 @@ def bootstrap_f1(
 ) -> tuple[float, float]:
     """Bootstrap confidence interval of the micro-averaged F1 (pairs resampled).
 
-    Uses :func:`scipy.stats.bootstrap` (percentile) with a seeded generator,
-    so the interval is reproducible.
+    The percentile interval of :mod:`amreval.scores.bootstrap` (the resamples
+    of :func:`scipy.stats.bootstrap`) with a generator seeded by ``seed``, so
+    the interval is reproducible; F1 is resampled as ``2 match / (test + gold)``
+    (:func:`~amreval.scores.corpus_statistics.dice_f1_statistic`).
 
     Raises:
         InputError: fewer than 2 pairs, ``confidence`` not strictly between 0
             and 1, or ``n_resamples`` below 1.
     """
-    from scipy.stats import bootstrap as _bootstrap
+    from amreval.scores.bootstrap import bootstrap_statistics
+    from amreval.scores.corpus_statistics import dice_f1_statistic
 
     confidence = check_confidence(confidence)
-    n_resamples = _check_count("n_resamples", n_resamples, 1)
+    n_resamples = check_int("n_resamples", n_resamples, 1)
     if len(pairs) < 2:
         raise InputError("a bootstrap interval needs at least 2 pairs")
-    m = np.array([p.match for p in pairs], dtype=float)
-    t = np.array([p.test for p in pairs], dtype=float)
-    g = np.array([p.gold for p in pairs], dtype=float)
-
-    def stat(m_: np.ndarray, t_: np.ndarray, g_: np.ndarray, axis: int = -1) -> np.ndarray:
-        ms, ts, gs = m_.sum(axis=axis), t_.sum(axis=axis), g_.sum(axis=axis)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where((ts > 0) & (gs > 0), 2 * ms / (ts + gs), 0.0)
-
-    # a negative seed counts modulo 2**128 (numpy's generators take non-negative seeds)
-    rng = np.random.default_rng(seed if seed >= 0 else seed % (1 << 128))
-    res = _bootstrap(
-        (m, t, g),
-        stat,
-        paired=True,
-        vectorized=True,
-        n_resamples=n_resamples,
-        confidence_level=confidence,
-        random_state=rng,
-        method="percentile",
-    )
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    counts = np.array([(p.match, p.test, p.gold) for p in pairs], dtype=float)
+    low, high = bootstrap_statistics(counts, [dice_f1_statistic()], n_resamples, confidence, seed)
+    return float(low[0]), float(high[0])

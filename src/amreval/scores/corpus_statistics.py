@@ -3,8 +3,10 @@
 A :class:`Statistic` names the count columns it reads and computes the corpus
 score from their sums (with any leading axes for resamples):
 :func:`prf_statistic` gives precision, recall or F1 of ``(match, test, gold)``
-(Smatch, S²match, DocSmatch and their parts), :func:`mfbeta_statistic` MFβ,
-Meaning or Form of ``(match, test, gold, acceptable)``.
+(Smatch, S²match, DocSmatch and their parts), :func:`dice_f1_statistic` the
+same F1 written as ``2 match / (test + gold)``, the form
+:func:`~amreval.scores.harness.bootstrap_f1` resamples. MFβ's statistic is
+:func:`amreval.mfbeta.counts.mfbeta_statistic`.
 """
 
 from __future__ import annotations
@@ -19,19 +21,16 @@ from amreval.errors import InputError
 
 __all__ = [
     "STATISTICS",
-    "MF_PARTS",
     "PRF_COLUMNS",
-    "MF_COLUMNS",
     "Statistic",
+    "prf_values",
     "prf_statistic",
-    "mfbeta_statistic",
+    "dice_f1_statistic",
     "as_statistic",
     "columns_statistic",
 ]
 
 STATISTICS = ("f1", "precision", "recall")
-#: MFβ and its two parts.
-MF_PARTS = ("mfbeta", "meaning", "form")
 
 
 @dataclass(frozen=True)
@@ -54,11 +53,15 @@ class Statistic:
 
 
 PRF_COLUMNS = ("match", "test", "gold")
-MF_COLUMNS = ("match", "test", "gold", "acceptable")
 
 
-def _prf_values(sums: np.ndarray, which: str) -> np.ndarray:
-    """Precision, recall or F1 of ``(match, test, gold)`` on the last axis; 0 where undefined (as ``prf``)."""
+def prf_values(sums: np.ndarray, which: str) -> np.ndarray:
+    """Precision, recall or F1 of ``(match, test, gold)`` on the last axis; 0 where undefined (as ``prf``).
+
+    Example:
+        >>> prf_values(np.array([[3.0, 4.0, 6.0], [0.0, 0.0, 2.0]]), "precision").tolist()
+        [0.75, 0.0]
+    """
     m, t, g = sums[..., 0], sums[..., 1], sums[..., 2]
     defined = (t > 0) & (g > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -81,43 +84,27 @@ def prf_statistic(which: str = "f1") -> Statistic:
     """
     if which not in STATISTICS:
         raise InputError(f"unknown statistic {which!r}; expected one of {', '.join(STATISTICS)}")
-    return Statistic(which, PRF_COLUMNS, lambda sums, n: _prf_values(sums, which))
+    return Statistic(which, PRF_COLUMNS, lambda sums, n: prf_values(sums, which))
 
 
-def mfbeta_statistic(beta: float = 1.0, part: str = "mfbeta", which: str = "f1") -> Statistic:
-    """MFβ, Meaning or Form of summed ``(match, test, gold, acceptable)`` counts.
+def dice_f1_statistic() -> Statistic:
+    """F1 of summed ``(match, test, gold)`` as ``2 match / (test + gold)`` (0 where either sum is 0).
 
-    Meaning is S²match of the summed counts (``which``: its F1, precision or
-    recall), Form the share of acceptable items, MFβ their weighted harmonic mean.
+    It is F1, but computed in another order than :func:`prf_statistic`'s (which is
+    :func:`~amreval.scores.harness.prf`'s, to the last bit), so the two can differ in the
+    last bit; :func:`~amreval.scores.harness.bootstrap_f1` has always resampled this one.
 
     Example:
-        >>> s = mfbeta_statistic(2.0)
-        >>> round(float(s([6.5, 7, 11, 1], 2)), 4)      # M = 13/18, F = 1/2: 5 M F / (4 M + F)
-        0.5328
+        >>> float(dice_f1_statistic()([[3, 4, 6], [0, 0, 2]], 2)[0]), float(dice_f1_statistic()([0, 0, 2], 1))
+        (0.6, 0.0)
     """
-    from amreval.mfbeta.score import mf_beta
+    return Statistic("f1", PRF_COLUMNS, _dice_f1)
 
-    mf_beta(1.0, 1.0, beta)  # validates beta
-    if part not in MF_PARTS:
-        raise InputError(f"unknown MFβ part {part!r}; expected one of {', '.join(MF_PARTS)}")
-    if part != "meaning" and which != "f1":
-        raise InputError(f"{part} has no {which}; precision and recall exist for meaning only")
-    prf_statistic(which)
-    b2 = float(beta) ** 2
 
-    def function(sums: np.ndarray, n: int) -> np.ndarray:
-        form = sums[..., 3] / n
-        if part == "form":
-            return form
-        meaning = _prf_values(sums, which if part == "meaning" else "f1")
-        if part == "meaning":
-            return meaning
-        denominator = b2 * meaning + form
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(denominator > 0, (1 + b2) * meaning * form / denominator, 0.0)
-
-    name = part if part != "meaning" or which == "f1" else f"meaning_{which}"
-    return Statistic(name, MF_COLUMNS, function)
+def _dice_f1(sums: np.ndarray, n: int) -> np.ndarray:
+    m, t, g = sums[..., 0], sums[..., 1], sums[..., 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((t > 0) & (g > 0), 2 * m / (t + g), 0.0)
 
 
 def as_statistic(statistic: str | Statistic) -> Statistic:

@@ -1,7 +1,7 @@
-"""Reports of a comparison of systems: text, CSV, an SVG picture, and the ``amreval compare`` command.
+"""Reports of a comparison of systems: text, CSV and an SVG picture (``amreval compare`` prints them).
 
-Everything here lays out a :class:`~amreval.scores.comparison.Comparison` (or
-plain numbers, for the picture); every number is computed in
+Everything here lays out a :class:`~amreval.scores.comparison_results.Comparison`
+(or plain numbers, for the picture); every number is computed in
 :mod:`amreval.scores.compare`. The picture is plain SVG text: no extra needed.
 
 Example:
@@ -13,24 +13,20 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
-import json
 import math
 from collections.abc import Sequence
 from html import escape
-from pathlib import Path
-from typing import Any
 
-from amreval.scores.comparison import Comparison, PairedTest
+from amreval.scores.comparison_results import Comparison, PairedTest
+from amreval.scores.corpus_statistics import PRF_COLUMNS
 
 __all__ = [
     "summary_text",
     "items_csv",
     "differences_svg",
     "comparison_svg",
-    "run",
 ]
 
 _LABELS = {"smatch": "Smatch", "s2match": "S²match", "docsmatch": "DocSmatch", "mfbeta": "MFβ"}
@@ -151,10 +147,11 @@ def items_csv(cmp: Comparison, a: str | None = None, b: str | None = None) -> st
     and both systems' counts."""
     a = a if a is not None else cmp.names[0]
     b = b if b is not None else cmp.names[1]
-    columns = cmp.counts[a].shape[1]
-    from amreval.scores.statistic import MF_COLUMNS, PRF_COLUMNS
+    names: Sequence[str] = PRF_COLUMNS
+    if cmp.counts[a].shape[1] != len(PRF_COLUMNS):
+        from amreval.mfbeta.counts import MF_COLUMNS
 
-    names = PRF_COLUMNS if columns == 3 else MF_COLUMNS
+        names = MF_COLUMNS
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["position", "id", a, b, "difference", *(f"{a}_{c}" for c in names), *(f"{b}_{c}" for c in names)])
@@ -322,83 +319,3 @@ def comparison_svg(cmp: Comparison, a: str | None = None, b: str | None = None) 
         statistic=_stat_label(cmp.statistic),
         confidence=t.confidence,
     )
-
-
-# --------------------------------------------------------------------------- the command
-
-
-def _names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]:
-    from amreval.errors import InputError
-
-    if given:
-        if len(given) != len(paths):
-            raise InputError(f"{len(given)} names for {len(paths)} systems")
-        names = list(given)
-    else:
-        names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]
-        if len(set(names)) < len(names):
-            names = [str(p) for p in paths]
-    if len(set(names)) < len(names):
-        raise InputError(f"the systems' names must differ: {', '.join(names)}")
-    return names
-
-
-def _read_form(path: str) -> list[float]:
-    from amreval.errors import InputError
-
-    values = []
-    for line_no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            values.append(float(line))
-        except ValueError:
-            raise InputError(f"{path}, line {line_no}: expected a number, got {line.strip()!r}") from None
-    return values
-
-
-def run(args: argparse.Namespace) -> int:
-    """``amreval compare``: score each system once, compare, print; write CSV and SVG when asked."""
-    from amreval.amr.read import read_graphs
-    from amreval.errors import InputError
-    from amreval.scores.compare import compare_systems
-    from amreval.scores.statistic import MF_PARTS
-
-    names = _names(args.f, args.names)
-    systems = {name: read_graphs(path) for name, path in zip(names, args.f)}
-    gold = read_graphs(args.gold)
-    options: dict[str, Any] = dict(
-        score=args.score,
-        statistic=args.statistic,
-        test=args.test,
-        n_resamples=args.resamples,
-        seed=args.seed,
-        alternative=args.alternative,
-        confidence=args.confidence,
-        solver=args.solver,
-        restarts=args.r,
-        time_limit=args.time_limit,
-        progress=args.progress,
-    )
-    if args.score in ("s2match", *MF_PARTS):
-        options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
-    if args.score in MF_PARTS:
-        if not args.form or len(args.form) != len(names):
-            raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
-        options.update(
-            form={name: _read_form(path) for name, path in zip(names, args.form)},
-            beta=args.beta,
-            tolerance=args.tolerance,
-        )
-    elif args.score not in ("smatch", "s2match"):
-        options.update(fine_grained=args.fine_grained, num_workers=args.num_workers)
-    cmp = compare_systems(systems, gold, **options)
-    if args.csv:
-        Path(args.csv).write_text(items_csv(cmp), encoding="utf-8")
-    if args.svg:
-        Path(args.svg).write_text(comparison_svg(cmp), encoding="utf-8")
-    if args.json:
-        print(json.dumps(cmp.as_dict(), indent=2))
-    else:
-        print(summary_text(cmp, top=args.top, digits=args.significant), end="")
-    return 0

@@ -1,0 +1,54 @@
+"""The checks of the settings the scores and the resampling share: whole numbers, choices, confidence levels.
+
+Each returns the value in its plain Python type or raises an
+:class:`~amreval.errors.InputError` that names the setting and what it must be.
+
+Example:
+    >>> check_int("n_resamples", 200, 1), check_confidence(0.9), check_choice("test", "exact", ("exact", "fast"))
+    (200, 0.9, 'exact')
+    >>> check_int("num_workers", True, 1)
+    Traceback (most recent call last):
+    ...
+    amreval.errors.InputError: num_workers must be an integer >= 1, got True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from amreval.errors import InputError
+
+__all__ = ["check_int", "check_choice", "check_confidence"]
+
+
+def check_int(name: str, value: object, low: int) -> int:
+    """``value`` as an int, checked to be an integer (not a bool) of at least ``low``.
+
+    Raises:
+        InputError: anything else, naming ``name`` and the bound.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise InputError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """``value``, checked to be one of ``choices``.
+
+    Raises:
+        InputError: an unknown ``name``, with the choices.
+    """
+    if value not in choices:
+        raise InputError(f"unknown {name} {value!r}; expected one of {', '.join(choices)}")
+    return str(value)
+
+
+def check_confidence(confidence: object) -> float:
+    """The confidence level of an interval: a number strictly between 0 and 1.
+
+    Raises:
+        InputError: anything else, naming ``confidence`` and the range.
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) or not 0 < confidence < 1:
+        raise InputError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
+    return float(confidence)

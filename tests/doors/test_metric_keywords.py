@@ -1,0 +1,112 @@
+"""The metrics' ``_compute`` names every option it takes: listed, documented, the core's defaults, others refused."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
+evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+
+from amreval.mfbeta.score import mfbeta
+from amreval.scores.docsmatch import docsmatch
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
+
+DOCSMATCH = {
+    "coref": True,
+    "fine_grained": False,
+    "per_document": False,
+    "solver": None,  # the config name's solver, else exact
+    "restarts": 19,
+    "seed": 0,
+    "time_limit": 30.0,
+    "num_workers": 1,
+    "strict": False,
+    "progress": None,
+    "bootstrap": 0,
+    "confidence": 0.95,
+    "compare_predictions": None,
+    "test": "permutation",
+    "n_resamples": 10000,
+    "alternative": "two-sided",
+}
+MFBETA = {
+    "reference_amrs": None,
+    "prediction_amrs": None,
+    "parser": None,
+    "lm": None,  # the config name, else gpt2
+    "lm_kind": "causal",
+    "beta": 1.0,
+    "tolerance": 0.05,
+    "vectors": None,
+    "cutoff": 0.5,
+    "diffsense": 0.5,
+    "solver": "exact",
+    "restarts": 19,
+    "seed": 0,
+    "time_limit": 30.0,
+    "batch_size": None,  # the parser's own
+    "device": None,
+    "dtype": None,
+    "max_tokens": None,
+    "cache": "memory",
+    "num_workers": 1,
+    "clean": False,
+    "explain": False,
+    "progress": None,
+    "per_example": False,
+    "bootstrap": 0,
+    "confidence": 0.95,
+    "compare_predictions": None,
+    "compare_prediction_amrs": None,
+    "test": "permutation",
+    "n_resamples": 10000,
+    "alternative": "two-sided",
+}
+
+
+@pytest.fixture(scope="module", params=["docsmatch", "mfbeta"])
+def metric(request):
+    return evaluate.load(str(ROOT / "metrics" / request.param))
+
+
+def _documented(metric) -> set[str]:
+    """The names the metric's ``Args:`` describe (``cutoff (float), diffsense (float): ...`` names two)."""
+    args = metric.info.inputs_description.split("Args:")[1].split("Returns:")[0]
+    names: set[str] = set()
+    for line in args.splitlines():
+        if re.match(r"^    \w", line):
+            names.update(re.sub(r"\([^)]*\)", "", part).strip() for part in line.split(":")[0].split(","))
+    return names
+
+
+def test_compute_lists_every_option_with_its_default(metric):
+    expected = DOCSMATCH if metric.name == "docsmatch" else MFBETA
+    parameters = inspect.signature(metric._compute).parameters
+    assert list(parameters) == ["predictions", "references", *expected]
+    assert {name: p.default for name, p in parameters.items() if name in expected} == expected
+    assert not any(p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) for p in parameters.values())
+    assert _documented(metric) == set(parameters)
+
+
+def test_the_defaults_are_the_core_s(metric):
+    core = inspect.signature(docsmatch if metric.name == "docsmatch" else mfbeta).parameters
+    own = {"coref", "solver", "lm", "batch_size"}  # the metric's own default (coref) or the config name's
+    shared = [name for name in inspect.signature(metric._compute).parameters if name in core and name not in own]
+    assert len(shared) >= 8
+    assert {n: inspect.signature(metric._compute).parameters[n].default for n in shared} == {
+        n: core[n].default for n in shared
+    }
+
+
+def test_an_unknown_keyword_is_an_error_as_evaluate_reports_it(metric):
+    with pytest.raises(TypeError, match=r"_compute\(\) got an unexpected keyword argument 'restart'"):
+        metric.compute(predictions=[GOLD], references=[GOLD], restart=4)
