@@ -34,9 +34,9 @@ CORE_VENV ?= .venv-core
 CORE_STAMP := $(CORE_VENV)/.installed
 
 test: check $(STAMP) $(CORE_STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
-	$(CORE_VENV)/bin/python -m pytest -q -p no:cacheprovider
+	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider
 
 # lint, format and types: clean or the tests do not run
 check: $(STAMP)

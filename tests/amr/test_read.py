@@ -102,6 +102,7 @@ def test_read_graph_rejects_zero_or_many():
         loads_graph("# only a comment")
 
 
+@pytest.mark.slow
 def test_fast_reader_agrees_with_penman_on_real_data(data_dir):
     import penman
 

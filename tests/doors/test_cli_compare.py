@@ -190,6 +190,7 @@ def test_bad_command_lines(capsys, files):
     assert code == 1 and "the systems' names must differ" in err
 
 
+@pytest.mark.slow
 def test_bart_against_t5(capsys, data_dir):
     data = data_dir / "parses"
     code, out, err = run(

@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "metrics" / "docsmatch"
 WORLD = 2
 
+# real processes sharing the metric's cache
+pytestmark = pytest.mark.slow
+
 # (prediction, reference) documents with merged nodes, coref nodes, a named entity and bridging
 DOCS = [
     (

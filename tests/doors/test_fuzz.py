@@ -1,6 +1,9 @@
 """Every reader, fed random bytes and mutated PENMAN, XML and jsonlines, gives a result or an amreval error.
 
-Never another exception, never a hang (each example has a deadline).
+Never another exception, never a hang (each example has a deadline). The scorers take any prediction and their
+scores keep their invariants: within [0, 1], no more matches than triples on either side, a graph or document
+against itself 1, prediction and reference swapped precision and recall swapped, and the unreadable predictions
+those that do not read.
 """
 
 from __future__ import annotations
@@ -10,17 +13,20 @@ import tempfile
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amreval import AmrevalError, docsmatch, loads_graphs, read_graphs, smatch
+from amreval import AmrevalError, SmatchResult, docsmatch, loads_graph, loads_graphs, read_graphs, smatch
 from amreval.amr.token_alignments import loads_aligned_amrs, read_aligned_amrs
 from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, read_sentence_amrs
 from amreval.docamr.corefiles import loads_coref, read_coref
 from amreval.docamr.document import document_graph
 from amreval.scores.vectors import read_vectors
+
+T = TypeVar("T")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PENMAN = [
@@ -36,6 +42,9 @@ XML = [
 ]
 JSONLINES = [b'{"doc_key": "D", "sentences": [["Obama", "slept"], ["He", "woke"]], "clusters": [[[0, 0], [2, 2]]]}\n']
 VECTORS = [b"boy 1 0\ngirl 0.8 0.6\n"]
+# one graph each: the three of gold.amr, the document of gold.docamr.amr and the aligned graph
+GRAPHS = [block.encode() for block in PENMAN[0].decode().split("\n\n")[1:]] + PENMAN[1:]
+GOLD_DOCUMENT = "(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG0 b))"
 SETTINGS = settings(
     max_examples=60, deadline=5000, suppress_health_check=[HealthCheck.too_slow], derandomize=True, database=None
 )
@@ -49,11 +58,11 @@ def warm() -> None:
 
 
 @st.composite
-def mutated(draw, seeds: list[bytes]) -> bytes:
-    """A seed text with a few bytes deleted, inserted or replaced (parentheses, quotes, colons favoured)."""
+def mutated(draw, seeds: list[bytes], changes: int = 8) -> bytes:
+    """A seed text with 1 to ``changes`` bytes deleted, inserted or replaced (parentheses, quotes, colons favoured)."""
     data = bytearray(draw(st.sampled_from(seeds)))
     special = st.sampled_from(list(b'()/:"~<>{}[],\n \t#\\') + [0x00, 0xE9, 0xFF, 0xC3])
-    for _ in range(draw(st.integers(1, 8))):
+    for _ in range(draw(st.integers(1, changes))):
         pos = draw(st.integers(0, len(data)))
         op = draw(st.sampled_from(["delete", "insert", "replace"]))
         byte = draw(st.one_of(special, st.integers(0, 255)))
@@ -108,17 +117,71 @@ def test_penman_readers(data):
     check(lambda: document_graph(text, "prediction", 0))
 
 
+def quiet(score: Callable[[], T]) -> T:
+    """``score()`` with amreval's warnings (which fuzzed input gives many of) silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return score()
+
+
+def readable(text: str) -> bool:
+    """Whether ``text`` is one graph, as the scorers take a prediction or a reference."""
+    try:
+        quiet(lambda: loads_graph(text))
+    except AmrevalError:
+        return False
+    return True
+
+
+def assert_bounded(result: SmatchResult) -> None:
+    """0 <= P, R, F <= 1 and match <= min(test, gold): the corpus and every pair."""
+    for score in (result, *result.pairs):
+        assert 0 <= score.precision <= 1 and 0 <= score.recall <= 1 and 0 <= score.f1 <= 1, score
+        assert 0 <= score.match <= min(score.test, score.gold), score
+
+
 @SETTINGS
-@given(inputs(PENMAN))
-def test_scorers_take_any_prediction(data):
-    text = text_of(data)
-    gold = "(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG0 b))"
-    for door in (
-        lambda: smatch([text], ["(b / boy)"], solver="hillclimb", restarts=1),
-        lambda: docsmatch([text], [gold], coref=True, solver="hillclimb", restarts=1),
-        lambda: docsmatch([[text, "(x / y)"]], [gold], solver="hillclimb", restarts=1),
+@given(st.lists(inputs(PENMAN), min_size=1, max_size=3))
+def test_scorers_take_any_prediction(datas):
+    texts = [text_of(data) for data in datas]
+    unreadable = [k for k, text in enumerate(texts) if not readable(text)]
+    n = len(texts)
+    for door, failed in (
+        (lambda: smatch(texts, ["(b / boy)"] * n, solver="hillclimb", restarts=1), unreadable),
+        (lambda: docsmatch(texts, [GOLD_DOCUMENT] * n, coref=True, solver="hillclimb", restarts=1), unreadable),
+        # a sentence that is an empty string is an empty sentence, not an unreadable one
+        (
+            lambda: docsmatch([[t, "(x / y)"] for t in texts], [GOLD_DOCUMENT] * n, solver="hillclimb", restarts=1),
+            [k for k in unreadable if texts[k].strip()],
+        ),
     ):
-        check(door)
+        result = quiet(door)
+        assert_bounded(result)
+        assert result.unreadable_predictions == failed
+
+
+@SETTINGS
+@given(mutated(GRAPHS, changes=2), mutated(GRAPHS, changes=2))
+def test_a_graph_against_itself_and_two_graphs_swapped(data_a, data_b):
+    a, b = text_of(data_a), text_of(data_b)
+    if not readable(a):
+        return
+    same = quiet(lambda: smatch([a], [a]))
+    assert same.f1 == 1.0 and same.match == same.test == same.gold > 0
+    document = quiet(lambda: docsmatch([a], [a], coref=True))
+    assert document.f1 == 1.0 and document.match == document.test == document.gold > 0
+    m, t, g = document.coref.total
+    assert m == t == g
+    if not readable(b):
+        return
+    forward = quiet(lambda: smatch([a], [b]))
+    backward = quiet(lambda: smatch([b], [a]))
+    assert_bounded(forward)
+    assert backward.match == forward.match
+    assert (backward.precision, backward.recall) == (forward.recall, forward.precision)
+    assert backward.f1 == pytest.approx(forward.f1, abs=1e-12)
+    sentences = quiet(lambda: docsmatch([[a, b]], [[a, b]], coref=True))
+    assert sentences.f1 == 1.0 and sentences.match == sentences.test == sentences.gold > 0
 
 
 @SETTINGS
@@ -166,6 +229,7 @@ def test_vector_reader(data):
 def test_the_seeds_themselves_are_read():
     # the mutations start from inputs that the readers take whole
     assert [len(loads_graphs(seed.decode())) for seed in PENMAN] == [3, 1, 1]
+    assert [readable(seed.decode()) for seed in GRAPHS] == [True] * 5
     assert [len(loads_msamr_xml(seed).sentence_ids) for seed in XML] == [3, 1]
     assert [len(loads_coref(seed.decode())) for seed in JSONLINES] == [1]
     path = as_file(VECTORS[0], ".txt")

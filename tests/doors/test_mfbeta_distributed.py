@@ -25,6 +25,10 @@ for _module, _extra in (("evaluate", "hub"), ("accelerate", "distributed"), ("to
         pytest.skip(f"{_module} is not installed (the {_extra} extra)", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# accelerate launch: real processes
+pytestmark = pytest.mark.slow
+
 GOLD = [
     "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))",
     "(s / sleep-01 :ARG0 (g / girl))",

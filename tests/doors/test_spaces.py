@@ -39,6 +39,9 @@ CHROMIUM_FLAGS = [
 ]
 TIMEOUT_MS = 60_000
 
+# a real browser
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("gradio", reason="gradio is not installed (pip install 'gradio>=5')")
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
 pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")

@@ -19,38 +19,7 @@ from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem, nodes_to_pairs, pairs_to_nodes
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
-
-@st.composite
-def triples(draw, max_nodes=8):
-    n = draw(st.integers(1, max_nodes))
-    concepts = [draw(st.sampled_from("aabc")) for _ in range(n)]
-    relations = []
-    for _ in range(draw(st.integers(0, 3 * n))):
-        relations.append((draw(st.sampled_from(["r", "s"])), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))))
-    attributes = [("TOP", 0, concepts[0])]
-    return Triples([f"v{k}" for k in range(n)], concepts, attributes, list(dict.fromkeys(relations)))
-
-
-@st.composite
-def problems(draw, grouped=None):
-    a, b = draw(triples()), draw(triples())
-    kw: dict = {}
-    if grouped is None:
-        grouped = draw(st.booleans())
-    if grouped:
-        # sentence groups, a node in one to three of them (coreference nodes in several)
-        groups = st.lists(st.integers(0, 3), min_size=1, max_size=3, unique=True).map(sorted)
-        kw["allowed"] = Candidates.from_lists([draw(groups) for _ in a.concepts], [draw(groups) for _ in b.concepts])
-    if draw(st.booleans()):
-        # graded weights (S²match-like): fractions, not whole numbers
-        weights = st.sampled_from([0.25, 0.5, 1.0, 0.7])
-        n_b, n_r = len(b.concepts), len(b.relations)
-        kw["b_weights"] = (
-            np.array([draw(weights) for _ in range(n_b)]),
-            None,
-            np.array([draw(weights) for _ in range(n_r)]),
-        )
-    return build_problem(encode_pair(a, b), **kw)
+from strategies import problems
 
 
 def search_args(problem, init_pairs, gap, limit):

@@ -15,31 +15,14 @@ from amreval.match.pricing import priced_lp
 from amreval.match.problem import Candidates, build_problem, pairs_to_nodes
 from amreval.match.triples import Triples, encode_pair
 
+from strategies import problems, triples
 
-@st.composite
-def triples(draw, max_nodes=9):
-    # few concepts and roles, many relations: many pairs with no unary weight that only terms keep
-    n = draw(st.integers(1, max_nodes))
-    concepts = [draw(st.sampled_from("aab")) for _ in range(n)]
-    relations = []
-    for _ in range(draw(st.integers(0, 3 * n))):
-        relations.append((draw(st.sampled_from(["r", "s"])), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))))
-    attributes = [("TOP", 0, concepts[0])]
-    return Triples([f"v{k}" for k in range(n)], concepts, attributes, list(dict.fromkeys(relations)))
-
-
-@st.composite
-def problems(draw):
-    a, b = draw(triples()), draw(triples())
-    kw: dict = {}
-    if draw(st.booleans()):
-        groups = st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True).map(sorted)
-        kw["allowed"] = Candidates.from_lists([draw(groups) for _ in a.concepts], [draw(groups) for _ in b.concepts])
-    return build_problem(encode_pair(a, b), **kw)
+# few concepts and roles, many relations: many pairs with no unary weight that only terms keep
+FEW_CONCEPTS = triples(max_nodes=9, concepts="aab")
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(problems(), st.data())
+@given(problems(FEW_CONCEPTS, last_group=2, weighted=False), st.data())
 def test_the_priced_bound_is_never_below_the_lp_and_its_rounding_is_a_mapping(problem, data):
     lp, _ = lp_relaxation(problem)
     optimum = solve_milp(problem)
@@ -72,7 +55,7 @@ def test_the_priced_bound_is_never_below_the_lp_and_its_rounding_is_a_mapping(pr
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(problems(), st.integers(0, 2**31))
+@given(problems(FEW_CONCEPTS, last_group=2, weighted=False), st.integers(0, 2**31))
 def test_certified_search_through_pricing_reaches_the_optimum(monkeypatch, problem, seed):
     monkeypatch.setattr(alignment_module, "PRICED_LP_MIN_PAIRS", 0)
     optimum = solve_milp(problem)
@@ -104,7 +87,7 @@ def test_a_hand_checked_case_where_pricing_adds_a_pair():
 @st.composite
 def documents(draw):
     """Larger problems shaped like documents: sentence groups, a few nodes in many of them (coreference)."""
-    a, b = draw(triples(max_nodes=24)), draw(triples(max_nodes=24))
+    a, b = draw(triples(max_nodes=24, concepts="aab")), draw(triples(max_nodes=24, concepts="aab"))
 
     def groups_of(n):
         out = []

@@ -207,6 +207,7 @@ print(json.dumps(metric.compute(lm=spec["lm"], vectors=None, per_example=True)))
 """
 
 
+@pytest.mark.slow
 def test_metric_num_process_carries_the_amrs(metric, tiny_gpt2, tmp_path):
     import json
     import subprocess

@@ -15,6 +15,9 @@ from amreval.docamr.document import join_sentences
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
+# the whole Little Prince corpus, both versions
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def lpp():

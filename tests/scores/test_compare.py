@@ -301,6 +301,7 @@ def parses(data_dir):
     return bart, read_graphs(data_dir / "parses" / "t5_sys.amr"), read_graphs(data_dir / "parses" / "gold.amr")
 
 
+@pytest.mark.slow
 def test_bart_against_t5(parses):
     bart, t5, gold = parses
     cmp = compare_systems({"bart": bart, "t5": t5}, gold)

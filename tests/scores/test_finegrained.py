@@ -110,6 +110,7 @@ def test_srl():
     assert counts("(b / boy :ARG0-of (g / go-02))", "(g / go-02 :ARG0 (b / boy))")["srl"] == [4, 4, 4]
 
 
+@pytest.mark.slow
 def test_the_200_bart_parses(data_dir):
     with pytest.warns(AmrevalWarning, match="'z11' looks like a variable"):
         pred = read_graphs(data_dir / "parses" / "bart_sys.amr")

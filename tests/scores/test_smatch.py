@@ -151,6 +151,7 @@ def test_unbound_variable_pair_scores_with_a_warning(data_dir):
     assert [(p.match, p.test, p.gold) for p in r.pairs][5] == (6, 7, 7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system,match,test", [("bart_sys", 2957, 3973), ("t5_sys", 2955, 3967)])
 def test_parser_outputs_reach_the_exact_optimum_with_defaults(data_dir, system, match, test):
     with pytest.warns(AmrevalWarning) if system == "bart_sys" else _nothing():
@@ -160,6 +161,7 @@ def test_parser_outputs_reach_the_exact_optimum_with_defaults(data_dir, system, 
     assert (r.match, r.test, r.gold) == (match, test, 3933)
 
 
+@pytest.mark.slow
 def test_lpp_self_match_is_exactly_one_for_every_graph(data_dir):
     graphs = read_graphs(data_dir / "lpp" / "amr-bank-struct-v3.0.txt")
     r = smatch(graphs, graphs)
@@ -167,6 +169,7 @@ def test_lpp_self_match_is_exactly_one_for_every_graph(data_dir):
     assert all(p.f1 == 1.0 and p.optimal for p in r.pairs)
 
 
+@pytest.mark.slow
 def test_lpp_exact_optimum(data_dir):
     a = read_graphs(data_dir / "lpp" / "amr-bank-struct-v1.6.txt")
     b = read_graphs(data_dir / "lpp" / "amr-bank-struct-v3.0.txt")

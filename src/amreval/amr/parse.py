@@ -100,9 +100,7 @@ def _fast_parse(text: str) -> list[_Flat] | None:
     out: list[_Flat] = []
     while pos < n:
         metadata: dict[str, str] = {}
-        while pos < n and toks[pos][0] == "#":
-            _parse_comment(toks[pos], metadata)
-            pos += 1
+        pos = _read_comments(toks, pos, metadata)
         if pos == n:
             break
         if toks[pos] != "(":
@@ -110,67 +108,81 @@ def _fast_parse(text: str) -> list[_Flat] | None:
                 start = [m.start() for m in _TOKENS_RE.finditer(text)][pos]
                 raise _TrailingText(toks[pos], text.count("\n", 0, start))
             return None
-        instances: list[tuple[str, str | None]] = []
-        branches: list[tuple[str, str, str, bool]] = []
-        stack: list[str] = []
-        top = None
-        while True:
-            # at an LPAREN: open a node
-            if pos + 1 >= n or toks[pos + 1][0] in _NOT_SYMBOL:
+        graph = _read_graph(toks, pos)
+        if graph is None:
+            return None
+        pos, top, instances, branches = graph
+        out.append((metadata, top, instances, branches))
+    return out
+
+
+def _read_comments(toks: list[str], pos: int, metadata: dict[str, str]) -> int:
+    """Read the comments from ``toks[pos]`` into ``metadata``; the position of the first other token."""
+    n = len(toks)
+    while pos < n and toks[pos][0] == "#":
+        _parse_comment(toks[pos], metadata)
+        pos += 1
+    return pos
+
+
+def _read_graph(toks: list[str], pos: int) -> tuple[int, str, list, list] | None:
+    """Read the graph whose first LPAREN is ``toks[pos]``: (the position after it, top, instances, branches).
+
+    None at the first irregularity.
+    """
+    n = len(toks)
+    instances: list[tuple[str, str | None]] = []
+    branches: list[tuple[str, str, str, bool]] = []
+    stack: list[str] = []
+    role = ""  # the role of the edge to the node that opens (none for the top)
+    while True:
+        # at an LPAREN: open a node
+        if pos + 1 >= n or toks[pos + 1][0] in _NOT_SYMBOL:
+            return None
+        var = toks[pos + 1]
+        pos += 2
+        concept = None
+        if pos < n and toks[pos] == "/":
+            pos += 1
+            if pos >= n or not _is_value(toks[pos]):
                 return None
-            var = toks[pos + 1]
-            pos += 2
-            concept = None
-            if pos < n and toks[pos] == "/":
+            concept = toks[pos]
+            pos += 1
+            if pos < n and _is_alignment(toks[pos]):
                 pos += 1
-                if pos < n and _is_value(toks[pos]):
-                    concept = toks[pos]
-                    pos += 1
-                    if pos < n and _is_alignment(toks[pos]):
-                        pos += 1
-                else:
-                    return None
-            instances.append((var, concept))
-            if top is None:
-                top = var
-            stack.append(var)
-            # edges until the node closes; descend on a nested node
-            descended = False
-            while not descended:
-                if pos >= n:
-                    return None
-                tok = toks[pos]
-                if tok == ")":
-                    pos += 1
-                    stack.pop()
-                    if not stack:
-                        break
-                    continue
-                if tok[0] != ":" or len(tok) < 2:
-                    return None
-                role = tok[1:]
+        if stack:
+            branches.append((stack[-1], role, var, True))
+        instances.append((var, concept))
+        stack.append(var)
+        # edges until the node closes; descend on a nested node
+        while True:
+            if pos >= n:
+                return None
+            tok = toks[pos]
+            if tok == ")":
+                pos += 1
+                stack.pop()
+                if not stack:
+                    return pos, instances[0][0], instances, branches
+                continue
+            if tok[0] != ":" or len(tok) < 2:
+                return None
+            role = tok[1:]
+            pos += 1
+            if pos < n and _is_alignment(toks[pos]):
+                pos += 1
+            if pos >= n:
+                return None
+            tok = toks[pos]
+            if _is_value(tok):
+                branches.append((stack[-1], role, tok, False))
                 pos += 1
                 if pos < n and _is_alignment(toks[pos]):
                     pos += 1
-                if pos >= n:
-                    return None
-                tok = toks[pos]
-                if _is_value(tok):
-                    branches.append((stack[-1], role, tok, False))
-                    pos += 1
-                    if pos < n and _is_alignment(toks[pos]):
-                        pos += 1
-                elif tok == "(":
-                    if pos + 1 >= n or toks[pos + 1][0] in _NOT_SYMBOL:
-                        return None
-                    branches.append((stack[-1], role, toks[pos + 1], True))
-                    descended = True
-                else:
-                    return None
-            if not stack:
+            elif tok == "(":
                 break
-        out.append((metadata, top, instances, branches))
-    return out
+            else:
+                return None
 
 
 def _flatten_tree(tree: penman.Tree) -> _Flat:

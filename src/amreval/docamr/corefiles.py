@@ -296,84 +296,95 @@ def read_coref_conll(source: CorefSource) -> list[CorefDocument]:
 def _conll_documents(lines: list[str], label: str) -> list[CorefDocument]:
     docs: list[CorefDocument] = []
     current: dict | None = None
-
-    def end_sentence() -> None:
-        if current is not None and current["sentence"]:
-            current["sentences"].append(current["sentence"])
-            current["sentence"] = []
-
     for n, raw_line in enumerate(lines, 1):
         line = raw_line.strip()
         where = f"{label}, line {n}"
         if line.startswith("#begin document"):
-            if current is not None:
-                raise InputError(
-                    f"{where}: '#begin document' inside document {current['key']} "
-                    f"(begun on line {current['line']}) without '#end document'"
-                )
-            m = _BEGIN.match(line)
-            if not m or not m.group(1):
-                raise InputError(f"{where}: expected '#begin document (<id>); part <n>'")
-            key = m.group(1) if m.group(2) is None else f"{m.group(1)}_{int(m.group(2))}"
-            current = {"key": key, "line": n, "sentences": [], "sentence": [], "open": {}, "spans": {}, "ntok": 0}
-            continue
-        if line.startswith("#end document"):
+            current = _conll_begin(line, n, where, current)
+        elif line.startswith("#end document"):
             if current is None:
                 raise InputError(f"{where}: '#end document' without '#begin document'")
-            end_sentence()
-            if any(current["open"].values()):
-                cid, (start_line, _) = next((c, s[-1]) for c, s in current["open"].items() if s)
-                raise InputError(
-                    f"{label}, line {start_line}: document {current['key']}: mention of cluster "
-                    f"{cid} opened here is never closed"
-                )
-            clusters = sorted((sorted(set(spans)) for spans in current["spans"].values()), key=lambda c: c[0])
-            doc = CorefDocument(current["key"], current["sentences"], clusters, label, current["line"])
-            doc.validate()
-            docs.append(doc)
+            docs.append(_conll_end(current, label))
             current = None
-            continue
-        if not line:
-            end_sentence()
-            continue
-        if line.startswith("#"):
-            continue
-        if current is None:
-            raise InputError(f"{where}: a token line outside '#begin document' ... '#end document'")
-        cols = line.split()
-        if len(cols) < 5:
-            raise InputError(
-                f"{where}: expected at least 5 columns (document, part, word index, word, ..., "
-                f"coreference), found {len(cols)}"
-            )
-        index = current["ntok"]
-        current["ntok"] += 1
-        current["sentence"].append(cols[3])
-        tag = cols[-1]
-        if tag == "-":
-            continue
-        for part in tag.split("|"):
-            m = _OPEN_CLOSE.match(part)
-            if m:
-                current["spans"].setdefault(int(m.group(1)), []).append((index, index))
-                continue
-            m = _OPEN.match(part)
-            if m:
-                current["open"].setdefault(int(m.group(1)), []).append((n, index))
-                current["spans"].setdefault(int(m.group(1)), [])
-                continue
-            m = _CLOSE.match(part)
-            if m:
-                cid = int(m.group(1))
-                if not current["open"].get(cid):
-                    raise InputError(f"{where}: closes a mention of cluster {cid} that is not open")
-                _, start = current["open"][cid].pop()
-                current["spans"][cid].append((start, index))
-                continue
-            raise InputError(f"{where}: malformed coreference column {tag!r}; expected (n, n), (n) or - joined by |")
+        elif not line:
+            _conll_end_sentence(current)
+        elif not line.startswith("#"):
+            if current is None:
+                raise InputError(f"{where}: a token line outside '#begin document' ... '#end document'")
+            _conll_token(current, line, n, where)
     if current is not None:
         raise InputError(f"{label}, line {current['line']}: document {current['key']} has no '#end document'")
     return docs
+
+
+def _conll_begin(line: str, n: int, where: str, current: dict | None) -> dict:
+    """The document that a ``#begin document`` line (line ``n``) begins, while ``current`` is open."""
+    if current is not None:
+        raise InputError(
+            f"{where}: '#begin document' inside document {current['key']} "
+            f"(begun on line {current['line']}) without '#end document'"
+        )
+    m = _BEGIN.match(line)
+    if not m or not m.group(1):
+        raise InputError(f"{where}: expected '#begin document (<id>); part <n>'")
+    key = m.group(1) if m.group(2) is None else f"{m.group(1)}_{int(m.group(2))}"
+    return {"key": key, "line": n, "sentences": [], "sentence": [], "open": {}, "spans": {}, "ntok": 0}
+
+
+def _conll_end_sentence(current: dict | None) -> None:
+    if current is not None and current["sentence"]:
+        current["sentences"].append(current["sentence"])
+        current["sentence"] = []
+
+
+def _conll_end(current: dict, label: str) -> CorefDocument:
+    """The document that ends at an ``#end document`` line, checked."""
+    _conll_end_sentence(current)
+    if any(current["open"].values()):
+        cid, (start_line, _) = next((c, s[-1]) for c, s in current["open"].items() if s)
+        raise InputError(
+            f"{label}, line {start_line}: document {current['key']}: mention of cluster "
+            f"{cid} opened here is never closed"
+        )
+    clusters = sorted((sorted(set(spans)) for spans in current["spans"].values()), key=lambda c: c[0])
+    doc = CorefDocument(current["key"], current["sentences"], clusters, label, current["line"])
+    doc.validate()
+    return doc
+
+
+def _conll_token(current: dict, line: str, n: int, where: str) -> None:
+    """Add a token line (line ``n``) to the document: its word, and the mentions its last column opens or closes."""
+    cols = line.split()
+    if len(cols) < 5:
+        raise InputError(
+            f"{where}: expected at least 5 columns (document, part, word index, word, ..., "
+            f"coreference), found {len(cols)}"
+        )
+    index = current["ntok"]
+    current["ntok"] += 1
+    current["sentence"].append(cols[3])
+    tag = cols[-1]
+    if tag == "-":
+        return
+    for part in tag.split("|"):
+        m = _OPEN_CLOSE.match(part)
+        if m:
+            current["spans"].setdefault(int(m.group(1)), []).append((index, index))
+            continue
+        m = _OPEN.match(part)
+        if m:
+            current["open"].setdefault(int(m.group(1)), []).append((n, index))
+            current["spans"].setdefault(int(m.group(1)), [])
+            continue
+        m = _CLOSE.match(part)
+        if m:
+            cid = int(m.group(1))
+            if not current["open"].get(cid):
+                raise InputError(f"{where}: closes a mention of cluster {cid} that is not open")
+            _, start = current["open"][cid].pop()
+            current["spans"][cid].append((start, index))
+            continue
+        raise InputError(f"{where}: malformed coreference column {tag!r}; expected (n, n), (n) or - joined by |")
 
 
 _READERS = {"jsonlines": _jsonlines_documents, "conll": _conll_documents}
