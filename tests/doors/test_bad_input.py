@@ -280,7 +280,8 @@ def test_api_option_values_name_the_option_and_its_range():
 
 
 def test_a_misspelt_keyword_is_named_with_the_search_settings():
-    from amreval import docsmatch_pair, mfbeta, s2match_pair, smatch_pair
+    from amreval import docsmatch_pair, s2match_pair, smatch_pair
+    from amreval.mfbeta import mfbeta
     from amreval.report.alignment import alignment_diff
 
     pair = (["(a / b)"], ["(a / b)"])
