@@ -16,6 +16,7 @@ from amreval import AmrevalWarning, InputError, MissingDependencyError
 from amreval.amr.read import read_graphs
 from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
+from amreval.match.contract import SearchSpace
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
@@ -34,7 +35,7 @@ def build_both(monkeypatch, pair, **kw):
     """The problem built by the C kernels and by the Python ones."""
     built = []
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_pool", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
         built.append(build_problem(pair, **kw))
     return built
 
@@ -46,31 +47,32 @@ def assert_same_everything(monkeypatch, pair, seeds=(0, 7, 2**62 + 3), restarts=
         assert got.dtype == want.dtype and np.array_equal(got, want), name
     assert c.bound == py.bound
     ck, pk = c_kernels(), kernel_module.kernels("python")
-    adj_c = ck.adjacency(c.n_pairs, c.term_p, c.term_q, c.term_w)
-    adj_p = pk.adjacency(py.n_pairs, py.term_p, py.term_q, py.term_w)
+    adj_c = ck.adjacency_kernel(c.n_pairs, c.term_p, c.term_q, c.term_w)
+    adj_p = pk.adjacency_kernel(py.n_pairs, py.term_p, py.term_q, py.term_w)
     for got, want in zip(adj_c, adj_p):
         assert np.array_equal(got, want)
-    assert np.array_equal(ck.row_pointers(c.n_a, c.pair_src), pk.row_pointers(py.n_a, py.pair_src))
+    assert np.array_equal(ck.row_pointers_kernel(c.n_a, c.pair_src), pk.row_pointers_kernel(py.n_a, py.pair_src))
     # what build_problem computes with the pool, in the same call, is what the kernels compute alone
     for built in (c, py):
         for got, want in zip(built.adjacency(), adj_c):
             assert got.dtype == want.dtype and np.array_equal(got, want)
-        assert np.array_equal(built.rows(), ck.row_pointers(c.n_a, c.pair_src))
-    ptr, nbr, w = adj_c
+        assert np.array_equal(built.rows(), ck.row_pointers_kernel(c.n_a, c.pair_src))
+    space = SearchSpace(c.n_a, c.n_b, c.pair_src, c.pair_tgt, c.pair_u, adj_c)
     none = np.zeros(0, dtype=np.int64)
     starts = [none]
     if c.n_a:
         # a given start: every node's first candidate, where it has one
-        rows = pk.row_pointers(c.n_a, c.pair_src)
+        rows = pk.row_pointers_kernel(c.n_a, c.pair_src)
         starts.append(np.array([rows[i] if rows[i] < rows[i + 1] else -1 for i in range(c.n_a)], dtype=np.int64))
     for seed in seeds:
         for init in starts:
-            args = (c.n_a, c.n_b, c.pair_src, c.pair_tgt, c.pair_u, ptr, nbr, w, restarts, seed)
             # bound: unreachable (every restart runs) and the problem's own (early stop)
             for bound in (1e18, c.bound):
-                got = ck.hill_climb(*args, bound, init)
-                want = pk.hill_climb(*args, bound, init)
-                assert got[0].tolist() == want[0].tolist() and got[1:] == want[1:]
+                kw = {"restarts": restarts, "seed": seed, "bound": bound, "init": init}
+                got = ck.hill_climb_kernel(space, **kw)
+                want = pk.hill_climb_kernel(space, **kw)
+                assert got.pairs.tolist() == want.pairs.tolist() and got[1:] == want[1:]
+                assert type(got.score) is type(want.score) is float
     return c
 
 
@@ -209,8 +211,8 @@ def test_the_sparse_assignment_totals_what_scipy_totals_on_the_dense_table(rows,
     value = np.array([data.draw(values) for _ in cells])
     row_ptr = np.searchsorted([i for i, _ in cells], np.arange(rows + 1)).astype(np.int64)
     col = np.array([j for _, j in cells], dtype=np.int64)
-    c = c_kernels().sparse_assignment(rows, cols, row_ptr, col, value)
-    py = kernel_module.kernels("python").sparse_assignment(rows, cols, row_ptr, col, value)
+    c = c_kernels().sparse_assignment_kernel(rows, cols, row_ptr, col, value)
+    py = kernel_module.kernels("python").sparse_assignment_kernel(rows, cols, row_ptr, col, value)
     assert c[0].tolist() == py[0].tolist() and c[1] == py[1]
     pairs, total = c
     # a pair of its own row per row, each column once
@@ -350,7 +352,7 @@ def test_a_problem_over_the_memory_budget_is_refused_before_it_is_built(monkeypa
     pair = encode_pair(a, b)
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**2)
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_pool", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
         with pytest.raises(
             InputError,
             match=r"the alignment problem of 300 x 300 nodes has 0 pairwise terms and up to 90,001 node pairs "

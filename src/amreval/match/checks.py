@@ -1,0 +1,334 @@
+"""The checks of the kernels' inputs, made before either backend runs (one place for both).
+
+The C kernels index with what they are given, so an array of the wrong length
+or an index out of range would read or write out of bounds; the Python ones
+would fail or give a result that means nothing. Each ``checked_*`` function
+returns its inputs as contiguous ``int64`` and ``float64`` arrays, or raises
+:class:`amreval.errors.InputError` saying which array and what was expected.
+:class:`amreval.match.kernels.CKernels` and
+:class:`amreval.match.kernels.PythonKernels` call them (through their shared
+base) before they dispatch; :func:`amreval.match.build_problem` calls the ones
+it needs earlier on the user's arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from amreval.errors import InputError
+from amreval.match.contract import (
+    Adjacency,
+    Floats,
+    GraphArrays,
+    GroupArrays,
+    Ints,
+    PoolWeights,
+    SearchSpace,
+)
+
+__all__ = [
+    "as_ints",
+    "as_floats",
+    "float_array",
+    "check_weights",
+    "graph_arrays",
+    "check_graph",
+    "candidate_groups",
+    "checked_groups",
+    "checked_weights",
+    "checked_terms",
+    "checked_sources",
+    "checked_space",
+    "checked_start",
+    "checked_incumbent",
+    "checked_rows",
+    "checked_assignment",
+    "checked_count",
+]
+
+# vocabulary ids are combined with group numbers in 64 bits
+_MAX_ID = 2**31
+
+
+def as_ints(a: Any) -> Ints:
+    """``a`` as a contiguous int64 array (itself when it is one)."""
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def as_floats(a: Any) -> Floats:
+    """``a`` as a contiguous float64 array (itself when it is one)."""
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def float_array(name: str, values: Any) -> Floats:
+    """``values`` as a contiguous float64 array.
+
+    Raises:
+        InputError: they are not numbers.
+    """
+    try:
+        return as_floats(values)
+    except (TypeError, ValueError) as err:
+        raise InputError(f"{name} must be numbers: {err}") from None
+
+
+def check_weights(name: str, values: Floats) -> None:
+    """Weights must be finite and not negative: the bounds and the integer program rest on it."""
+    if values.size and not (np.isfinite(values).all() and values.min() >= 0.0):
+        bad = values[~np.isfinite(values) | (values < 0)][0]
+        raise InputError(f"{name} must be finite and not negative, got {float(bad)!r}")
+
+
+def graph_arrays(side: str, inst: Any, attr: Any, rel: Any) -> GraphArrays:
+    """One encoded graph's arrays, of the right shapes and integer types, as int64.
+
+    Raises:
+        InputError: arrays of other shapes (``inst`` (n,), ``attr`` (m, 2), ``rel`` (r, 3)), not of
+            integers, or unsigned values past 2**63 (they would turn negative in 64-bit integers).
+    """
+    arrays = (np.asarray(inst), np.asarray(attr), np.asarray(rel))
+    inst_, attr_, rel_ = arrays
+    if inst_.ndim != 1 or attr_.ndim != 2 or attr_.shape[1] != 2 or rel_.ndim != 2 or rel_.shape[1] != 3:
+        raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
+    if any(x.dtype.kind not in "iu" for x in arrays):
+        raise InputError(f"encoded graph {side}: expected integer arrays")
+    for x in arrays:
+        if x.dtype.kind == "u" and x.size and int(x.max()) >= 2**63:
+            raise InputError(f"encoded graph {side}: values must lie below 2**63, got {int(x.max())}")
+    return GraphArrays(as_ints(inst_), as_ints(attr_), as_ints(rel_))
+
+
+def check_graph(side: str, graph: GraphArrays) -> None:
+    """What one graph's triples name: vocabulary ids within ±2**31, nodes of the graph.
+
+    Raises:
+        InputError: an id beyond ±2**31 or a triple naming a node the graph does not have (the first
+            found, in array order).
+    """
+    inst, attr, rel = graph
+    for ids in (inst, attr[:, 1], rel[:, 0]):
+        if ids.size and (ids.min() <= -_MAX_ID or ids.max() >= _MAX_ID):
+            raise InputError(
+                f"encoded graph {side}: vocabulary ids must lie within ±2**31 (encode_pair numbers them densely)"
+            )
+    n = len(inst)
+    for nodes in (attr[:, 0], rel[:, 1:].ravel()):
+        if nodes.size and (nodes.min() < 0 or nodes.max() >= n):
+            outside = np.flatnonzero((nodes < 0) | (nodes >= n))
+            raise InputError(
+                f"encoded graph {side}: a triple names node {int(nodes[outside[0]])}, the graph has {n} nodes"
+            )
+
+
+def _group_rows(name: str, ptr: Any, ids: Any) -> tuple[Ints, Ints]:
+    """``ptr``/``ids`` as CSR rows: integers, from 0 to ``len(ids)``, never decreasing, each row's ids ascending."""
+    ptr, ids = np.asarray(ptr), np.asarray(ids)
+    if ptr.dtype.kind not in "iu" or ids.dtype.kind not in "iu":
+        raise InputError(f"candidate groups of {name}: ptr and ids must be integer arrays")
+    if (
+        ptr.ndim != 1
+        or ids.ndim != 1
+        or len(ptr) == 0
+        or ptr[0] != 0
+        or ptr[-1] != len(ids)
+        or np.any(np.diff(ptr) < 0)
+    ):
+        raise InputError(f"candidate groups of {name}: ptr must rise from 0 to len(ids) = {len(ids)}")
+    steps = np.diff(ids)
+    starts = np.zeros(len(ids), dtype=bool)
+    starts[ptr[:-1][ptr[:-1] < len(ids)]] = True
+    if np.any(steps[~starts[1:]] < 0):
+        raise InputError(f"candidate groups of {name}: each node's group ids must be in ascending order")
+    return as_ints(ptr), as_ints(ids)
+
+
+def candidate_groups(a_ptr: Any, a_ids: Any, b_ptr: Any, b_ids: Any, n_a: int, n_b: int) -> tuple[Ints, ...]:
+    """The groups of the ``n_a`` nodes of A and ``n_b`` of B as CSR rows (see :class:`GroupArrays`).
+
+    Raises:
+        InputError: not one row per node, or rows that are not CSR rows of ascending integers.
+    """
+    if len(a_ptr) != n_a + 1 or len(b_ptr) != n_b + 1:
+        raise InputError(
+            f"the candidate groups have {len(a_ptr)} x {len(b_ptr)} row pointers, "
+            f"expected one more than the nodes: {n_a + 1} x {n_b + 1}"
+        )
+    return (*_group_rows("A", a_ptr, a_ids), *_group_rows("B", b_ptr, b_ids))
+
+
+def checked_groups(groups: GroupArrays, n_a: int, n_b: int) -> GroupArrays:
+    """:func:`candidate_groups`, with ids below ``n_groups``.
+
+    Raises:
+        InputError: as :func:`candidate_groups`, or an id outside ``[0, n_groups)``.
+    """
+    a_ptr, a_ids, b_ptr, b_ids = candidate_groups(*groups[:4], n_a, n_b)
+    n_groups = int(groups.n_groups)
+    for ids in (a_ids, b_ids):
+        if ids.size and (ids.min() < 0 or ids.max() >= n_groups):
+            raise InputError(f"candidate groups: ids must lie in [0, {n_groups})")
+    return GroupArrays(a_ptr, a_ids, b_ptr, b_ids, n_groups)
+
+
+def _b_weights(values: Any, n: int) -> Floats | None:
+    if values is None:
+        return None
+    arr = float_array("b_weights", values)
+    if arr.shape != (n,):
+        raise InputError(f"expected {n} weights, got shape {arr.shape}")
+    check_weights("b_weights", arr)
+    return arr
+
+
+def checked_weights(weights: PoolWeights, a: GraphArrays, b: GraphArrays) -> PoolWeights:
+    """The weights of a problem between graphs ``a`` and ``b`` (see :class:`PoolWeights`).
+
+    Raises:
+        InputError: weights that are not numbers, negative, nan or inf, or not one per cell (``instance``,
+            ``n_a x n_b``) or per triple of B.
+    """
+    instance = None
+    if weights.instance is not None:
+        instance = float_array("instance_weights", weights.instance)
+        if instance.shape != (len(a.inst), len(b.inst)):
+            raise InputError(f"instance_weights must have shape {(len(a.inst), len(b.inst))}, got {instance.shape}")
+        check_weights("instance_weights", instance)
+    return PoolWeights(
+        instance,
+        _b_weights(weights.inst_b, len(b.inst)),
+        _b_weights(weights.attr_b, len(b.attr)),
+        _b_weights(weights.rel_b, len(b.rel)),
+    )
+
+
+def checked_terms(n_pairs: int, term_p: Any, term_q: Any, term_w: Any) -> tuple[Ints, Ints, Floats]:
+    """Terms between ``n_pairs`` pairs: ``term_p``, ``term_q``, ``term_w``, one entry per term.
+
+    Raises:
+        InputError: arrays of different lengths, or a term naming a pair outside ``[0, n_pairs)``.
+    """
+    term_p, term_q, term_w = as_ints(term_p), as_ints(term_q), as_floats(term_w)
+    if not (term_p.shape == term_q.shape == term_w.shape and term_p.ndim == 1):
+        raise InputError("term_p, term_q and term_w must hold one entry per term")
+    for ends in (term_p, term_q):
+        if ends.size and (ends.min() < 0 or ends.max() >= n_pairs):
+            raise InputError(f"terms must join pairs in [0, {n_pairs})")
+    return term_p, term_q, term_w
+
+
+def checked_sources(n_a: int, pair_src: Any) -> Ints:
+    """Pairs' source nodes, each in ``[0, n_a)``.
+
+    Raises:
+        InputError: a source outside ``[0, n_a)``.
+    """
+    pair_src = as_ints(pair_src)
+    if pair_src.size and (pair_src.min() < 0 or pair_src.max() >= n_a):
+        raise InputError(f"pair_src must name nodes in [0, {n_a})")
+    return pair_src
+
+
+def checked_space(space: SearchSpace) -> SearchSpace:
+    """A search space whose arrays fit (see :class:`SearchSpace`).
+
+    Raises:
+        InputError: pair arrays of different lengths, an adjacency that is not CSR over the pairs, or a
+            pair, neighbour or node index out of range.
+    """
+    n_a, n_b = int(space.n_a), int(space.n_b)
+    src, tgt, u = as_ints(space.pair_src), as_ints(space.pair_tgt), as_floats(space.pair_u)
+    ptr, nbr, w = as_ints(space.adjacency.ptr), as_ints(space.adjacency.nbr), as_floats(space.adjacency.w)
+    n = len(src)
+    if len(tgt) != n or len(u) != n or len(ptr) != n + 1 or len(nbr) != len(w):
+        raise InputError(
+            "the search space: pair_src, pair_tgt and pair_u must hold one entry per pair, the adjacency's ptr "
+            "one more, its nbr and w one per neighbour"
+        )
+    if n and (src.min() < 0 or src.max() >= n_a or tgt.min() < 0 or tgt.max() >= n_b):
+        raise InputError(f"the search space: pairs must join nodes of A in [0, {n_a}) with nodes of B in [0, {n_b})")
+    if (
+        ptr[0] != 0
+        or ptr[-1] != len(nbr)
+        or (len(nbr) and (nbr.min() < 0 or nbr.max() >= n))
+        or (ptr[1:] < ptr[:-1]).any()
+    ):
+        raise InputError("the search space: the adjacency's ptr must rise from 0 to len(nbr), nbr name pairs")
+    return SearchSpace(n_a, n_b, src, tgt, u, Adjacency(ptr, nbr, w))
+
+
+def _pairs_per_node(name: str, init: Any, space: SearchSpace, allowed: tuple[int, ...]) -> Ints:
+    init = as_ints(init)
+    if (
+        init.ndim != 1
+        or len(init) not in allowed
+        or (init.size and (init.min() < -1 or init.max() >= len(space.pair_src)))
+    ):
+        raise InputError(f"{name} must hold a pair index (or -1) for each of the {space.n_a} nodes")
+    return init
+
+
+def checked_start(space: SearchSpace, init: Any) -> Ints:
+    """A climb's start: a pair index (or -1) per node of A, or nothing (the greedy start).
+
+    Raises:
+        InputError: of another length, or an index that is no pair.
+    """
+    return _pairs_per_node("init", init, space, (0, space.n_a))
+
+
+def checked_incumbent(space: SearchSpace, init: Any) -> Ints:
+    """An exact search's incumbent: a pair index (or -1) per node of A.
+
+    Raises:
+        InputError: of another length, or an index that is no pair.
+    """
+    return _pairs_per_node("init", init, space, (space.n_a,))
+
+
+def checked_rows(space: SearchSpace, rows: Any) -> Ints:
+    """Where each node of A's pairs start: from 0 to the number of pairs over ``n_a + 1`` entries.
+
+    Raises:
+        InputError: otherwise.
+    """
+    rows = as_ints(rows)
+    if (
+        rows.shape != (space.n_a + 1,)
+        or rows[0] != 0
+        or rows[-1] != len(space.pair_src)
+        or (rows[1:] < rows[:-1]).any()
+    ):
+        raise InputError(f"rows must rise from 0 to the number of pairs over {space.n_a + 1} entries")
+    return rows
+
+
+def checked_assignment(
+    n_rows: int, n_cols: int, row_ptr: Any, cols: Any, value: Any
+) -> tuple[int, int, Ints, Ints, Floats]:
+    """An assignment problem's pairs: each row's columns and values (CSR).
+
+    Raises:
+        InputError: ``row_ptr`` not rising from 0 to ``len(cols)`` over ``n_rows + 1`` entries, values not
+            one per column, or a column outside ``[0, n_cols)``.
+    """
+    n_rows, n_cols = int(n_rows), int(n_cols)
+    row_ptr, cols, value = as_ints(row_ptr), as_ints(cols), as_floats(value)
+    if len(row_ptr) != n_rows + 1 or row_ptr[0] != 0 or row_ptr[-1] != len(cols) or len(value) != len(cols):
+        raise InputError("row_ptr must rise from 0 to len(cols) over n_rows + 1 entries, value one per col")
+    if np.any(np.diff(row_ptr) < 0) or (len(cols) and (cols.min() < 0 or cols.max() >= n_cols)):
+        raise InputError(f"row_ptr must not decrease and cols must lie in [0, {n_cols})")
+    return n_rows, n_cols, row_ptr, cols, value
+
+
+def checked_count(name: str, value: int, low: int, high: int) -> int:
+    """An integer in ``[low, high)`` (what the C takes in 64 bits).
+
+    Raises:
+        InputError: outside it.
+    """
+    value = int(value)
+    if not low <= value < high:
+        raise InputError(f"{name} must be an integer in [{low}, {high}), got {value}")
+    return value
