@@ -16,7 +16,7 @@ from amreval import AmrevalWarning, InputError, MissingDependencyError
 from amreval.amr.read import read_graphs
 from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
-from amreval.match.contract import SearchSpace
+from amreval.match.contract import Budget, GraphArrays, GroupArrays, PoolWeights, SearchSpace
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
@@ -363,3 +363,57 @@ def test_a_problem_over_the_memory_budget_is_refused_before_it_is_built(monkeypa
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 8 * 1024**2)
     built = build_problem(pair)
     assert built.n_pairs == 90_000 and built.pair_u.max() == 2.0
+
+
+def test_both_kernels_check_their_inputs_alike_before_they_run():
+    from amreval import loads_graph
+
+    g = graph_triples(loads_graph("(a / x :r (b / y))"))
+    p = build_problem(encode_pair(g, g))
+    # pairs a -> a (x and TOP), b -> b (y); one term, the relation, between them
+    assert (p.n_a, p.n_b, p.pair_src.tolist(), p.pair_tgt.tolist(), p.n_terms) == (2, 2, [0, 1], [0, 1], 1)
+    space = p.search_space()
+    climb = {"restarts": 0, "seed": 0, "bound": 3.0}
+    search = {"rows": p.rows(), "init": np.array([0, 1]), "gap": 0.5, "node_limit": 10}
+    graph = GraphArrays(np.array([0, 1]), np.zeros((0, 2), dtype=np.int64), np.array([[0, 0, 1]]))
+    outside = graph._replace(rel=np.array([[0, 0, 5]]))
+    one_group = GroupArrays(np.arange(3), np.zeros(2, dtype=np.int64), np.arange(3), np.zeros(2, dtype=np.int64), 1)
+    budget = Budget(2**40, 88, 80)
+    cases = [
+        (lambda k: k.hill_climb_kernel(space, **climb, init=np.array([0])),
+         "init must hold a pair index (or -1) for each of the 2 nodes"),
+        (lambda k: k.hill_climb_kernel(space, **climb, init=np.array([0, 2])),
+         "init must hold a pair index (or -1) for each of the 2 nodes"),
+        (lambda k: k.hill_climb_kernel(space, **{**climb, "restarts": -1}, init=np.array([0, 1])),
+         "restarts must be an integer in [0, 9223372036854775808), got -1"),
+        (lambda k: k.hill_climb_kernel(space._replace(n_a=1), **climb, init=np.array([0])),
+         "the search space: pairs must join nodes of A in [0, 1) with nodes of B in [0, 2)"),
+        (lambda k: k.branch_and_bound_kernel(space._replace(pair_u=np.ones(3)), **search),
+         "the search space: pair_src, pair_tgt and pair_u must hold one entry per pair, the adjacency's ptr one "
+         "more, its nbr and w one per neighbour"),
+        (lambda k: k.branch_and_bound_kernel(space, **{**search, "rows": np.array([0, 2])}),
+         "rows must rise from 0 to the number of pairs over 3 entries"),
+        (lambda k: k.adjacency_kernel(1, p.term_p, p.term_q, p.term_w), "terms must join pairs in [0, 1)"),
+        (lambda k: k.row_pointers_kernel(1, p.pair_src), "pair_src must name nodes in [0, 1)"),
+        (lambda k: k.sparse_assignment_kernel(2, 2, np.array([0, 1]), np.array([0]), np.array([1.0])),
+         "row_ptr must rise from 0 to len(cols) over n_rows + 1 entries, value one per col"),
+        (lambda k: k.build_problem_kernel(outside, graph, one_group, PoolWeights(), budget),
+         "encoded graph A: a triple names node 5, the graph has 2 nodes"),
+        (lambda k: k.build_problem_kernel(graph, graph, one_group._replace(n_groups=0), PoolWeights(), budget),
+         "candidate groups: ids must lie in [0, 0)"),
+        (lambda k: k.build_problem_kernel(graph, graph, one_group, PoolWeights(rel_b=np.ones(2)), budget),
+         "expected 1 weights, got shape (2,)"),
+        (lambda k: k.build_problem_kernel(graph, graph, one_group, PoolWeights(instance=np.ones((2, 2)) * -1), budget),
+         "instance_weights must be finite and not negative, got -1.0"),
+    ]  # fmt: skip
+    for call, message in cases:
+        for which in ("c", "python"):
+            with pytest.raises(InputError) as err:
+                call(kernel_module.kernels(which))
+            assert str(err.value) == message, which
+    # the same inputs, well formed, run on both alike
+    for which in ("c", "python"):
+        block = kernel_module.kernels(which).build_problem_kernel(graph, graph, one_group, PoolWeights(), budget)
+        assert (block.pair_u.tolist(), block.term_w.tolist(), block.bound) == ([1.0, 1.0], [1.0], 3.0)
+        found = kernel_module.kernels(which).branch_and_bound_kernel(space, **search)
+        assert (found.pairs.tolist(), found.value, found.proven) == ([0, 1], 4.0, True)
