@@ -386,8 +386,9 @@ def test_both_kernels_check_their_inputs_alike_before_they_run():
          "init must hold a pair index (or -1) for each of the 2 nodes"),
         (lambda k: k.hill_climb_kernel(space, **{**climb, "restarts": -1}, init=np.array([0, 1])),
          "restarts must be an integer in [0, 9223372036854775808), got -1"),
-        (lambda k: k.hill_climb_kernel(space._replace(n_a=1), **climb, init=np.array([0])),
-         "the search space: pairs must join nodes of A in [0, 1) with nodes of B in [0, 2)"),
+        (lambda k: k.hill_climb_kernel(space._replace(adjacency=space.adjacency._replace(ptr=np.array([0, 1, 1]))),
+                                       **climb, init=np.array([0, 1])),
+         "the search space: the adjacency's ptr must run from 0 to len(nbr)"),
         (lambda k: k.branch_and_bound_kernel(space._replace(pair_u=np.ones(3)), **search),
          "the search space: pair_src, pair_tgt and pair_u must hold one entry per pair, the adjacency's ptr one "
          "more, its nbr and w one per neighbour"),

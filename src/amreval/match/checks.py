@@ -5,6 +5,8 @@ or an index out of range would read or write out of bounds; the Python ones
 would fail or give a result that means nothing. Each ``checked_*`` function
 returns its inputs as contiguous ``int64`` and ``float64`` arrays, or raises
 :class:`amreval.errors.InputError` saying which array and what was expected.
+A search space's lengths are checked, not each of its indices (see
+:func:`checked_space`): they come from the kernel that built the problem.
 :class:`amreval.match.kernels.CKernels` and
 :class:`amreval.match.kernels.PythonKernels` call them (through their shared
 base) before they dispatch; :func:`amreval.match.build_problem` calls the ones
@@ -88,16 +90,24 @@ def graph_arrays(side: str, inst: Any, attr: Any, rel: Any) -> GraphArrays:
         InputError: arrays of other shapes (``inst`` (n,), ``attr`` (m, 2), ``rel`` (r, 3)), not of
             integers, or unsigned values past 2**63 (they would turn negative in 64-bit integers).
     """
-    arrays = (np.asarray(inst), np.asarray(attr), np.asarray(rel))
-    inst_, attr_, rel_ = arrays
-    if inst_.ndim != 1 or attr_.ndim != 2 or attr_.shape[1] != 2 or rel_.ndim != 2 or rel_.shape[1] != 3:
+    inst, attr, rel = np.asarray(inst), np.asarray(attr), np.asarray(rel)
+    if inst.ndim != 1 or attr.ndim != 2 or attr.shape[1] != 2 or rel.ndim != 2 or rel.shape[1] != 3:
         raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
-    if any(x.dtype.kind not in "iu" for x in arrays):
+    kinds = inst.dtype.kind + attr.dtype.kind + rel.dtype.kind
+    if kinds.strip("iu"):
         raise InputError(f"encoded graph {side}: expected integer arrays")
-    for x in arrays:
-        if x.dtype.kind == "u" and x.size and int(x.max()) >= 2**63:
-            raise InputError(f"encoded graph {side}: values must lie below 2**63, got {int(x.max())}")
-    return GraphArrays(as_ints(inst_), as_ints(attr_), as_ints(rel_))
+    if "u" in kinds:
+        for x in (inst, attr, rel):
+            if x.dtype.kind == "u" and x.size and int(x.max()) >= 2**63:
+                raise InputError(f"encoded graph {side}: values must lie below 2**63, got {int(x.max())}")
+    as_int64 = np.ascontiguousarray
+    return GraphArrays(as_int64(inst, np.int64), as_int64(attr, np.int64), as_int64(rel, np.int64))
+
+
+def _below(a: Ints, n: int) -> bool:
+    """Whether every entry of ``a`` lies in ``[0, n)``, in one pass: as unsigned 64-bit integers negative
+    entries are 2**63 or more."""
+    return not a.size or int(a.view(np.uint64).max()) < n
 
 
 def check_graph(side: str, graph: GraphArrays) -> None:
@@ -108,18 +118,20 @@ def check_graph(side: str, graph: GraphArrays) -> None:
             found, in array order).
     """
     inst, attr, rel = graph
-    for ids in (inst, attr[:, 1], rel[:, 0]):
-        if ids.size and (ids.min() <= -_MAX_ID or ids.max() >= _MAX_ID):
-            raise InputError(
-                f"encoded graph {side}: vocabulary ids must lie within ±2**31 (encode_pair numbers them densely)"
-            )
+    # as lists: a sentence's graph has tens of triples, where a pass in Python beats NumPy's calls
+    attr_nodes, attr_ids = attr.T.tolist()
+    rel_ids, sources, targets = rel.T.tolist()
+    ids = inst.tolist() + attr_ids + rel_ids
+    if ids and (min(ids) <= -_MAX_ID or max(ids) >= _MAX_ID):
+        raise InputError(
+            f"encoded graph {side}: vocabulary ids must lie within ±2**31 (encode_pair numbers them densely)"
+        )
     n = len(inst)
-    for nodes in (attr[:, 0], rel[:, 1:].ravel()):
-        if nodes.size and (nodes.min() < 0 or nodes.max() >= n):
-            outside = np.flatnonzero((nodes < 0) | (nodes >= n))
-            raise InputError(
-                f"encoded graph {side}: a triple names node {int(nodes[outside[0]])}, the graph has {n} nodes"
-            )
+    nodes = attr_nodes + sources + targets
+    if nodes and (min(nodes) < 0 or max(nodes) >= n):
+        # the first in array order: attributes, then relations row by row
+        bad = next(x for x in attr_nodes + rel[:, 1:].ravel().tolist() if not 0 <= x < n)
+        raise InputError(f"encoded graph {side}: a triple names node {bad}, the graph has {n} nodes")
 
 
 def _group_rows(name: str, ptr: Any, ids: Any) -> tuple[Ints, Ints]:
@@ -166,9 +178,8 @@ def checked_groups(groups: GroupArrays, n_a: int, n_b: int) -> GroupArrays:
     """
     a_ptr, a_ids, b_ptr, b_ids = candidate_groups(*groups[:4], n_a, n_b)
     n_groups = int(groups.n_groups)
-    for ids in (a_ids, b_ids):
-        if ids.size and (ids.min() < 0 or ids.max() >= n_groups):
-            raise InputError(f"candidate groups: ids must lie in [0, {n_groups})")
+    if not (_below(a_ids, n_groups) and _below(b_ids, n_groups)):
+        raise InputError(f"candidate groups: ids must lie in [0, {n_groups})")
     return GroupArrays(a_ptr, a_ids, b_ptr, b_ids, n_groups)
 
 
@@ -189,6 +200,8 @@ def checked_weights(weights: PoolWeights, a: GraphArrays, b: GraphArrays) -> Poo
         InputError: weights that are not numbers, negative, nan or inf, or not one per cell (``instance``,
             ``n_a x n_b``) or per triple of B.
     """
+    if weights.instance is None and weights.inst_b is None and weights.attr_b is None and weights.rel_b is None:
+        return weights
     instance = None
     if weights.instance is not None:
         instance = float_array("instance_weights", weights.instance)
@@ -212,9 +225,8 @@ def checked_terms(n_pairs: int, term_p: Any, term_q: Any, term_w: Any) -> tuple[
     term_p, term_q, term_w = as_ints(term_p), as_ints(term_q), as_floats(term_w)
     if not (term_p.shape == term_q.shape == term_w.shape and term_p.ndim == 1):
         raise InputError("term_p, term_q and term_w must hold one entry per term")
-    for ends in (term_p, term_q):
-        if ends.size and (ends.min() < 0 or ends.max() >= n_pairs):
-            raise InputError(f"terms must join pairs in [0, {n_pairs})")
+    if not (_below(term_p, n_pairs) and _below(term_q, n_pairs)):
+        raise InputError(f"terms must join pairs in [0, {n_pairs})")
     return term_p, term_q, term_w
 
 
@@ -225,46 +237,38 @@ def checked_sources(n_a: int, pair_src: Any) -> Ints:
         InputError: a source outside ``[0, n_a)``.
     """
     pair_src = as_ints(pair_src)
-    if pair_src.size and (pair_src.min() < 0 or pair_src.max() >= n_a):
+    if not _below(pair_src, n_a):
         raise InputError(f"pair_src must name nodes in [0, {n_a})")
     return pair_src
 
 
 def checked_space(space: SearchSpace) -> SearchSpace:
-    """A search space whose arrays fit (see :class:`SearchSpace`).
+    """A search space whose arrays fit one another (see :class:`SearchSpace`).
+
+    The lengths are checked, and where the adjacency starts and ends; the pairs' and neighbours'
+    indices are taken as :meth:`~amreval.match.contract.KernelBackend.build_problem_kernel` made them
+    (checking each would cost a pass over every array on each search of a sentence's problem).
 
     Raises:
-        InputError: pair arrays of different lengths, an adjacency that is not CSR over the pairs, or a
-            pair, neighbour or node index out of range.
+        InputError: pair arrays of different lengths, or an adjacency that is not CSR over the pairs.
     """
     n_a, n_b = int(space.n_a), int(space.n_b)
     src, tgt, u = as_ints(space.pair_src), as_ints(space.pair_tgt), as_floats(space.pair_u)
     ptr, nbr, w = as_ints(space.adjacency.ptr), as_ints(space.adjacency.nbr), as_floats(space.adjacency.w)
     n = len(src)
-    if len(tgt) != n or len(u) != n or len(ptr) != n + 1 or len(nbr) != len(w):
+    if len(tgt) != n or len(u) != n or len(ptr) != n + 1 or len(nbr) != len(w) or n_a < 0 or n_b < 0:
         raise InputError(
             "the search space: pair_src, pair_tgt and pair_u must hold one entry per pair, the adjacency's ptr "
             "one more, its nbr and w one per neighbour"
         )
-    if n and (src.min() < 0 or src.max() >= n_a or tgt.min() < 0 or tgt.max() >= n_b):
-        raise InputError(f"the search space: pairs must join nodes of A in [0, {n_a}) with nodes of B in [0, {n_b})")
-    if (
-        ptr[0] != 0
-        or ptr[-1] != len(nbr)
-        or (len(nbr) and (nbr.min() < 0 or nbr.max() >= n))
-        or (ptr[1:] < ptr[:-1]).any()
-    ):
-        raise InputError("the search space: the adjacency's ptr must rise from 0 to len(nbr), nbr name pairs")
+    if ptr[0] != 0 or ptr[-1] != len(nbr):
+        raise InputError("the search space: the adjacency's ptr must run from 0 to len(nbr)")
     return SearchSpace(n_a, n_b, src, tgt, u, Adjacency(ptr, nbr, w))
 
 
 def _pairs_per_node(name: str, init: Any, space: SearchSpace, allowed: tuple[int, ...]) -> Ints:
     init = as_ints(init)
-    if (
-        init.ndim != 1
-        or len(init) not in allowed
-        or (init.size and (init.min() < -1 or init.max() >= len(space.pair_src)))
-    ):
+    if init.ndim != 1 or len(init) not in allowed or (len(init) and not _below(init + 1, len(space.pair_src) + 1)):
         raise InputError(f"{name} must hold a pair index (or -1) for each of the {space.n_a} nodes")
     return init
 
@@ -317,7 +321,7 @@ def checked_assignment(
     row_ptr, cols, value = as_ints(row_ptr), as_ints(cols), as_floats(value)
     if len(row_ptr) != n_rows + 1 or row_ptr[0] != 0 or row_ptr[-1] != len(cols) or len(value) != len(cols):
         raise InputError("row_ptr must rise from 0 to len(cols) over n_rows + 1 entries, value one per col")
-    if np.any(np.diff(row_ptr) < 0) or (len(cols) and (cols.min() < 0 or cols.max() >= n_cols)):
+    if (row_ptr[1:] < row_ptr[:-1]).any() or not _below(cols, n_cols):
         raise InputError(f"row_ptr must not decrease and cols must lie in [0, {n_cols})")
     return n_rows, n_cols, row_ptr, cols, value
 

@@ -22,6 +22,7 @@ offsets, which the tests compare).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 import numpy as np
@@ -32,6 +33,7 @@ __all__ = [
     "Floats",
     "GraphArrays",
     "GroupArrays",
+    "one_group",
     "PoolWeights",
     "Budget",
     "Adjacency",
@@ -73,6 +75,35 @@ class GroupArrays(NamedTuple):
     b_ptr: Ints
     b_ids: Ints
     n_groups: int
+
+
+# the one group of an unconstrained problem, for graphs of up to 511 nodes (read only)
+_RANGE = np.arange(512, dtype=np.int64)
+_ZEROS = np.zeros(511, dtype=np.int64)
+_RANGE.flags.writeable = False
+_ZEROS.flags.writeable = False
+
+
+def one_group(n_a: int, n_b: int) -> GroupArrays:
+    """One group for all: every node of A may align with every node of B (read-only arrays).
+
+    Example:
+        >>> [x.tolist() for x in one_group(2, 1)[:4]]
+        [[0, 1, 2], [0, 0], [0, 1], [0]]
+    """
+    if max(n_a, n_b) < 512:
+        return _small_group(n_a, n_b)
+    ptr_a, ptr_b = np.arange(n_a + 1, dtype=np.int64), np.arange(n_b + 1, dtype=np.int64)
+    ids_a, ids_b = np.zeros(n_a, dtype=np.int64), np.zeros(n_b, dtype=np.int64)
+    for array in (ptr_a, ids_a, ptr_b, ids_b):
+        array.flags.writeable = False
+    return GroupArrays(ptr_a, ids_a, ptr_b, ids_b, 1)
+
+
+@lru_cache(maxsize=4096)
+def _small_group(n_a: int, n_b: int) -> GroupArrays:
+    # views of the two arrays above, made once per size
+    return GroupArrays(_RANGE[: n_a + 1], _ZEROS[:n_a], _RANGE[: n_b + 1], _ZEROS[:n_b], 1)
 
 
 class PoolWeights(NamedTuple):
@@ -146,8 +177,10 @@ def block_offsets(counts: BlockCounts) -> list[int]:
         [0, 3, 6, 9, 10, 11, 12, 13, 14, 18, 20, 22, 25]
     """
     offsets = [0]
+    at = 0
     for field in BLOCK_LAYOUT:
-        offsets.append(offsets[-1] + field.length(counts))
+        at += field.length(counts)
+        offsets.append(at)
     return offsets
 
 
@@ -190,12 +223,11 @@ class ProblemBlock(NamedTuple):
 def block_views(block: Ints, counts: BlockCounts, bound: float) -> ProblemBlock:
     """The arrays of a block laid out as :data:`BLOCK_LAYOUT` says (views, no copies)."""
     floats = block.view(np.float64)
-    views: list[Ints | Floats] = []
-    at = 0
-    for field in BLOCK_LAYOUT:
-        n = field.length(counts)
-        views.append((floats if field.dtype is np.float64 else block)[at : at + n])
-        at += n
+    offsets = block_offsets(counts)
+    views: list[Ints | Floats] = [
+        (floats if field.dtype is np.float64 else block)[at:end]
+        for field, at, end in zip(BLOCK_LAYOUT, offsets, offsets[1:])
+    ]
     return ProblemBlock._make([*views, float(bound)])
 
 
@@ -260,13 +292,13 @@ class KernelBackend(Protocol):
     name: str
 
     def build_problem_kernel(
-        self, a: GraphArrays, b: GraphArrays, groups: GroupArrays, weights: PoolWeights, budget: Budget
+        self, a: GraphArrays, b: GraphArrays, groups: GroupArrays | None, weights: PoolWeights, budget: Budget
     ) -> ProblemBlock:
         """The candidate pool, its terms, their adjacency, the row pointers and the bound, in one block.
 
-        A pair ``i -> j`` (of a shared group) is a candidate when it earns unary weight (matching
-        instance and attribute triples, relations from a node to itself) or is an end of a term (a
-        relation of A matching one of B between two other candidates).
+        A pair ``i -> j`` of a shared group (``groups`` None: :func:`one_group`) is a candidate when it
+        earns unary weight (matching instance and attribute triples, relations from a node to itself) or
+        is an end of a term (a relation of A matching one of B between two other candidates).
 
         Raises:
             amreval.errors.TooLarge: the terms and node pairs would take more memory than ``budget``.

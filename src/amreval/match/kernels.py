@@ -63,6 +63,7 @@ from amreval.match.contract import (
     SearchSpace,
     block_size,
     block_views,
+    one_group,
 )
 
 __all__ = ["kernels", "CKernels", "PythonKernels", "KERNELS_ENV"]
@@ -85,15 +86,16 @@ class _Checked(ABC):
     name: str
 
     def build_problem_kernel(
-        self, a: GraphArrays, b: GraphArrays, groups: GroupArrays, weights: PoolWeights, budget: Budget
+        self, a: GraphArrays, b: GraphArrays, groups: GroupArrays | None, weights: PoolWeights, budget: Budget
     ) -> ProblemBlock:
         """See :meth:`amreval.match.contract.KernelBackend.build_problem_kernel`."""
         a, b = graph_arrays("A", *a), graph_arrays("B", *b)
         check_graph("A", a)
         check_graph("B", b)
-        groups = checked_groups(groups, len(a.inst), len(b.inst))
+        n_a, n_b = len(a.inst), len(b.inst)
+        groups = one_group(n_a, n_b) if groups is None else checked_groups(groups, n_a, n_b)
         weights = checked_weights(weights, a, b)
-        return self._build_problem(a, b, groups, weights, Budget(*(int(x) for x in budget)))
+        return self._build_problem(a, b, groups, weights, Budget(int(budget[0]), int(budget[1]), int(budget[2])))
 
     def adjacency_kernel(self, n_pairs: int, term_p: Ints, term_q: Ints, term_w: Floats) -> Adjacency:
         """See :meth:`amreval.match.contract.KernelBackend.adjacency_kernel`."""

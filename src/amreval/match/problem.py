@@ -21,6 +21,7 @@ from amreval.match.contract import (
     Adjacency,
     Budget,
     Floats,
+    GraphArrays,
     GroupArrays,
     Ints,
     KernelBackend,
@@ -42,12 +43,6 @@ __all__ = [
     "nodes_to_pairs",
     "MEMORY_BUDGET",
 ]
-
-# the one group of an unconstrained problem, for graphs of up to 511 nodes (read only)
-_RANGE = np.arange(512, dtype=np.int64)
-_ZEROS = np.zeros(511, dtype=np.int64)
-_RANGE.flags.writeable = False
-_ZEROS.flags.writeable = False
 
 
 def _kernels() -> KernelBackend:
@@ -335,10 +330,13 @@ def build_problem(
             bytes for its pairwise terms and node pairs, counted before anything is
             allocated (the message gives the sizes).
     """
-    a = graph_arrays("A", pair.inst_a, pair.attr_a, pair.rel_a)
-    b = graph_arrays("B", pair.inst_b, pair.attr_b, pair.rel_b)
-    n_a, n_b = len(a.inst), len(b.inst)
-    candidates, groups = _groups(allowed, n_a, n_b)
+    # the kernels check the graphs' arrays (the groups' first need the sizes those give)
+    a = GraphArrays(pair.inst_a, pair.attr_a, pair.rel_a)
+    b = GraphArrays(pair.inst_b, pair.attr_b, pair.rel_b)
+    candidates, groups = None, None
+    if allowed is not None:
+        a, b = graph_arrays("A", *a), graph_arrays("B", *b)
+        candidates, groups = _groups(allowed, len(a.inst), len(b.inst))
     bw = b_weights or (None, None, None)
     if not isinstance(bw, (tuple, list)) or len(bw) != 3:
         raise InputError("b_weights must be three arrays (or None each): B's instance, attribute and relation weights")
@@ -348,6 +346,7 @@ def build_problem(
             a, b, groups, weights, Budget(MEMORY_BUDGET, _BYTES_PER_TERM, _BYTES_PER_ENTRY)
         )
     except TooLarge as big:
+        n_a, n_b = len(a.inst), len(b.inst)
         need = big.n_terms * _BYTES_PER_TERM + big.n_entries * _BYTES_PER_ENTRY
         raise InputError(
             f"the alignment problem of {n_a} x {n_b} nodes has {big.n_terms:,} pairwise terms and up to "
@@ -356,22 +355,17 @@ def build_problem(
             "to their sentence)"
         ) from None
     integral = instance_weights is None and b_weights is None
-    return Problem.from_block(block, n_a=n_a, n_b=n_b, integral=integral, groups=candidates)
+    return Problem.from_block(block, n_a=len(a.inst), n_b=len(b.inst), integral=integral, groups=candidates)
 
 
-def _groups(allowed: Candidates | np.ndarray | None, n_a: int, n_b: int) -> tuple[Candidates | None, GroupArrays]:
-    """The restriction as :class:`Candidates` (None: none) and as the kernels take it: group ids numbered
-    0 .. n_groups - 1 in the same order, so each node's stay sorted (no restriction: one group for all).
+def _groups(allowed: Candidates | np.ndarray, n_a: int, n_b: int) -> tuple[Candidates, GroupArrays]:
+    """The restriction as :class:`Candidates` and as the kernels take it: group ids numbered 0 ..
+    n_groups - 1 in the same order, so each node's stay sorted.
 
     Raises:
         InputError: ``allowed`` of another kind or shape, or groups that are not CSR rows (see
             :func:`amreval.match.checks.candidate_groups`).
     """
-    if allowed is None:
-        if max(n_a, n_b) < 512:
-            return None, GroupArrays(_RANGE[: n_a + 1], _ZEROS[:n_a], _RANGE[: n_b + 1], _ZEROS[:n_b], 1)
-        zeros_a, zeros_b = np.zeros(n_a, dtype=np.int64), np.zeros(n_b, dtype=np.int64)
-        return None, GroupArrays(np.arange(n_a + 1), zeros_a, np.arange(n_b + 1), zeros_b, 1)
     if not isinstance(allowed, (Candidates, np.ndarray)):
         raise InputError(f"allowed must be Candidates or an {n_a} x {n_b} boolean array, got {type(allowed).__name__}")
     if isinstance(allowed, np.ndarray):
