@@ -15,9 +15,8 @@ it needs earlier on the user's arrays.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from amreval.errors import InputError
 from amreval.match.contract import (
@@ -54,17 +53,17 @@ __all__ = [
 _MAX_ID = 2**31
 
 
-def as_ints(a: Any) -> Ints:
+def as_ints(a: ArrayLike) -> Ints:
     """``a`` as a contiguous int64 array (itself when it is one)."""
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
-def as_floats(a: Any) -> Floats:
+def as_floats(a: ArrayLike) -> Floats:
     """``a`` as a contiguous float64 array (itself when it is one)."""
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
-def float_array(name: str, values: Any) -> Floats:
+def float_array(name: str, values: ArrayLike) -> Floats:
     """``values`` as a contiguous float64 array.
 
     Raises:
@@ -83,7 +82,7 @@ def check_weights(name: str, values: Floats) -> None:
         raise InputError(f"{name} must be finite and not negative, got {float(bad)!r}")
 
 
-def graph_arrays(side: str, inst: Any, attr: Any, rel: Any) -> GraphArrays:
+def graph_arrays(side: str, inst: ArrayLike, attr: ArrayLike, rel: ArrayLike) -> GraphArrays:
     """One encoded graph's arrays, of the right shapes and integer types, as int64.
 
     Raises:
@@ -134,7 +133,7 @@ def check_graph(side: str, graph: GraphArrays) -> None:
         raise InputError(f"encoded graph {side}: a triple names node {bad}, the graph has {n} nodes")
 
 
-def _group_rows(name: str, ptr: Any, ids: Any) -> tuple[Ints, Ints]:
+def _group_rows(name: str, ptr: ArrayLike, ids: ArrayLike) -> tuple[Ints, Ints]:
     """``ptr``/``ids`` as CSR rows: integers, from 0 to ``len(ids)``, never decreasing, each row's ids ascending."""
     ptr, ids = np.asarray(ptr), np.asarray(ids)
     if ptr.dtype.kind not in "iu" or ids.dtype.kind not in "iu":
@@ -156,12 +155,15 @@ def _group_rows(name: str, ptr: Any, ids: Any) -> tuple[Ints, Ints]:
     return as_ints(ptr), as_ints(ids)
 
 
-def candidate_groups(a_ptr: Any, a_ids: Any, b_ptr: Any, b_ids: Any, n_a: int, n_b: int) -> tuple[Ints, ...]:
+def candidate_groups(
+    a_ptr: ArrayLike, a_ids: ArrayLike, b_ptr: ArrayLike, b_ids: ArrayLike, n_a: int, n_b: int
+) -> tuple[Ints, Ints, Ints, Ints]:
     """The groups of the ``n_a`` nodes of A and ``n_b`` of B as CSR rows (see :class:`GroupArrays`).
 
     Raises:
         InputError: not one row per node, or rows that are not CSR rows of ascending integers.
     """
+    a_ptr, b_ptr = np.asarray(a_ptr), np.asarray(b_ptr)
     if len(a_ptr) != n_a + 1 or len(b_ptr) != n_b + 1:
         raise InputError(
             f"the candidate groups have {len(a_ptr)} x {len(b_ptr)} row pointers, "
@@ -183,7 +185,7 @@ def checked_groups(groups: GroupArrays, n_a: int, n_b: int) -> GroupArrays:
     return GroupArrays(a_ptr, a_ids, b_ptr, b_ids, n_groups)
 
 
-def _b_weights(values: Any, n: int) -> Floats | None:
+def _b_weights(values: ArrayLike | None, n: int) -> Floats | None:
     if values is None:
         return None
     arr = float_array("b_weights", values)
@@ -216,7 +218,7 @@ def checked_weights(weights: PoolWeights, a: GraphArrays, b: GraphArrays) -> Poo
     )
 
 
-def checked_terms(n_pairs: int, term_p: Any, term_q: Any, term_w: Any) -> tuple[Ints, Ints, Floats]:
+def checked_terms(n_pairs: int, term_p: ArrayLike, term_q: ArrayLike, term_w: ArrayLike) -> tuple[Ints, Ints, Floats]:
     """Terms between ``n_pairs`` pairs: ``term_p``, ``term_q``, ``term_w``, one entry per term.
 
     Raises:
@@ -230,7 +232,7 @@ def checked_terms(n_pairs: int, term_p: Any, term_q: Any, term_w: Any) -> tuple[
     return term_p, term_q, term_w
 
 
-def checked_sources(n_a: int, pair_src: Any) -> Ints:
+def checked_sources(n_a: int, pair_src: ArrayLike) -> Ints:
     """Pairs' source nodes, each in ``[0, n_a)``.
 
     Raises:
@@ -266,14 +268,14 @@ def checked_space(space: SearchSpace) -> SearchSpace:
     return SearchSpace(n_a, n_b, src, tgt, u, Adjacency(ptr, nbr, w))
 
 
-def _pairs_per_node(name: str, init: Any, space: SearchSpace, allowed: tuple[int, ...]) -> Ints:
+def _pairs_per_node(name: str, init: ArrayLike, space: SearchSpace, allowed: tuple[int, ...]) -> Ints:
     init = as_ints(init)
     if init.ndim != 1 or len(init) not in allowed or (len(init) and not _below(init + 1, len(space.pair_src) + 1)):
         raise InputError(f"{name} must hold a pair index (or -1) for each of the {space.n_a} nodes")
     return init
 
 
-def checked_start(space: SearchSpace, init: Any) -> Ints:
+def checked_start(space: SearchSpace, init: ArrayLike) -> Ints:
     """A climb's start: a pair index (or -1) per node of A, or nothing (the greedy start).
 
     Raises:
@@ -282,7 +284,7 @@ def checked_start(space: SearchSpace, init: Any) -> Ints:
     return _pairs_per_node("init", init, space, (0, space.n_a))
 
 
-def checked_incumbent(space: SearchSpace, init: Any) -> Ints:
+def checked_incumbent(space: SearchSpace, init: ArrayLike) -> Ints:
     """An exact search's incumbent: a pair index (or -1) per node of A.
 
     Raises:
@@ -291,7 +293,7 @@ def checked_incumbent(space: SearchSpace, init: Any) -> Ints:
     return _pairs_per_node("init", init, space, (space.n_a,))
 
 
-def checked_rows(space: SearchSpace, rows: Any) -> Ints:
+def checked_rows(space: SearchSpace, rows: ArrayLike) -> Ints:
     """Where each node of A's pairs start: from 0 to the number of pairs over ``n_a + 1`` entries.
 
     Raises:
@@ -309,7 +311,7 @@ def checked_rows(space: SearchSpace, rows: Any) -> Ints:
 
 
 def checked_assignment(
-    n_rows: int, n_cols: int, row_ptr: Any, cols: Any, value: Any
+    n_rows: int, n_cols: int, row_ptr: ArrayLike, cols: ArrayLike, value: ArrayLike
 ) -> tuple[int, int, Ints, Ints, Floats]:
     """An assignment problem's pairs: each row's columns and values (CSR).
 
