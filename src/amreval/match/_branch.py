@@ -137,7 +137,7 @@ def branch_and_bound_kernel(
                 continue
             bound = value[depth]
             for k in range(depth, depth_n):
-                bound += _best_potential(order[k], *args)
+                bound += _best_potential(order[k], active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows)
             if bound <= best_value + gap:
                 depth -= 1
                 entering = False

@@ -207,8 +207,12 @@ def _best_node(gains: Floats, eps: float) -> int:
 
 def _recompute(moves: _Moves, nodes: Iterable[int], args: _MoveArgs) -> None:
     """The best moves of ``nodes``, in their order (``args``: :func:`_best_move`'s after the node)."""
+    mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps = args
+    gain, move_p, move_k, move_pd = moves.gain, moves.p, moves.k, moves.pd
     for v in nodes:
-        moves.gain[v], moves.p[v], moves.k[v], moves.pd[v] = _best_move(v, *args)
+        gain[v], move_p[v], move_k[v], move_pd[v] = _best_move(
+            v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
+        )
 
 
 def _step(

@@ -254,9 +254,11 @@ def checked_space(space: SearchSpace) -> SearchSpace:
     Raises:
         InputError: pair arrays of different lengths, or an adjacency that is not CSR over the pairs.
     """
-    n_a, n_b = int(space.n_a), int(space.n_b)
-    src, tgt, u = as_ints(space.pair_src), as_ints(space.pair_tgt), as_floats(space.pair_u)
-    ptr, nbr, w = as_ints(space.adjacency.ptr), as_ints(space.adjacency.nbr), as_floats(space.adjacency.w)
+    n_a, n_b, src, tgt, u, (ptr, nbr, w) = space
+    n_a, n_b = int(n_a), int(n_b)
+    contiguous, i64, f64 = np.ascontiguousarray, np.int64, np.float64
+    src, tgt, u = contiguous(src, i64), contiguous(tgt, i64), contiguous(u, f64)
+    ptr, nbr, w = contiguous(ptr, i64), contiguous(nbr, i64), contiguous(w, f64)
     n = len(src)
     if len(tgt) != n or len(u) != n or len(ptr) != n + 1 or len(nbr) != len(w) or n_a < 0 or n_b < 0:
         raise InputError(

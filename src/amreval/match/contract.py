@@ -220,10 +220,10 @@ class ProblemBlock(NamedTuple):
         return Adjacency(self.adj_ptr, self.adj_nbr, self.adj_w)
 
 
-def block_views(block: Ints, counts: BlockCounts, bound: float) -> ProblemBlock:
-    """The arrays of a block laid out as :data:`BLOCK_LAYOUT` says (views, no copies)."""
+def block_views(block: Ints, offsets: list[int], bound: float) -> ProblemBlock:
+    """The arrays of a block laid out as :data:`BLOCK_LAYOUT` says, at ``offsets`` (:func:`block_offsets`
+    of its counts): views, no copies."""
     floats = block.view(np.float64)
-    offsets = block_offsets(counts)
     views: list[Ints | Floats] = [
         (floats if field.dtype is np.float64 else block)[at:end]
         for field, at, end in zip(BLOCK_LAYOUT, offsets, offsets[1:])
@@ -233,8 +233,8 @@ def block_views(block: Ints, counts: BlockCounts, bound: float) -> ProblemBlock:
 
 def pack_block(counts: BlockCounts, bound: float, arrays: dict[str, Ints | Floats]) -> ProblemBlock:
     """A new block holding ``arrays`` (by name, as :data:`BLOCK_LAYOUT` lists them)."""
-    block = np.empty(block_size(counts), dtype=np.int64)
-    views = block_views(block, counts, bound)
+    offsets = block_offsets(counts)
+    views = block_views(np.empty(offsets[-1], dtype=np.int64), offsets, bound)
     for field in BLOCK_LAYOUT:
         view: Ints | Floats = getattr(views, field.name)
         view[:] = arrays[field.name]

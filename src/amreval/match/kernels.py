@@ -61,7 +61,7 @@ from amreval.match.contract import (
     ProblemBlock,
     SearchResult,
     SearchSpace,
-    block_size,
+    block_offsets,
     block_views,
     one_group,
 )
@@ -290,13 +290,13 @@ class CKernels(_Checked):
             raise TooLarge(int(built.over_terms), int(built.n_pairs))
         if rc != 0:
             raise MemoryError(f"out of memory building the alignment problem of {n_a} x {n_b} nodes")
-        counts = BlockCounts(n_a, int(built.n_pairs), int(built.n_terms))
-        block = np.empty(block_size(counts), dtype=np.int64)
+        offsets = block_offsets(BlockCounts(n_a, int(built.n_pairs), int(built.n_terms)))
+        block = np.empty(offsets[-1], dtype=np.int64)
         try:
             ctypes.memmove(_addr(block), built.block, block.nbytes)
         finally:
             self._lib.amr_block_free(built.block)
-        return block_views(block, counts, float(built.bound))
+        return block_views(block, offsets, float(built.bound))
 
     def _adjacency(self, n_pairs: int, term_p: Ints, term_q: Ints, term_w: Floats) -> Adjacency:
         n_terms = len(term_p)
