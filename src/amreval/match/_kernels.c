@@ -239,8 +239,8 @@ static i64 count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, con
     return n_terms;
 }
 
-/* Matching (triple of A, triple of B) of a shared group, each once (see _pool._count_matches); -1 when
- * out of memory. */
+/* Matching (triple of A, triple of B) of a shared group, each once (as _pool._count_entries counts
+ * _pool._matches); -1 when out of memory. */
 static i64 count_matches(const i64 *keys_a, i64 stride_a, const i64 *owners_a, i64 owner_stride_a, i64 n_a_items,
                          const i64 *keys_b, i64 stride_b, const i64 *owners_b, i64 owner_stride_b, i64 n_b_items,
                          const Groups *g) {
