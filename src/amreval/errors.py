@@ -12,6 +12,7 @@ __all__ = [
     "InputError",
     "DecodeError",
     "MissingDependencyError",
+    "TooLarge",
     "AmrevalWarning",
 ]
 
@@ -66,6 +67,17 @@ class DecodeError(InputError):
             where.append(f"line {self.line}")
         prefix = ", ".join(where)
         return f"{prefix}: {self.reason}" if prefix else self.reason
+
+
+class TooLarge(AmrevalError):
+    """Raised by the alignment kernels: a problem over its memory budget (``n_terms`` pairwise terms, up
+    to ``n_entries`` node pairs); nothing was allocated for them. :func:`amreval.match.build_problem`
+    turns it into an :class:`InputError` that gives the sizes."""
+
+    def __init__(self, n_terms: int, n_entries: int) -> None:
+        super().__init__(n_terms, n_entries)
+        self.n_terms = n_terms
+        self.n_entries = n_entries
 
 
 class MissingDependencyError(AmrevalError, ImportError):

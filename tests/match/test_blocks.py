@@ -10,34 +10,31 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amreval import loads_graph
-from amreval.match import blocks as blocks_module
 from amreval.match.alignment import align, hill_climb
-from amreval.match.blocks import block_bound, branch_and_bound
+from amreval.match.blocks import block_bound
 from amreval.match.bounds import solve_milp
+from amreval.match.exact import branch_and_bound
 from amreval.match.kernels import kernels
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem, nodes_to_pairs, pairs_to_nodes
+from amreval.match.proof import optimality_gap
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
 from strategies import problems
 
 
 def search_args(problem, init_pairs, gap, limit):
-    ptr, nbr, w = problem.adjacency()
-    return (
-        problem.n_a, problem.n_b, problem.pair_src, problem.pair_tgt, problem.pair_u, ptr, nbr, w,
-        problem.rows(), init_pairs, gap, limit,
-    )  # fmt: skip
+    return (problem.search_space(),), {"rows": problem.rows(), "init": init_pairs, "gap": gap, "node_limit": limit}
 
 
 @settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(problems(), st.integers(0, 2**31), st.sampled_from([3, 40, 10**6]))
 def test_c_and_python_search_alike_and_reach_the_optimum(problem, seed, limit):
     start = hill_climb(problem, restarts=0, seed=seed)
-    args = search_args(problem, nodes_to_pairs(problem, start.mapping), blocks_module.gap_of(problem), limit)
-    c = kernels("c").branch_and_bound(*args)
-    py = kernels("python").branch_and_bound(*args)
-    assert c[0].tolist() == py[0].tolist() and c[1:] == py[1:]
+    args, kw = search_args(problem, nodes_to_pairs(problem, start.mapping), optimality_gap(problem.integral), limit)
+    c = kernels("c").branch_and_bound_kernel(*args, **kw)
+    py = kernels("python").branch_and_bound_kernel(*args, **kw)
+    assert c.pairs.tolist() == py.pairs.tolist() and c[1:] == py[1:]
     pairs, value, proven, nodes = c
     assert nodes <= limit + 1
     assert value >= start.score - 1e-9
@@ -48,7 +45,7 @@ def test_c_and_python_search_alike_and_reach_the_optimum(problem, seed, limit):
     assert optimum.optimal
     assert value <= optimum.score + 1e-6
     if proven:
-        assert value >= optimum.score - blocks_module.gap_of(problem) - 1e-9
+        assert value >= optimum.score - optimality_gap(problem.integral) - 1e-9
         if problem.integral:
             assert value == optimum.score
     elif limit >= 10**6:
@@ -154,12 +151,13 @@ def test_inputs_that_would_break_the_exact_search_are_errors():
     assert found.optimal and found.score == problem.value(found.mapping) == 6.0
     with pytest.raises(InputError, match="init is not one-to-one"):
         align(problem, init=np.array([1, 1, -1]))
-    # the kernels check what they index with (a bad array would read or write out of bounds)
-    c = kernels("c")
-    with pytest.raises(ValueError, match="cols must lie in"):
-        c.sparse_assignment(1, 2, np.array([0, 1]), np.array([5]), np.array([1.0]))
-    with pytest.raises(ValueError, match="init must hold a pair index"):
-        c.branch_and_bound(*search_args(problem, np.array([0]), 0.5, 10))
+    # the kernels check what they index with (a bad array would read or write out of bounds), both alike
+    for which in ("c", "python"):
+        with pytest.raises(InputError, match=r"cols must lie in \[0, 2\)"):
+            kernels(which).sparse_assignment_kernel(1, 2, np.array([0, 1]), np.array([5]), np.array([1.0]))
+        args, kw = search_args(problem, np.array([0]), 0.5, 10)
+        with pytest.raises(InputError, match="init must hold a pair index .or -1. for each of the 3 nodes"):
+            kernels(which).branch_and_bound_kernel(*args, **kw)
 
 
 def test_term_weights_may_only_be_lowered_and_fractions_end_whole_number_proofs():

@@ -16,6 +16,7 @@ from amreval import AmrevalWarning, InputError, MissingDependencyError
 from amreval.amr.read import read_graphs
 from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
+from amreval.match.contract import Budget, GraphArrays, GroupArrays, PoolWeights, SearchSpace
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
@@ -34,7 +35,7 @@ def build_both(monkeypatch, pair, **kw):
     """The problem built by the C kernels and by the Python ones."""
     built = []
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_pool", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
         built.append(build_problem(pair, **kw))
     return built
 
@@ -46,31 +47,32 @@ def assert_same_everything(monkeypatch, pair, seeds=(0, 7, 2**62 + 3), restarts=
         assert got.dtype == want.dtype and np.array_equal(got, want), name
     assert c.bound == py.bound
     ck, pk = c_kernels(), kernel_module.kernels("python")
-    adj_c = ck.adjacency(c.n_pairs, c.term_p, c.term_q, c.term_w)
-    adj_p = pk.adjacency(py.n_pairs, py.term_p, py.term_q, py.term_w)
+    adj_c = ck.adjacency_kernel(c.n_pairs, c.term_p, c.term_q, c.term_w)
+    adj_p = pk.adjacency_kernel(py.n_pairs, py.term_p, py.term_q, py.term_w)
     for got, want in zip(adj_c, adj_p):
         assert np.array_equal(got, want)
-    assert np.array_equal(ck.row_pointers(c.n_a, c.pair_src), pk.row_pointers(py.n_a, py.pair_src))
+    assert np.array_equal(ck.row_pointers_kernel(c.n_a, c.pair_src), pk.row_pointers_kernel(py.n_a, py.pair_src))
     # what build_problem computes with the pool, in the same call, is what the kernels compute alone
     for built in (c, py):
         for got, want in zip(built.adjacency(), adj_c):
             assert got.dtype == want.dtype and np.array_equal(got, want)
-        assert np.array_equal(built.rows(), ck.row_pointers(c.n_a, c.pair_src))
-    ptr, nbr, w = adj_c
+        assert np.array_equal(built.rows(), ck.row_pointers_kernel(c.n_a, c.pair_src))
+    space = SearchSpace(c.n_a, c.n_b, c.pair_src, c.pair_tgt, c.pair_u, adj_c)
     none = np.zeros(0, dtype=np.int64)
     starts = [none]
     if c.n_a:
         # a given start: every node's first candidate, where it has one
-        rows = pk.row_pointers(c.n_a, c.pair_src)
+        rows = pk.row_pointers_kernel(c.n_a, c.pair_src)
         starts.append(np.array([rows[i] if rows[i] < rows[i + 1] else -1 for i in range(c.n_a)], dtype=np.int64))
     for seed in seeds:
         for init in starts:
-            args = (c.n_a, c.n_b, c.pair_src, c.pair_tgt, c.pair_u, ptr, nbr, w, restarts, seed)
             # bound: unreachable (every restart runs) and the problem's own (early stop)
             for bound in (1e18, c.bound):
-                got = ck.hill_climb(*args, bound, init)
-                want = pk.hill_climb(*args, bound, init)
-                assert got[0].tolist() == want[0].tolist() and got[1:] == want[1:]
+                kw = {"restarts": restarts, "seed": seed, "bound": bound, "init": init}
+                got = ck.hill_climb_kernel(space, **kw)
+                want = pk.hill_climb_kernel(space, **kw)
+                assert got.pairs.tolist() == want.pairs.tolist() and got[1:] == want[1:]
+                assert type(got.score) is type(want.score) is float
     return c
 
 
@@ -209,8 +211,8 @@ def test_the_sparse_assignment_totals_what_scipy_totals_on_the_dense_table(rows,
     value = np.array([data.draw(values) for _ in cells])
     row_ptr = np.searchsorted([i for i, _ in cells], np.arange(rows + 1)).astype(np.int64)
     col = np.array([j for _, j in cells], dtype=np.int64)
-    c = c_kernels().sparse_assignment(rows, cols, row_ptr, col, value)
-    py = kernel_module.kernels("python").sparse_assignment(rows, cols, row_ptr, col, value)
+    c = c_kernels().sparse_assignment_kernel(rows, cols, row_ptr, col, value)
+    py = kernel_module.kernels("python").sparse_assignment_kernel(rows, cols, row_ptr, col, value)
     assert c[0].tolist() == py[0].tolist() and c[1] == py[1]
     pairs, total = c
     # a pair of its own row per row, each column once
@@ -350,7 +352,7 @@ def test_a_problem_over_the_memory_budget_is_refused_before_it_is_built(monkeypa
     pair = encode_pair(a, b)
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**2)
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_pool", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
         with pytest.raises(
             InputError,
             match=r"the alignment problem of 300 x 300 nodes has 0 pairwise terms and up to 90,001 node pairs "
@@ -361,3 +363,58 @@ def test_a_problem_over_the_memory_budget_is_refused_before_it_is_built(monkeypa
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 8 * 1024**2)
     built = build_problem(pair)
     assert built.n_pairs == 90_000 and built.pair_u.max() == 2.0
+
+
+def test_both_kernels_check_their_inputs_alike_before_they_run():
+    from amreval import loads_graph
+
+    g = graph_triples(loads_graph("(a / x :r (b / y))"))
+    p = build_problem(encode_pair(g, g))
+    # pairs a -> a (x and TOP), b -> b (y); one term, the relation, between them
+    assert (p.n_a, p.n_b, p.pair_src.tolist(), p.pair_tgt.tolist(), p.n_terms) == (2, 2, [0, 1], [0, 1], 1)
+    space = p.search_space()
+    climb = {"restarts": 0, "seed": 0, "bound": 3.0}
+    search = {"rows": p.rows(), "init": np.array([0, 1]), "gap": 0.5, "node_limit": 10}
+    graph = GraphArrays(np.array([0, 1]), np.zeros((0, 2), dtype=np.int64), np.array([[0, 0, 1]]))
+    outside = graph._replace(rel=np.array([[0, 0, 5]]))
+    one_group = GroupArrays(np.arange(3), np.zeros(2, dtype=np.int64), np.arange(3), np.zeros(2, dtype=np.int64), 1)
+    budget = Budget(2**40, 88, 80)
+    cases = [
+        (lambda k: k.hill_climb_kernel(space, **climb, init=np.array([0])),
+         "init must hold a pair index (or -1) for each of the 2 nodes"),
+        (lambda k: k.hill_climb_kernel(space, **climb, init=np.array([0, 2])),
+         "init must hold a pair index (or -1) for each of the 2 nodes"),
+        (lambda k: k.hill_climb_kernel(space, **{**climb, "restarts": -1}, init=np.array([0, 1])),
+         "restarts must be an integer in [0, 9223372036854775808), got -1"),
+        (lambda k: k.hill_climb_kernel(space._replace(adjacency=space.adjacency._replace(ptr=np.array([0, 1, 1]))),
+                                       **climb, init=np.array([0, 1])),
+         "the search space: the adjacency's ptr must run from 0 to len(nbr)"),
+        (lambda k: k.branch_and_bound_kernel(space._replace(pair_u=np.ones(3)), **search),
+         "the search space: pair_src, pair_tgt and pair_u must hold one entry per pair, the adjacency's ptr one "
+         "more, its nbr and w one per neighbour"),
+        (lambda k: k.branch_and_bound_kernel(space, **{**search, "rows": np.array([0, 2])}),
+         "rows must rise from 0 to the number of pairs over 3 entries"),
+        (lambda k: k.adjacency_kernel(1, p.term_p, p.term_q, p.term_w), "terms must join pairs in [0, 1)"),
+        (lambda k: k.row_pointers_kernel(1, p.pair_src), "pair_src must name nodes in [0, 1)"),
+        (lambda k: k.sparse_assignment_kernel(2, 2, np.array([0, 1]), np.array([0]), np.array([1.0])),
+         "row_ptr must rise from 0 to len(cols) over n_rows + 1 entries, value one per col"),
+        (lambda k: k.build_problem_kernel(outside, graph, one_group, PoolWeights(), budget),
+         "encoded graph A: a triple names node 5, the graph has 2 nodes"),
+        (lambda k: k.build_problem_kernel(graph, graph, one_group._replace(n_groups=0), PoolWeights(), budget),
+         "candidate groups: ids must lie in [0, 0)"),
+        (lambda k: k.build_problem_kernel(graph, graph, one_group, PoolWeights(rel_b=np.ones(2)), budget),
+         "expected 1 weights, got shape (2,)"),
+        (lambda k: k.build_problem_kernel(graph, graph, one_group, PoolWeights(instance=np.ones((2, 2)) * -1), budget),
+         "instance_weights must be finite and not negative, got -1.0"),
+    ]  # fmt: skip
+    for call, message in cases:
+        for which in ("c", "python"):
+            with pytest.raises(InputError) as err:
+                call(kernel_module.kernels(which))
+            assert str(err.value) == message, which
+    # the same inputs, well formed, run on both alike
+    for which in ("c", "python"):
+        block = kernel_module.kernels(which).build_problem_kernel(graph, graph, one_group, PoolWeights(), budget)
+        assert (block.pair_u.tolist(), block.term_w.tolist(), block.bound) == ([1.0, 1.0], [1.0], 3.0)
+        found = kernel_module.kernels(which).branch_and_bound_kernel(space, **search)
+        assert (found.pairs.tolist(), found.value, found.proven) == ([0, 1], 4.0, True)

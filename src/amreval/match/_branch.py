@@ -1,4 +1,4 @@
-"""Exact search by branch and bound (plain Python): the specification of ``amr_branch_bound``.
+"""Exact search by branch and bound (plain Python): the specification of ``amr_branch_and_bound``.
 
 Depth first over the nodes of A, each given one of its candidate pairs whose
 node of B is free, or none. A subtree is cut when what it could reach is no
@@ -15,9 +15,18 @@ children and sums), so both give identical results.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
+
+from amreval.match.contract import Floats, Ints, SearchResult
+
+_Bools = NDArray[np.bool_]
+#: What :func:`_potential` and :func:`_best_potential` take after the pair or node: the search's state
+#: (``active`` pairs, ``decided`` nodes of A, ``used`` nodes of B), the pairs, the adjacency, the rows.
+_Args = tuple[_Bools, _Bools, _Bools, Ints, Ints, Floats, Ints, Ints, Floats, Ints]
 
 
-def _potential(p, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w):
+def _potential(p: int, active: _Bools, decided: _Bools, used: _Bools, pair_src: Ints, pair_tgt: Ints,
+               pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats) -> float:  # fmt: skip
     v = pair_u[p]
     for x in range(ptr[p], ptr[p + 1]):
         q = nbr[x]
@@ -28,7 +37,8 @@ def _potential(p, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w
     return v
 
 
-def _best_potential(i, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows):
+def _best_potential(i: int, active: _Bools, decided: _Bools, used: _Bools, pair_src: Ints, pair_tgt: Ints,
+                    pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats, rows: Ints) -> float:  # fmt: skip
     best = 0.0
     for p in range(rows[i], rows[i + 1]):
         if not used[pair_tgt[p]]:
@@ -38,35 +48,68 @@ def _best_potential(i, active, decided, used, pair_src, pair_tgt, pair_u, ptr, n
     return best
 
 
-def branch_and_bound(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows, init, gap, node_limit):
-    """The best mapping: ``(pairs, value, proven, nodes)``; ``pairs`` a pair index per node of A (-1 none).
-
-    ``init`` (a pair per node of A, one-to-one) is the incumbent; a mapping replaces it only when it
-    is more than ``gap`` better. ``proven``: the search ended within ``node_limit`` subtrees, so no
-    mapping is more than ``gap`` better than the one returned.
-    """
-    n_pairs = len(pair_src)
-    active = np.zeros(n_pairs, dtype=bool)
-    used = np.zeros(n_b, dtype=bool)
-    decided = np.zeros(n_a, dtype=bool)
-    best = np.full(n_a, -1, dtype=np.int64)
-    # the incumbent and its value: unary weights, then each term once (from its lower pair), in pair order
-    for i in range(n_a):
+def _incumbent(init: Ints, pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats, active: _Bools) -> tuple[Ints, float]:
+    """The incumbent's pairs and value: unary weights, then each term once (from its lower pair), in pair
+    order (``active`` is left as it was, all False)."""
+    best = np.full(init.shape[0], -1, dtype=np.int64)
+    for i in range(init.shape[0]):
         if init[i] >= 0:
             best[i] = init[i]
             active[init[i]] = True
     best_value = 0.0
-    for p in range(n_pairs):
+    for p in range(active.shape[0]):
         if active[p]:
             best_value += pair_u[p]
             for x in range(ptr[p], ptr[p + 1]):
                 if nbr[x] > p and active[nbr[x]]:
                     best_value += w[x]
     active[:] = False
+    return best, best_value
+
+
+def _children(i: int, args: _Args) -> list[int]:
+    """Node ``i``'s children: its pairs whose node of B is free, most promising first (ties in pair order),
+    then -1 (none)."""
+    active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows = args
+    scored = []
+    for p in range(rows[i], rows[i + 1]):
+        if not used[pair_tgt[p]]:
+            scored.append((_potential(p, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w), p))
+    scored.sort(key=lambda s: -s[0])  # stable: ties in pair order
+    return [p for _, p in scored] + [-1]
+
+
+def _take(p: int, active: _Bools, used: _Bools, pair_tgt: Ints, pair_u: Floats, ptr: Ints, nbr: Ints,
+          w: Floats) -> float:  # fmt: skip
+    """Take pair ``p`` (none: -1); returns what it adds (its unary weight and its terms with pairs taken)."""
+    gain = 0.0
+    if p >= 0:
+        gain = pair_u[p]
+        for x in range(ptr[p], ptr[p + 1]):
+            if active[nbr[x]]:
+                gain += w[x]
+        active[p] = True
+        used[pair_tgt[p]] = True
+    return gain
+
+
+def branch_and_bound_kernel(
+    n_a: int, n_b: int, pair_src: Ints, pair_tgt: Ints, pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats, rows: Ints,
+    init: Ints, gap: float, node_limit: int,
+) -> SearchResult:  # fmt: skip
+    """The best mapping: its pairs (a pair index per node of A, -1 none), value, whether proven, subtrees.
+
+    ``init`` (a pair per node of A, one-to-one) is the incumbent; a mapping replaces it only when it
+    is more than ``gap`` better. ``proven``: the search ended within ``node_limit`` subtrees, so no
+    mapping is more than ``gap`` better than the one returned.
+    """
+    active = np.zeros(len(pair_src), dtype=bool)
+    used = np.zeros(n_b, dtype=bool)
+    decided = np.zeros(n_a, dtype=bool)
+    best, best_value = _incumbent(init, pair_u, ptr, nbr, w, active)
+    args: _Args = (active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows)
     # branching order: nodes with candidates, by what their best pair could add at the root (most first)
-    root = [
-        _best_potential(i, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows) for i in range(n_a)
-    ]
+    root = [_best_potential(i, *args) for i in range(n_a)]
     order = [i for i in range(n_a) if rows[i] < rows[i + 1]]
     order.sort(key=lambda i: -root[i])
     depth_n = len(order)
@@ -76,15 +119,13 @@ def branch_and_bound(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows, in
     value = [0.0] * (depth_n + 1)
     choice = np.full(n_a, -1, dtype=np.int64)
     nodes = 0
-    stopped = False
     depth = 0
     entering = True
-    while True:
+    while depth >= 0:
         if entering:
             nodes += 1
             if nodes > node_limit:
-                stopped = True
-                break
+                return SearchResult(best, float(best_value), False, nodes)
             if depth == depth_n:
                 if value[depth] > best_value + gap:
                     best_value = value[depth]
@@ -93,8 +134,6 @@ def branch_and_bound(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows, in
                         best[i] = choice[i]
                 depth -= 1
                 entering = False
-                if depth < 0:
-                    break
                 continue
             bound = value[depth]
             for k in range(depth, depth_n):
@@ -102,46 +141,26 @@ def branch_and_bound(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows, in
             if bound <= best_value + gap:
                 depth -= 1
                 entering = False
-                if depth < 0:
-                    break
                 continue
-            i = order[depth]
-            scored = []
-            for p in range(rows[i], rows[i + 1]):
-                if not used[pair_tgt[p]]:
-                    scored.append((_potential(p, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w), p))
-            scored.sort(key=lambda s: -s[0])  # stable: ties in pair order
-            kids[depth] = [p for _, p in scored] + [-1]
+            kids[depth] = _children(order[depth], args)
             nxt[depth] = 0
-            decided[i] = True
-        else:
+            decided[order[depth]] = True
+        elif choice[order[depth]] >= 0:
             # back from a child: undo its choice
-            i = order[depth]
-            p = choice[i]
-            if p >= 0:
-                active[p] = False
-                used[pair_tgt[p]] = False
-                choice[i] = -1
+            p = choice[order[depth]]
+            active[p] = False
+            used[pair_tgt[p]] = False
+            choice[order[depth]] = -1
         i = order[depth]
         if nxt[depth] == len(kids[depth]):
             decided[i] = False
             depth -= 1
             entering = False
-            if depth < 0:
-                break
             continue
         p = kids[depth][nxt[depth]]
         nxt[depth] += 1
-        gain = 0.0
-        if p >= 0:
-            gain = pair_u[p]
-            for x in range(ptr[p], ptr[p + 1]):
-                if active[nbr[x]]:
-                    gain += w[x]
-            active[p] = True
-            used[pair_tgt[p]] = True
+        value[depth + 1] = value[depth] + _take(p, active, used, pair_tgt, pair_u, ptr, nbr, w)
         choice[i] = p
-        value[depth + 1] = value[depth] + gain
         depth += 1
         entering = True
-    return best, float(best_value), not stopped, nodes
+    return SearchResult(best, float(best_value), True, nodes)

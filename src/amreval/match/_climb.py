@@ -2,22 +2,25 @@
 
 They work on plain integer and float arrays only; :mod:`amreval.match.alignment`
 prepares the arrays and reads the results through :func:`amreval.match.kernels.kernels`.
-This is the specification of the compiled kernels (``_kernels.c`` follows it
-loop by loop and gives identical results) and what runs where they are not
-built, or with ``AMREVAL_KERNELS=python``, which is how the benchmark measures
-what compiling buys.
+This is the specification of the compiled kernel (``amr_hill_climb`` in
+``_kernels.c`` follows it loop by loop and gives identical results) and what
+runs where it is not built, or with ``AMREVAL_KERNELS=python``, which is how the
+benchmark measures what compiling buys.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
-from amreval.match._pool import find_pair, row_pointers
+from amreval.match._pool import find_pair_kernel, row_pointers_kernel
+from amreval.match.contract import ClimbResult, Floats, Ints
 
 _EPS = 1e-9
 
 
-def step_tolerance(bound):
+def step_tolerance(bound: float) -> float:
     """The least gain a step must make: 1e-9, or 1e-12 of the bound when that is larger.
 
     Gains are computed from sums that carry rounding errors of about 1e-16 of the score; with
@@ -33,7 +36,7 @@ def step_tolerance(bound):
 _MASK = 0xFFFFFFFFFFFFFFFF
 
 
-def _splitmix(state):
+def _splitmix(state: int) -> tuple[int, int]:
     """SplitMix64: the next state and its output (Python ints below 2**64)."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK
     z = state
@@ -42,7 +45,7 @@ def _splitmix(state):
     return state, z ^ (z >> 31)
 
 
-def _pair_weight(p, q, ptr, nbr, w):
+def _pair_weight(p: int, q: int, ptr: Ints, nbr: Ints, w: Floats) -> float:
     total = 0.0
     if p < 0 or q < 0:
         return total
@@ -52,12 +55,15 @@ def _pair_weight(p, q, ptr, nbr, w):
     return total
 
 
-def _activate(p, sign, ctx, ptr, nbr, w):
+def _activate(p: int, sign: float, ctx: Floats, ptr: Ints, nbr: Ints, w: Floats) -> None:
     for x in range(ptr[p], ptr[p + 1]):
         ctx[nbr[x]] += sign * w[x]
 
 
-def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps):
+def _best_move(
+    i: int, mapping: Ints, used: Ints, ctx: Floats, pair_tgt: Ints, pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats,
+    cand_ptr: Ints, eps: float,
+) -> tuple[float, int, int, int]:  # fmt: skip
     """Node i's best move or swap: ``(gain, p, k, pd)``; gain ``-1.0`` and ``p = -1`` when none gains."""
     best_gain = eps
     best_p = -1
@@ -94,7 +100,7 @@ def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, e
             # active, hold exactly their terms with the pairs that stay.
             pd = -1
             if a >= 0:
-                pd = find_pair(cand_ptr, pair_tgt, k, a)
+                pd = find_pair_kernel(cand_ptr, pair_tgt, k, a)
                 if pd < 0:
                     continue
             pb = mapping[k]
@@ -119,7 +125,7 @@ def _best_move(i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, e
     return best_gain, best_p, best_k, best_pd
 
 
-def _mark(x, stamp, step, todo, n_todo):
+def _mark(x: int, stamp: Ints, step: int, todo: Ints, n_todo: int) -> int:
     if x >= 0 and stamp[x] != step:
         stamp[x] = step
         todo[n_todo] = x
@@ -127,7 +133,24 @@ def _mark(x, stamp, step, todo, n_todo):
     return n_todo
 
 
-def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, tgt_ptr, tgt_src, eps):
+#: What :func:`_best_move` takes after the node: the state, the pairs, the adjacency, the rows, the least gain.
+_MoveArgs = tuple[Ints, Ints, Floats, Ints, Floats, Ints, Ints, Floats, Ints, float]
+
+
+class _Moves:
+    """Each node's best move (``gain``, ``p``, ``k``, ``pd`` as :func:`_best_move` gives them), kept."""
+
+    def __init__(self, n_a: int) -> None:
+        self.gain = np.empty(n_a, dtype=np.float64)
+        self.p = np.empty(n_a, dtype=np.int64)
+        self.k = np.empty(n_a, dtype=np.int64)
+        self.pd = np.empty(n_a, dtype=np.int64)
+
+
+def _climb(
+    mapping: Ints, used: Ints, ctx: Floats, pair_src: Ints, pair_tgt: Ints, pair_u: Floats, ptr: Ints, nbr: Ints,
+    w: Floats, cand_ptr: Ints, tgt_ptr: Ints, tgt_src: Ints, eps: float,
+) -> float:  # fmt: skip
     """Steepest-ascent hill climbing from the state given; returns the gain.
 
     Each step takes the best move of all (the first node, and its first
@@ -135,125 +158,136 @@ def _climb(mapping, used, ctx, pair_src, pair_tgt, pair_u, ptr, nbr, w, cand_ptr
     best move is kept and recomputed only when the step changed something it
     depends on: its own pairs' context (the neighbours of the pairs that
     changed), the owners of the targets involved, the nodes that could move to
-    a target whose owner or whose owner's context changed. A step then costs
-    about the changed neighbourhood, not the whole candidate pool. A last full
-    pass confirms that no move gains before the climb ends.
+    a target whose owner or whose owner's context changed (:func:`_stale`). A
+    step then costs about the changed neighbourhood, not the whole candidate
+    pool. A last full pass confirms that no move gains before the climb ends.
     """
     n_a = mapping.shape[0]
+    moves = _Moves(n_a)
+    args: _MoveArgs = (mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps)
+    everyone = range(n_a)
+    _recompute(moves, everyone, args)
     total_gain = 0.0
-    gains = np.empty(n_a, dtype=np.float64)
-    move_p = np.empty(n_a, dtype=np.int64)
-    move_k = np.empty(n_a, dtype=np.int64)
-    move_pd = np.empty(n_a, dtype=np.int64)
-    for i in range(n_a):
-        gains[i], move_p[i], move_k[i], move_pd[i] = _best_move(
-            i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
-        )
     stamp = np.full(n_a, -1, dtype=np.int64)
     todo = np.empty(n_a, dtype=np.int64)
     changed = np.empty(4, dtype=np.int64)
     step = 0
     while True:
-        best_gain = eps
-        best_i = -1
-        for i in range(n_a):
-            if gains[i] > best_gain:
-                best_gain = gains[i]
-                best_i = i
+        best_i = _best_node(moves.gain, eps)
         if best_i < 0:
             # confirm with a full pass; the kept moves are exact, so this finds nothing
-            for i in range(n_a):
-                gains[i], move_p[i], move_k[i], move_pd[i] = _best_move(
-                    i, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
-                )
-                if gains[i] > best_gain:
-                    best_gain = gains[i]
-                    best_i = i
+            _recompute(moves, everyone, args)
+            best_i = _best_node(moves.gain, eps)
             if best_i < 0:
                 return total_gain
-        total_gain += best_gain
-        i = best_i
-        best_p = move_p[i]
-        best_k = move_k[i]
-        best_pd = move_pd[i]
-        cur = mapping[i]
-        n_changed = 0
-        if cur >= 0:
-            changed[n_changed] = cur
-            n_changed += 1
-        changed[n_changed] = best_p
-        n_changed += 1
-        if best_k < 0:
-            if cur >= 0:
-                _activate(cur, -1.0, ctx, ptr, nbr, w)
-                used[pair_tgt[cur]] = -1
-            _activate(best_p, 1.0, ctx, ptr, nbr, w)
-            mapping[i] = best_p
-            used[pair_tgt[best_p]] = i
-        else:
-            k = best_k
-            pb = mapping[k]
-            changed[n_changed] = pb
-            n_changed += 1
-            if cur >= 0:
-                _activate(cur, -1.0, ctx, ptr, nbr, w)
-            _activate(pb, -1.0, ctx, ptr, nbr, w)
-            _activate(best_p, 1.0, ctx, ptr, nbr, w)
-            mapping[i] = best_p
-            used[pair_tgt[best_p]] = i
-            if best_pd >= 0:
-                changed[n_changed] = best_pd
-                n_changed += 1
-                _activate(best_pd, 1.0, ctx, ptr, nbr, w)
-                mapping[k] = best_pd
-                used[pair_tgt[best_pd]] = k
-            else:
-                mapping[k] = -1
-                if cur >= 0:
-                    used[pair_tgt[cur]] = -1
-        # the nodes whose best move may have changed; when finding them would cost more
-        # than recomputing every node, every node is recomputed
+        total_gain += moves.gain[best_i]
+        k = moves.k[best_i]
+        n_changed = _step(
+            best_i, moves.p[best_i], k, moves.pd[best_i], mapping, used, ctx, pair_tgt, ptr, nbr, w, changed
+        )
         step += 1
-        n_todo = 0
-        n_todo = _mark(i, stamp, step, todo, n_todo)
-        if best_k >= 0:
-            n_todo = _mark(best_k, stamp, step, todo, n_todo)
-        work = 0
-        budget = cand_ptr[n_a]
-        for c in range(n_changed):
-            q0 = changed[c]
-            # whoever could take, or swap into, a target that was taken or freed
-            j = pair_tgt[q0]
-            work += tgt_ptr[j + 1] - tgt_ptr[j]
-            for x in range(tgt_ptr[j], tgt_ptr[j + 1]):
-                n_todo = _mark(tgt_src[x], stamp, step, todo, n_todo)
-            for y in range(ptr[q0], ptr[q0 + 1]):
-                q = nbr[y]
-                # the context of q changed: its node, the owner of its target (a swap's pd),
-                # and, when q is active, every node that could swap with its owner
-                n_todo = _mark(pair_src[q], stamp, step, todo, n_todo)
-                t = pair_tgt[q]
-                n_todo = _mark(used[t], stamp, step, todo, n_todo)
-                if mapping[pair_src[q]] == q:
-                    work += tgt_ptr[t + 1] - tgt_ptr[t]
-                    for x in range(tgt_ptr[t], tgt_ptr[t + 1]):
-                        n_todo = _mark(tgt_src[x], stamp, step, todo, n_todo)
-            if work > budget:
-                break
+        n_todo = _mark(best_i, stamp, step, todo, 0)
+        if k >= 0:
+            n_todo = _mark(k, stamp, step, todo, n_todo)
+        n_todo = _stale(changed[:n_changed], n_todo, stamp, step, todo, mapping, used, pair_src, pair_tgt, ptr, nbr,
+                        tgt_ptr, tgt_src, int(cand_ptr[n_a]))  # fmt: skip
+        _recompute(moves, everyone if n_todo < 0 else todo[:n_todo].tolist(), args)
+
+
+def _best_node(gains: Floats, eps: float) -> int:
+    """The first node whose kept move gains the most, more than ``eps``; -1 when none does."""
+    best_gain = eps
+    best_i = -1
+    for i in range(gains.shape[0]):
+        if gains[i] > best_gain:
+            best_gain = gains[i]
+            best_i = i
+    return best_i
+
+
+def _recompute(moves: _Moves, nodes: Iterable[int], args: _MoveArgs) -> None:
+    """The best moves of ``nodes``, in their order (``args``: :func:`_best_move`'s after the node)."""
+    mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps = args
+    gain, move_p, move_k, move_pd = moves.gain, moves.p, moves.k, moves.pd
+    for v in nodes:
+        gain[v], move_p[v], move_k[v], move_pd[v] = _best_move(
+            v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
+        )
+
+
+def _step(
+    i: int, p: int, k: int, pd: int, mapping: Ints, used: Ints, ctx: Floats, pair_tgt: Ints, ptr: Ints, nbr: Ints,
+    w: Floats, changed: Ints,
+) -> int:  # fmt: skip
+    """Node ``i`` takes pair ``p``: a move (``k < 0``), or a swap with node ``k``, which takes ``pd`` (or
+    nothing, -1). The pairs that left or entered go to ``changed``; returns how many."""
+    cur = mapping[i]
+    n_changed = 0
+    if cur >= 0:
+        changed[n_changed] = cur
+        n_changed += 1
+    changed[n_changed] = p
+    n_changed += 1
+    if k < 0:
+        if cur >= 0:
+            _activate(cur, -1.0, ctx, ptr, nbr, w)
+            used[pair_tgt[cur]] = -1
+        _activate(p, 1.0, ctx, ptr, nbr, w)
+        mapping[i] = p
+        used[pair_tgt[p]] = i
+        return n_changed
+    pb = mapping[k]
+    changed[n_changed] = pb
+    n_changed += 1
+    if cur >= 0:
+        _activate(cur, -1.0, ctx, ptr, nbr, w)
+    _activate(pb, -1.0, ctx, ptr, nbr, w)
+    _activate(p, 1.0, ctx, ptr, nbr, w)
+    mapping[i] = p
+    used[pair_tgt[p]] = i
+    if pd >= 0:
+        changed[n_changed] = pd
+        n_changed += 1
+        _activate(pd, 1.0, ctx, ptr, nbr, w)
+        mapping[k] = pd
+        used[pair_tgt[pd]] = k
+    else:
+        mapping[k] = -1
+        if cur >= 0:
+            used[pair_tgt[cur]] = -1
+    return n_changed
+
+
+def _stale(
+    changed: Ints, n_todo: int, stamp: Ints, step: int, todo: Ints, mapping: Ints, used: Ints, pair_src: Ints,
+    pair_tgt: Ints, ptr: Ints, nbr: Ints, tgt_ptr: Ints, tgt_src: Ints, budget: int,
+) -> int:  # fmt: skip
+    """Add to ``todo`` the nodes whose best move may have changed with the pairs ``changed``; returns their
+    number, or -1 when finding them costs more than ``budget`` (then every node is recomputed)."""
+    work = 0
+    for q0 in changed:
+        # whoever could take, or swap into, a target that was taken or freed
+        j = pair_tgt[q0]
+        work += tgt_ptr[j + 1] - tgt_ptr[j]
+        for x in range(tgt_ptr[j], tgt_ptr[j + 1]):
+            n_todo = _mark(tgt_src[x], stamp, step, todo, n_todo)
+        for y in range(ptr[q0], ptr[q0 + 1]):
+            q = nbr[y]
+            # the context of q changed: its node, the owner of its target (a swap's pd),
+            # and, when q is active, every node that could swap with its owner
+            n_todo = _mark(pair_src[q], stamp, step, todo, n_todo)
+            t = pair_tgt[q]
+            n_todo = _mark(used[t], stamp, step, todo, n_todo)
+            if mapping[pair_src[q]] == q:
+                work += tgt_ptr[t + 1] - tgt_ptr[t]
+                for x in range(tgt_ptr[t], tgt_ptr[t + 1]):
+                    n_todo = _mark(tgt_src[x], stamp, step, todo, n_todo)
         if work > budget:
-            for v in range(n_a):
-                gains[v], move_p[v], move_k[v], move_pd[v] = _best_move(
-                    v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
-                )
-            continue
-        for x in range(n_todo):
-            v = todo[x]
-            gains[v], move_p[v], move_k[v], move_pd[v] = _best_move(
-                v, mapping, used, ctx, pair_tgt, pair_u, ptr, nbr, w, cand_ptr, eps
-            )
+            return -1
+    return n_todo
 
 
-def target_index(n_b, pair_src, pair_tgt):
+def target_index(n_b: int, pair_src: Ints, pair_tgt: Ints) -> tuple[Ints, Ints]:
     """For each node of B, the sources of the candidate pairs that target it (CSR)."""
     tgt_ptr = np.zeros(n_b + 1, dtype=np.int64)
     for p in range(pair_tgt.shape[0]):
@@ -269,7 +303,7 @@ def target_index(n_b, pair_src, pair_tgt):
     return tgt_ptr, tgt_src
 
 
-def _score(mapping, pair_u, ctx):
+def _score(mapping: Ints, pair_u: Floats, ctx: Floats) -> float:
     s = 0.0
     for i in range(mapping.shape[0]):
         p = mapping[i]
@@ -278,15 +312,18 @@ def _score(mapping, pair_u, ctx):
     return s
 
 
-def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed, bound, init):
-    """Smart start (or ``init`` when given), then ``restarts`` random starts.
+def hill_climb_kernel(
+    n_a: int, n_b: int, pair_src: Ints, pair_tgt: Ints, pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats,
+    restarts: int, seed: int, bound: float, init: Ints,
+) -> ClimbResult:  # fmt: skip
+    """Smart start (or ``init`` when it gives a pair per node), then ``restarts`` random starts.
 
-    Returns ``(best_mapping_as_pairs, best_score, climbs_run)``. The search
-    stops early once a climb reaches ``bound``.
+    Returns the best mapping found (as pairs), its score and the climbs run. The
+    search stops early once a climb reaches ``bound``.
     """
     n_pairs = pair_src.shape[0]
     eps = step_tolerance(bound)
-    cand_ptr = row_pointers(n_a, pair_src)
+    cand_ptr = row_pointers_kernel(n_a, pair_src)
     tgt_ptr, tgt_src = target_index(n_b, pair_src, pair_tgt)
     best_map = np.full(n_a, -1, dtype=np.int64)
     best_score = -1.0
@@ -355,4 +392,4 @@ def hill_climb(n_a, n_b, pair_src, pair_tgt, pair_u, ptr, nbr, w, restarts, seed
             best_map[:] = mapping
         if best_score >= bound - eps:
             break
-    return best_map, best_score, climbs
+    return ClimbResult(best_map, float(best_score), climbs)

@@ -1,11 +1,15 @@
 /*
- * amreval's compiled kernels: the alignment problem's candidate pool and smatch's hill climbing.
+ * amreval's compiled kernels: the alignment problem (its candidate pool, terms, adjacency and row
+ * pointers, in one block), smatch's hill climbing, the exact search by branch and bound and the
+ * sparse assignment.
  *
- * This is the C translation of the pure-Python kernels in _pool.py and _climb.py, which stay the
- * specification: the same loops in the same order, the same stable sorts, the same floating-point
- * operations in the same order, so both give identical results to the last bit (the tests compare
- * them). The functions work on plain int64 and double arrays and are called through ctypes (see
- * kernels.py); they hold no Python objects, so the caller releases the GIL while they run.
+ * This is the C translation of the pure-Python kernels in _pool.py, _climb.py, _branch.py and
+ * _assign.py, which stay the specification: the same loops in the same order, the same stable sorts,
+ * the same floating-point operations in the same order, so both give identical results to the last
+ * bit (the tests compare them). The functions work on plain int64 and double arrays and are called
+ * through ctypes (see kernels.py, and contract.py for their Python signatures); they trust their
+ * inputs, which checks.py has checked; they hold no Python objects, so the caller releases the GIL
+ * while they run.
  *
  * Built at install time as the extension module amreval.match._ckernels (the module itself is
  * empty: importing it checks that the library was built for this interpreter).
@@ -196,9 +200,10 @@ static int vecf_push(VecF *v, double x) {
 
 /* ---------------------------------------------------------------- count_terms */
 
-/* The number of pairwise terms build_pool will make (to check memory first); -1: out of memory. */
-i64 amr_count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, const i64 *ga_ptr, const i64 *ga_ids,
-                    const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups) {
+/* The number of pairwise terms build_pool will make (to check memory first, see _pool._count_terms);
+ * -1: out of memory. */
+static i64 count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, const i64 *ga_ptr, const i64 *ga_ids,
+                       const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups) {
     Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
     GroupIndex gi;
     i64 *seen;
@@ -234,8 +239,8 @@ i64 amr_count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, const 
     return n_terms;
 }
 
-/* Matching (triple of A, triple of B) of a shared group, each once (see _pool._count_matches); -1 when
- * out of memory. */
+/* Matching (triple of A, triple of B) of a shared group, each once (as _pool._count_entries counts
+ * _pool._matches); -1 when out of memory. */
 static i64 count_matches(const i64 *keys_a, i64 stride_a, const i64 *owners_a, i64 owner_stride_a, i64 n_a_items,
                          const i64 *keys_b, i64 stride_b, const i64 *owners_b, i64 owner_stride_b, i64 n_b_items,
                          const Groups *g) {
@@ -278,7 +283,7 @@ typedef struct {
     double bound;
 } Pool;
 
-void amr_pool_free(Pool *out) {
+static void pool_free(Pool *out) {
     free(out->pair_src);
     free(out->pair_tgt);
     free(out->pair_u);
@@ -302,14 +307,14 @@ static double sum_f(const double *a, i64 n) {
         if (!(cond)) goto fail; \
     } while (0)
 
-/* Candidate pool, unary weights, pairwise terms and a simple upper bound (see _pool.build_pool).
- * Returns 0, or -1 when out of memory (out is then empty). The arrays of out are the caller's to
- * release with amr_pool_free. */
-int amr_build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const i64 *rel_a, i64 r_a,
-                   const i64 *inst_b, i64 n_b, const i64 *attr_b, i64 m_b, const i64 *rel_b, i64 r_b,
-                   const i64 *ga_ptr, const i64 *ga_ids, const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups,
-                   const double *inst_w, int use_inst_w, const double *inst_bw, const double *attr_bw,
-                   const double *rel_bw, Pool *out) {
+/* Candidate pool, unary weights, pairwise terms and a simple upper bound (see _pool.build_pool, whose
+ * steps are the blocks here, in order). Returns 0, or -1 when out of memory (out is then empty). The
+ * arrays of out are the caller's to release with pool_free. */
+static int build_pool(const i64 *inst_a, i64 n_a, const i64 *attr_a, i64 m_a, const i64 *rel_a, i64 r_a,
+                      const i64 *inst_b, i64 n_b, const i64 *attr_b, i64 m_b, const i64 *rel_b, i64 r_b,
+                      const i64 *ga_ptr, const i64 *ga_ids, const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups,
+                      const double *inst_w, int use_inst_w, const double *inst_bw, const double *attr_bw,
+                      const double *rel_bw, Pool *out) {
     Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
     GroupIndex gi = {NULL, NULL, 0};
     VecI e_key = {NULL, 0, 0};
@@ -541,7 +546,7 @@ fail:
     free(attr_b_best);
     free(rel_a_best);
     free(rel_b_best);
-    if (rc) amr_pool_free(out);
+    if (rc) pool_free(out);
     return rc;
 }
 
@@ -806,10 +811,10 @@ static void sort_desc(i64 *items, double *keys, i64 n) {
     }
 }
 
-/* The best mapping by branch and bound (see _branch.branch_and_bound). best (n_a) holds the incumbent
+/* The best mapping by branch and bound (see _branch.branch_and_bound_kernel). best (n_a) holds the incumbent
  * on entry and the best mapping on return; *value its value, *nodes the subtrees entered. Returns 1
  * when proven (the search ended within node_limit), 0 when the limit stopped it, -1 when out of memory. */
-int amr_branch_bound(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64 *pair_tgt, const double *pair_u,
+int amr_branch_and_bound(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64 *pair_tgt, const double *pair_u,
                      const i64 *ptr, const i64 *nbr, const double *w, const i64 *rows, double gap, i64 node_limit,
                      i64 *best, double *value_out, i64 *nodes_out) {
     Search s;
@@ -959,34 +964,27 @@ done:
 typedef struct {
     i64 n_pairs, n_terms;
     double bound;
-    i64 bad;     /* the offending node or id (codes -2, -3), the number of terms (code -4) */
-    i64 *block;  /* the caller's to release with amr_block_free */
+    i64 over_terms; /* code -4: the number of terms (n_pairs then holds the node pairs counted) */
+    i64 *block;     /* the caller's to release with amr_block_free */
 } Built;
 
 void amr_block_free(i64 *block) { free(block); }
 
-/* 0 when the ids of one graph's encoded triples lie within +-2**31 (else 2) and its triples name its own
- * nodes (else 1); the first offending value in *bad (ids checked before nodes, each in array order). */
-static int check_graph(const i64 *inst, i64 n, const i64 *attr, i64 m, const i64 *rel, i64 r, i64 *bad) {
-    const i64 limit = (i64)1 << 31;
-    i64 k, x;
-    for (k = 0; k < n; k++)
-        if (inst[k] <= -limit || inst[k] >= limit) return *bad = inst[k], 2;
-    for (k = 0; k < m; k++)
-        if (attr[2 * k + 1] <= -limit || attr[2 * k + 1] >= limit) return *bad = attr[2 * k + 1], 2;
-    for (k = 0; k < r; k++)
-        if (rel[3 * k] <= -limit || rel[3 * k] >= limit) return *bad = rel[3 * k], 2;
-    for (k = 0; k < m; k++) {
-        x = attr[2 * k];
-        if (x < 0 || x >= n) return *bad = x, 1;
-    }
-    for (k = 0; k < r; k++) {
-        x = rel[3 * k + 1];
-        if (x < 0 || x >= n) return *bad = x, 1;
-        x = rel[3 * k + 2];
-        if (x < 0 || x >= n) return *bad = x, 1;
-    }
-    return 0;
+/* The arrays of a problem block, in order (BLOCK_LAYOUT in contract.py, the one definition, which
+ * the tests compare with amr_block_layout). */
+enum {
+    B_PAIR_SRC, B_PAIR_TGT, B_PAIR_U, B_TERM_P, B_TERM_Q, B_TERM_TA, B_TERM_TB, B_TERM_W, B_ADJ_PTR, B_ADJ_NBR,
+    B_ADJ_W, B_ROWS, B_FIELDS
+};
+
+/* Where each array of a problem block of n_a nodes of A, n_pairs pairs and n_terms terms starts (in
+ * 8-byte items), and last the block's length: offsets holds B_FIELDS + 1 items. */
+void amr_block_layout(i64 n_a, i64 n_pairs, i64 n_terms, i64 *offsets) {
+    const i64 length[B_FIELDS] = {n_pairs, n_pairs, n_pairs, n_terms, n_terms, n_terms, n_terms, n_terms,
+                                  n_pairs + 1, 2 * n_terms, 2 * n_terms, n_a + 1};
+    int k;
+    offsets[0] = 0;
+    for (k = 0; k < B_FIELDS; k++) offsets[k + 1] = offsets[k] + length[k];
 }
 
 static double *ones_or(const double *given, i64 n, double **owned) {
@@ -998,15 +996,14 @@ static double *ones_or(const double *given, i64 n, double **owned) {
     return *owned;
 }
 
-/* What build_problem needs in one call. ints holds, one after another: inst_a (n_a), attr_a (m_a x 2),
- * rel_a (r_a x 3), the same of B, then ga_ptr (n_a + 1), ga_ids (n_ga), gb_ptr (n_b + 1), gb_ids (n_gb).
- * B's weights may be NULL (all 1). Checks the triples (-2: a node of A out of range, -3: of B; -5, -6:
- * an id of A, of B beyond +-2**31), counts the terms and the matching triples (the node pairs gathered;
- * -4 when terms * bytes_per_term + entries * bytes_per_entry exceeds budget, the counts in out->bad
- * and out->n_pairs), then builds the pool
- * (amr_build_pool), its adjacency (amr_adjacency) and row pointers (amr_row_pointers) into one block of
- * 8-byte items: pair_src, pair_tgt, pair_u, term_p, term_q, term_ta, term_tb, term_w, deg (n_pairs + 1),
- * nbr and w (2 n_terms each), rows (n_a + 1). Returns 0, or -1 when out of memory. */
+/* What build_problem_kernel needs in one call (see _pool.build_problem_kernel). ints holds, one after
+ * another: inst_a (n_a), attr_a (m_a x 2), rel_a (r_a x 3), the same of B, then ga_ptr (n_a + 1), ga_ids
+ * (n_ga), gb_ptr (n_b + 1), gb_ids (n_gb), as checked by checks.py (triples naming their own nodes, ids
+ * within +-2**31, groups below n_groups). B's weights may be NULL (all 1). Counts the terms and the
+ * matching triples (the node pairs gathered; -4 when terms * bytes_per_term + entries * bytes_per_entry
+ * exceeds budget, the counts in out->over_terms and out->n_pairs), then builds the pool (build_pool),
+ * its adjacency (amr_adjacency) and row pointers (amr_row_pointers) into one block laid out as
+ * amr_block_layout says. Returns 0, or -1 when out of memory. */
 int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m_b, i64 r_b, i64 n_ga, i64 n_gb,
                       i64 n_groups, const double *inst_w, int use_inst_w, const double *inst_bw,
                       const double *attr_bw, const double *rel_bw, i64 budget, i64 bytes_per_term,
@@ -1018,13 +1015,11 @@ int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m
     double *own_i = NULL, *own_a = NULL, *own_r = NULL;
     const double *wi, *wa, *wr;
     Pool pool;
-    i64 n_p, n_t, *fill = NULL, *b;
-    int rc, why;
+    i64 n_p, n_t, *fill = NULL, *b, at[B_FIELDS + 1];
+    int rc;
     (void)n_gb;
     memset(out, 0, sizeof(Built));
-    if ((why = check_graph(inst_a, n_a, attr_a, m_a, rel_a, r_a, &out->bad))) return why == 1 ? -2 : -5;
-    if ((why = check_graph(inst_b, n_b, attr_b, m_b, rel_b, r_b, &out->bad))) return why == 1 ? -3 : -6;
-    n_t = amr_count_terms(rel_a, r_a, rel_b, r_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups);
+    n_t = count_terms(rel_a, r_a, rel_b, r_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups);
     if (n_t < 0) return -1;
     {
         Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
@@ -1034,7 +1029,7 @@ int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m
         if (n_inst < 0 || n_attr < 0 || n_rel < 0) return -1;
         n_p = n_inst + n_attr + n_rel;
         if ((double)n_t * (double)bytes_per_term + (double)n_p * (double)bytes_per_entry > (double)budget) {
-            out->bad = n_t;
+            out->over_terms = n_t;
             out->n_pairs = n_p;
             return -4;
         }
@@ -1044,24 +1039,25 @@ int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m
     wr = ones_or(rel_bw, r_b, &own_r);
     rc = -1;
     if (wi && wa && wr &&
-        !amr_build_pool(inst_a, n_a, attr_a, m_a, rel_a, r_a, inst_b, n_b, attr_b, m_b, rel_b, r_b, ga_ptr, ga_ids,
-                        gb_ptr, gb_ids, n_groups, inst_w, use_inst_w, wi, wa, wr, &pool)) {
+        !build_pool(inst_a, n_a, attr_a, m_a, rel_a, r_a, inst_b, n_b, attr_b, m_b, rel_b, r_b, ga_ptr, ga_ids,
+                    gb_ptr, gb_ids, n_groups, inst_w, use_inst_w, wi, wa, wr, &pool)) {
         n_p = pool.n_pairs;
         n_t = pool.n_terms;
-        b = (i64 *)malloc((size_t)(4 * n_p + 9 * n_t + n_a + 2) * sizeof(i64));
+        amr_block_layout(n_a, n_p, n_t, at);
+        b = (i64 *)malloc((size_t)at[B_FIELDS] * sizeof(i64));
         fill = (i64 *)malloc((size_t)(n_p + 1) * sizeof(i64));
         if (b && fill) {
-            memcpy(b, pool.pair_src, (size_t)n_p * sizeof(i64));
-            memcpy(b + n_p, pool.pair_tgt, (size_t)n_p * sizeof(i64));
-            memcpy(b + 2 * n_p, pool.pair_u, (size_t)n_p * sizeof(double));
-            memcpy(b + 3 * n_p, pool.term_p, (size_t)n_t * sizeof(i64));
-            memcpy(b + 3 * n_p + n_t, pool.term_q, (size_t)n_t * sizeof(i64));
-            memcpy(b + 3 * n_p + 2 * n_t, pool.term_ta, (size_t)n_t * sizeof(i64));
-            memcpy(b + 3 * n_p + 3 * n_t, pool.term_tb, (size_t)n_t * sizeof(i64));
-            memcpy(b + 3 * n_p + 4 * n_t, pool.term_w, (size_t)n_t * sizeof(double));
-            amr_adjacency(n_p, n_t, pool.term_p, pool.term_q, pool.term_w, b + 3 * n_p + 5 * n_t,
-                          b + 4 * n_p + 5 * n_t + 1, (double *)(b + 4 * n_p + 7 * n_t + 1), fill);
-            amr_row_pointers(n_a, n_p, pool.pair_src, b + 4 * n_p + 9 * n_t + 1);
+            memcpy(b + at[B_PAIR_SRC], pool.pair_src, (size_t)n_p * sizeof(i64));
+            memcpy(b + at[B_PAIR_TGT], pool.pair_tgt, (size_t)n_p * sizeof(i64));
+            memcpy(b + at[B_PAIR_U], pool.pair_u, (size_t)n_p * sizeof(double));
+            memcpy(b + at[B_TERM_P], pool.term_p, (size_t)n_t * sizeof(i64));
+            memcpy(b + at[B_TERM_Q], pool.term_q, (size_t)n_t * sizeof(i64));
+            memcpy(b + at[B_TERM_TA], pool.term_ta, (size_t)n_t * sizeof(i64));
+            memcpy(b + at[B_TERM_TB], pool.term_tb, (size_t)n_t * sizeof(i64));
+            memcpy(b + at[B_TERM_W], pool.term_w, (size_t)n_t * sizeof(double));
+            amr_adjacency(n_p, n_t, pool.term_p, pool.term_q, pool.term_w, b + at[B_ADJ_PTR], b + at[B_ADJ_NBR],
+                          (double *)(b + at[B_ADJ_W]), fill);
+            amr_row_pointers(n_a, n_p, pool.pair_src, b + at[B_ROWS]);
             out->n_pairs = n_p;
             out->n_terms = n_t;
             out->bound = pool.bound;
@@ -1070,7 +1066,7 @@ int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m
         } else {
             free(b);
         }
-        amr_pool_free(&pool);
+        pool_free(&pool);
     }
     free(fill);
     free(own_i);
@@ -1305,7 +1301,7 @@ static double score_of(const Climb *c) {
     return s;
 }
 
-/* Smart start (or init, when n_init == n_a), then `restarts` random starts (see _climb.hill_climb).
+/* Smart start (or init, when n_init == n_a), then `restarts` random starts (see _climb.hill_climb_kernel).
  * Writes the best mapping as pair indices to best_map, its score and the climbs run; returns 0,
  * or -1 when out of memory. */
 int amr_hill_climb(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, const i64 *pair_tgt, const double *pair_u,

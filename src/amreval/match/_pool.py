@@ -1,18 +1,36 @@
 """The kernels that build the alignment problem: candidates, weights, terms (plain Python).
 
-They work on plain integer and float arrays only; :mod:`amreval.match.problem`
-prepares the arrays and reads the results through :func:`amreval.match.kernels.kernels`.
-This is the specification of the compiled kernels (``_kernels.c`` follows it
-loop by loop and gives identical results) and what runs where they are not
-built, or with ``AMREVAL_KERNELS=python``.
+They work on plain integer and float arrays only, checked by
+:mod:`amreval.match.checks`; :mod:`amreval.match.problem` prepares the arrays
+and reads the results through :func:`amreval.match.kernels.kernels`. This is the
+specification of the compiled kernels (``amr_build_problem`` and the functions it
+calls in ``_kernels.c`` follow it loop by loop and give identical results) and
+what runs where they are not built, or with ``AMREVAL_KERNELS=python``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import NamedTuple
+
 import numpy as np
 
+from amreval.errors import TooLarge
+from amreval.match.contract import (
+    Adjacency,
+    BlockCounts,
+    Budget,
+    Floats,
+    GraphArrays,
+    GroupArrays,
+    Ints,
+    PoolWeights,
+    ProblemBlock,
+    pack_block,
+)
 
-def compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
+
+def compatible(i: int, j: int, ga_ptr: Ints, ga_ids: Ints, gb_ptr: Ints, gb_ids: Ints) -> bool:
     """Whether node i of A may align with node j of B: they share a group.
 
     Each id of the shorter list is looked up in the longer one (both sorted),
@@ -35,7 +53,7 @@ def compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
     return False
 
 
-def _group_index(keys, owners, gb_ptr, gb_ids, n_groups):
+def _group_index(keys: Ints, owners: Ints, gb_ptr: Ints, gb_ids: Ints, n_groups: int) -> tuple[Ints, Ints]:
     """Items of B (with a key and an owner node) sorted by (key, group of the owner), one entry per group.
 
     Returns ``(composite, items)``: ``composite = key * n_groups + group``, ascending,
@@ -58,18 +76,18 @@ def _group_index(keys, owners, gb_ptr, gb_ids, n_groups):
     return comp[order].copy(), item[order].copy()
 
 
-def _range_of(sorted_keys, key):
-    """``[lo, hi)`` of ``key`` in an ascending array."""
-    lo = np.searchsorted(sorted_keys, key, side="left")
-    hi = np.searchsorted(sorted_keys, key, side="right")
-    return lo, hi
+def _matches(
+    keys_a: Ints, owners_a: Ints, keys_b: Ints, owners_b: Ints, groups: GroupArrays
+) -> Iterator[tuple[int, int]]:
+    """Each (item ``s`` of A, item ``t`` of B) of one key whose owner nodes share a group, once.
 
-
-def _count_matches(keys_a, owners_a, keys_b, owners_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
-    """Matching (triple of A, triple of B) of a shared group, each once."""
+    B's items are looked up by (key, group), so only matching items of shared groups are visited; an
+    item of B met under several shared groups counts under the first (a stamp per item). In order of
+    ``s``, then of the groups of its owner, then of ``t``.
+    """
+    ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups = groups
     comp, item = _group_index(keys_b, owners_b, gb_ptr, gb_ids, n_groups)
     seen = np.full(keys_b.shape[0], -1, dtype=np.int64)
-    count = 0
     for s in range(keys_a.shape[0]):
         i = owners_a[s]
         for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
@@ -79,275 +97,238 @@ def _count_matches(keys_a, owners_a, keys_b, owners_b, ga_ptr, ga_ids, gb_ptr, g
                 if seen[t] == s:
                     continue
                 seen[t] = s
-                count += 1
-    return count
+                yield s, t
 
 
-def count_entries(inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups, dense):
+def _range_of(sorted_keys: Ints, key: int) -> tuple[int, int]:
+    """``[lo, hi)`` of ``key`` in an ascending array."""
+    lo = np.searchsorted(sorted_keys, key, side="left")
+    hi = np.searchsorted(sorted_keys, key, side="right")
+    return int(lo), int(hi)
+
+
+def _count_entries(a: GraphArrays, b: GraphArrays, groups: GroupArrays, dense: bool) -> int:
     """An upper bound on the node pairs :func:`build_pool` gathers before it merges them: the matching
     instance (every cell of a ``dense`` instance table), attribute and relation triples of shared groups."""
-    n_a, n_b = inst_a.shape[0], inst_b.shape[0]
-    groups = (ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups)
+    n_a, n_b = len(a.inst), len(b.inst)
     if dense:
         count = n_a * n_b
     else:
-        count = _count_matches(inst_a, np.arange(n_a), inst_b, np.arange(n_b), *groups)
-    count += _count_matches(attr_a[:, 1], attr_a[:, 0], attr_b[:, 1], attr_b[:, 0], *groups)
-    return count + _count_matches(rel_a[:, 0], rel_a[:, 1], rel_b[:, 0], rel_b[:, 1], *groups)
+        count = sum(1 for _ in _matches(a.inst, np.arange(n_a), b.inst, np.arange(n_b), groups))
+    count += sum(1 for _ in _matches(a.attr[:, 1], a.attr[:, 0], b.attr[:, 1], b.attr[:, 0], groups))
+    return count + sum(1 for _ in _matches(a.rel[:, 0], a.rel[:, 1], b.rel[:, 0], b.rel[:, 1], groups))
 
 
-def count_terms(rel_a, rel_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups):
+def _count_terms(rel_a: Ints, rel_b: Ints, groups: GroupArrays) -> int:
     """The number of pairwise terms :func:`build_pool` will make (to check memory first)."""
-    comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
-    seen = np.full(rel_b.shape[0], -1, dtype=np.int64)
     n_terms = 0
-    for s in range(rel_a.shape[0]):
-        i = rel_a[s, 1]
-        k = rel_a[s, 2]
-        if i == k:
-            continue
-        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
-            lo, hi = _range_of(comp, rel_a[s, 0] * n_groups + g)
-            for x in range(lo, hi):
-                t = item[x]
-                if seen[t] == s:
-                    continue
-                seen[t] = s
-                j = rel_b[t, 1]
-                l = rel_b[t, 2]  # noqa: E741
-                if j == l:
-                    continue
-                if compatible(k, l, ga_ptr, ga_ids, gb_ptr, gb_ids):
-                    n_terms += 1
+    g = groups[:4]
+    for s, t in _matches(rel_a[:, 0], rel_a[:, 1], rel_b[:, 0], rel_b[:, 1], groups):
+        k, l = rel_a[s, 2], rel_b[t, 2]  # noqa: E741
+        if rel_a[s, 1] != k and rel_b[t, 1] != l and compatible(k, l, *g):
+            n_terms += 1
     return n_terms
 
 
+def build_problem_kernel(
+    a: GraphArrays, b: GraphArrays, groups: GroupArrays, weights: PoolWeights, budget: Budget
+) -> ProblemBlock:
+    """The problem in one block (see :meth:`amreval.match.contract.KernelBackend.build_problem_kernel`):
+    terms and node pairs counted against ``budget``, then :func:`build_pool`, its adjacency and row
+    pointers, laid out as :data:`amreval.match.contract.BLOCK_LAYOUT` says.
+
+    Raises:
+        TooLarge: the terms and node pairs would take more than ``budget``.
+    """
+    n_terms = _count_terms(a.rel, b.rel, groups)
+    n_entries = _count_entries(a, b, groups, weights.instance is not None)
+    if float(n_terms) * budget.per_term + float(n_entries) * budget.per_entry > float(budget.limit):
+        raise TooLarge(n_terms, n_entries)
+    sizes = (len(b.inst), len(b.attr), len(b.rel))
+    inst_bw, attr_bw, rel_bw = (np.ones(n) if w is None else w for w, n in zip(weights[1:], sizes))
+    pool = build_pool(a, b, groups, weights.instance, inst_bw, attr_bw, rel_bw)
+    adjacency = adjacency_kernel(len(pool.pair_src), pool.term_p, pool.term_q, pool.term_w)
+    arrays: dict[str, Ints | Floats] = dict(pool._asdict())
+    arrays.update(adj_ptr=adjacency.ptr, adj_nbr=adjacency.nbr, adj_w=adjacency.w)
+    arrays["rows"] = row_pointers_kernel(len(a.inst), pool.pair_src)
+    return pack_block(BlockCounts(len(a.inst), len(pool.pair_src), len(pool.term_p)), pool.bound, arrays)
+
+
+class _Pool(NamedTuple):
+    pair_src: Ints
+    pair_tgt: Ints
+    pair_u: Floats
+    term_p: Ints
+    term_q: Ints
+    term_ta: Ints
+    term_tb: Ints
+    term_w: Floats
+    bound: float
+
+
+class _Found:
+    """What the triples' matches gave: the unary entries (pair key, weight) in the order found, the
+    terms ``(i, j, k, l, relation of A, relation of B, weight)``, and each triple's best weight (for
+    the bound) per kind (instance, attribute, relation) and side."""
+
+    def __init__(self, a: GraphArrays, b: GraphArrays) -> None:
+        self.n_b = len(b.inst)
+        self.keys: list[int] = []
+        self.weights: list[float] = []
+        self.terms: list[tuple[int, int, int, int, int, int, float]] = []
+        self.best_a = [np.zeros(len(x), dtype=np.float64) for x in a]
+        self.best_b = [np.zeros(len(x), dtype=np.float64) for x in b]
+
+    def unary(self, i: int, j: int, weight: float) -> None:
+        self.keys.append(i * self.n_b + j)
+        self.weights.append(weight)
+
+
 def build_pool(
-    inst_a,
-    attr_a,
-    rel_a,
-    inst_b,
-    attr_b,
-    rel_b,
-    ga_ptr,
-    ga_ids,
-    gb_ptr,
-    gb_ids,
-    n_groups,
-    inst_w,
-    use_inst_w,
-    inst_bw,
-    attr_bw,
-    rel_bw,
-):
+    a: GraphArrays,
+    b: GraphArrays,
+    groups: GroupArrays,
+    inst_w: Floats | None,
+    inst_bw: Floats,
+    attr_bw: Floats,
+    rel_bw: Floats,
+) -> _Pool:
     """Candidate pool, unary weights, pairwise terms and a simple upper bound.
 
     Node ``i`` of A may align with node ``j`` of B when they share a group
-    (``g*_ptr``/``g*_ids``: each node's groups, ascending ids below
-    ``n_groups``; one group for all when unconstrained). Returns
-    ``(pair_src, pair_tgt, pair_u, term_p, term_q, term_ta, term_tb, term_w,
-    bound)``. Candidate pairs are ordered by source, then target. Terms are
+    (``groups``; one group for all when unconstrained). Unary weights come from
+    matching instance triples (``inst_w``, or 1 for equal concepts, times B's
+    weight), attribute triples and relations from a node to itself; terms are
     one per matchable (relation of A, relation of B) with distinct ends, in
-    (relation of A, relation of B) order; relation matches that need the same
-    pair at both ends (self-loops) are folded into unary weights. B's triples
-    are looked up by (concept, attribute or role, group), so only matching
-    triples of shared groups are visited, each once (a stamp per triple skips
-    it under a later shared group), and nothing is allocated per node pair: time and
-    memory grow with the candidates and terms.
+    (relation of A, relation of B) order. A pair is a candidate when it earns
+    unary weight or ends a term. Candidate pairs are ordered by source, then
+    target. B's triples are looked up by (concept, attribute or role, group)
+    (:func:`_matches`), and nothing is allocated per node pair: time and memory
+    grow with the candidates and terms.
     """
-    n_a = inst_a.shape[0]
-    n_b = inst_b.shape[0]
-    # unary contributions as (pair key, weight) entries, in the order they are found
-    e_key = np.empty(16, dtype=np.int64)
-    e_w = np.empty(16, dtype=np.float64)
-    n_e = 0
-    best_a_inst = np.zeros(n_a, dtype=np.float64)
-    best_b_inst = np.zeros(n_b, dtype=np.float64)
-    if use_inst_w:
-        for i in range(n_a):
-            for j in range(n_b):
-                if not compatible(i, j, ga_ptr, ga_ids, gb_ptr, gb_ids):
-                    continue
-                w = inst_w[i, j] * inst_bw[j]
-                if w > 0.0:
-                    e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, w)
-                    if w > best_a_inst[i]:
-                        best_a_inst[i] = w
-                    if w > best_b_inst[j]:
-                        best_b_inst[j] = w
+    found = _Found(a, b)
+    if inst_w is not None:
+        _dense_instances(found, inst_w, inst_bw, groups)
     else:
-        comp, item = _group_index(inst_b, np.arange(n_b), gb_ptr, gb_ids, n_groups)
-        seen = np.full(n_b, -1, dtype=np.int64)
-        for i in range(n_a):
-            for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
-                lo, hi = _range_of(comp, inst_a[i] * n_groups + g)
-                for x in range(lo, hi):
-                    j = item[x]
-                    # a node of B in several shared groups is met once, under the first
-                    if seen[j] == i:
-                        continue
-                    seen[j] = i
-                    w = inst_bw[j]
-                    if w > 0.0:
-                        e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, w)
-                        if w > best_a_inst[i]:
-                            best_a_inst[i] = w
-                        if w > best_b_inst[j]:
-                            best_b_inst[j] = w
-    m_a = attr_a.shape[0]
-    m_b = attr_b.shape[0]
-    attr_a_best = np.zeros(m_a, dtype=np.float64)
-    attr_b_best = np.zeros(m_b, dtype=np.float64)
-    comp, item = _group_index(attr_b[:, 1], attr_b[:, 0], gb_ptr, gb_ids, n_groups)
-    seen = np.full(m_b, -1, dtype=np.int64)
-    for s in range(m_a):
-        i = attr_a[s, 0]
-        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
-            lo, hi = _range_of(comp, attr_a[s, 1] * n_groups + g)
-            for x in range(lo, hi):
-                t = item[x]
-                if seen[t] == s:
-                    continue
-                seen[t] = s
-                j = attr_b[t, 0]
-                e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, attr_bw[t])
-                if attr_bw[t] > attr_a_best[s]:
-                    attr_a_best[s] = attr_bw[t]
-                attr_b_best[t] = attr_bw[t]
-    r_a = rel_a.shape[0]
-    r_b = rel_b.shape[0]
-    rel_a_best = np.zeros(r_a, dtype=np.float64)
-    rel_b_best = np.zeros(r_b, dtype=np.float64)
-    t_cap = 16
-    t_i = np.empty(t_cap, dtype=np.int64)
-    t_j = np.empty(t_cap, dtype=np.int64)
-    t_k = np.empty(t_cap, dtype=np.int64)
-    t_l = np.empty(t_cap, dtype=np.int64)
-    t_ta = np.empty(t_cap, dtype=np.int64)
-    t_tb = np.empty(t_cap, dtype=np.int64)
-    t_w = np.empty(t_cap, dtype=np.float64)
-    n_terms = 0
-    comp, item = _group_index(rel_b[:, 0], rel_b[:, 1], gb_ptr, gb_ids, n_groups)
-    seen = np.full(r_b, -1, dtype=np.int64)
-    for s in range(r_a):
-        i = rel_a[s, 1]
-        k = rel_a[s, 2]
-        for g in ga_ids[ga_ptr[i] : ga_ptr[i + 1]]:
-            lo, hi = _range_of(comp, rel_a[s, 0] * n_groups + g)
-            for x in range(lo, hi):
-                t = item[x]
-                if seen[t] == s:
-                    continue
-                seen[t] = s
-                j = rel_b[t, 1]
-                l = rel_b[t, 2]  # noqa: E741
-                if (i == k) != (j == l):
-                    continue
-                if not compatible(k, l, ga_ptr, ga_ids, gb_ptr, gb_ids):
-                    continue
-                if rel_bw[t] > rel_a_best[s]:
-                    rel_a_best[s] = rel_bw[t]
-                rel_b_best[t] = rel_bw[t]
-                if i == k:
-                    e_key, e_w, n_e = _push(e_key, e_w, n_e, i * n_b + j, rel_bw[t])
-                    continue
-                if n_terms == t_cap:
-                    t_cap *= 2
-                    t_i = _grow_i(t_i, t_cap)
-                    t_j = _grow_i(t_j, t_cap)
-                    t_k = _grow_i(t_k, t_cap)
-                    t_l = _grow_i(t_l, t_cap)
-                    t_ta = _grow_i(t_ta, t_cap)
-                    t_tb = _grow_i(t_tb, t_cap)
-                    t_w = _grow_f(t_w, t_cap)
-                t_i[n_terms] = i
-                t_j[n_terms] = j
-                t_k[n_terms] = k
-                t_l[n_terms] = l
-                t_ta[n_terms] = s
-                t_tb[n_terms] = t
-                t_w[n_terms] = rel_bw[t]
-                n_terms += 1
-    # terms in (relation of A, relation of B) order, whatever group found them
-    order = np.argsort(t_ta[:n_terms] * r_b + t_tb[:n_terms], kind="mergesort")
-    t_i = t_i[order]
-    t_j = t_j[order]
-    t_k = t_k[order]
-    t_l = t_l[order]
-    t_ta = t_ta[order]
-    t_tb = t_tb[order]
-    t_w = t_w[order]
-    # term ends are candidates even without unary weight: zero-weight entries for them
-    total = n_e + 2 * n_terms
-    keys_all = np.empty(total, dtype=np.int64)
-    w_all = np.zeros(total, dtype=np.float64)
-    keys_all[:n_e] = e_key[:n_e]
-    w_all[:n_e] = e_w[:n_e]
-    for e in range(n_terms):
-        keys_all[n_e + 2 * e] = t_i[e] * n_b + t_j[e]
-        keys_all[n_e + 2 * e + 1] = t_k[e] * n_b + t_l[e]
-    in_term = np.zeros(total, dtype=np.bool_)
-    in_term[n_e:] = True
-    # pairs in (source, target) order; a stable sort keeps each pair's weights in the order found,
-    # so they add up exactly as a scan over a dense table would
-    order = np.argsort(keys_all, kind="mergesort")
-    n_pairs = 0
-    pair_key = np.empty(total, dtype=np.int64)
-    pair_u = np.zeros(total, dtype=np.float64)
-    flag = np.zeros(total, dtype=np.bool_)
-    last = -1
-    for x in range(total):
-        y = order[x]
-        key = keys_all[y]
-        if key != last:
-            pair_key[n_pairs] = key
-            n_pairs += 1
-            last = key
-        pair_u[n_pairs - 1] += w_all[y]
-        if in_term[y]:
-            flag[n_pairs - 1] = True
-    keep = np.zeros(n_pairs, dtype=np.bool_)
-    n_keep = 0
-    for p in range(n_pairs):
-        if pair_u[p] > 0.0 or flag[p]:
-            keep[p] = True
-            n_keep += 1
-    pair_src = np.empty(n_keep, dtype=np.int64)
-    pair_tgt = np.empty(n_keep, dtype=np.int64)
-    out_u = np.empty(n_keep, dtype=np.float64)
-    kept_key = np.empty(n_keep, dtype=np.int64)
-    q = 0
-    for p in range(n_pairs):
-        if keep[p]:
-            pair_src[q] = pair_key[p] // n_b
-            pair_tgt[q] = pair_key[p] % n_b
-            out_u[q] = pair_u[p]
-            kept_key[q] = pair_key[p]
-            q += 1
-    term_p = np.empty(n_terms, dtype=np.int64)
-    term_q = np.empty(n_terms, dtype=np.int64)
-    for e in range(n_terms):
-        term_p[e] = np.searchsorted(kept_key, t_i[e] * n_b + t_j[e])
-        term_q[e] = np.searchsorted(kept_key, t_k[e] * n_b + t_l[e])
+        _equal_instances(found, a.inst, b.inst, inst_bw, groups)
+    _attributes(found, a.attr, b.attr, attr_bw, groups)
+    _relations(found, a.rel, b.rel, rel_bw, groups)
+    # terms in (relation of A, relation of B) order, whatever group found them (each pair of relations once)
+    found.terms.sort(key=lambda e: (e[4], e[5]))
+    pair_key, pair_u = _merged_pairs(found)
+    n_b = found.n_b
+    terms = np.array([e[:6] for e in found.terms], dtype=np.int64).reshape(-1, 6)
+    term_w = np.array([e[6] for e in found.terms], dtype=np.float64)
+    term_p = np.searchsorted(pair_key, terms[:, 0] * n_b + terms[:, 1]).astype(np.int64)
+    term_q = np.searchsorted(pair_key, terms[:, 2] * n_b + terms[:, 3]).astype(np.int64)
+    pair_src = pair_key // n_b if n_b else pair_key.copy()
+    pair_tgt = pair_key % n_b if n_b else pair_key.copy()
     # upper bound: every triple of A matches at most one of B and vice versa,
     # each earning at most the largest weight it can earn
-    bound_a = _sum(best_a_inst) + _sum(attr_a_best) + _sum(rel_a_best)
-    bound_b = _sum(best_b_inst) + _sum(attr_b_best) + _sum(rel_b_best)
-    bound = min(bound_a, bound_b)
+    bound_a = _sum(found.best_a[0]) + _sum(found.best_a[1]) + _sum(found.best_a[2])
+    bound_b = _sum(found.best_b[0]) + _sum(found.best_b[1]) + _sum(found.best_b[2])
+    return _Pool(
+        pair_src, pair_tgt, pair_u, term_p, term_q, terms[:, 4].copy(), terms[:, 5].copy(), term_w,
+        min(bound_a, bound_b),
+    )  # fmt: skip
+
+
+def _instance_found(found: _Found, i: int, j: int, w: float) -> None:
+    """A matching instance pair worth ``w`` (more than zero)."""
+    found.unary(i, j, w)
+    best_a, best_b = found.best_a[0], found.best_b[0]
+    if w > best_a[i]:
+        best_a[i] = w
+    if w > best_b[j]:
+        best_b[j] = w
+
+
+def _dense_instances(found: _Found, inst_w: Floats, inst_bw: Floats, groups: GroupArrays) -> None:
+    """Instance entries from a table: every compatible cell worth more than zero, row by row."""
+    n_a, n_b = inst_w.shape
+    g = groups[:4]
+    for i in range(n_a):
+        for j in range(n_b):
+            if not compatible(i, j, *g):
+                continue
+            w = inst_w[i, j] * inst_bw[j]
+            if w > 0.0:
+                _instance_found(found, i, j, w)
+
+
+def _equal_instances(found: _Found, inst_a: Ints, inst_b: Ints, inst_bw: Floats, groups: GroupArrays) -> None:
+    """Instance entries of equal concepts, worth B's weight where it is more than zero."""
+    for i, j in _matches(inst_a, np.arange(len(inst_a)), inst_b, np.arange(len(inst_b)), groups):
+        w = inst_bw[j]
+        if w > 0.0:
+            _instance_found(found, i, j, w)
+
+
+def _attributes(found: _Found, attr_a: Ints, attr_b: Ints, attr_bw: Floats, groups: GroupArrays) -> None:
+    """Attribute entries: each matching (attribute of A, attribute of B), worth B's weight."""
+    best_a, best_b = found.best_a[1], found.best_b[1]
+    for s, t in _matches(attr_a[:, 1], attr_a[:, 0], attr_b[:, 1], attr_b[:, 0], groups):
+        w = attr_bw[t]
+        found.unary(attr_a[s, 0], attr_b[t, 0], w)
+        if w > best_a[s]:
+            best_a[s] = w
+        best_b[t] = w
+
+
+def _relations(found: _Found, rel_a: Ints, rel_b: Ints, rel_bw: Floats, groups: GroupArrays) -> None:
+    """Each matching (relation of A, relation of B) whose targets may align too: a unary entry where both
+    are relations from a node to itself (one pair at both ends), else a term."""
+    best_a, best_b = found.best_a[2], found.best_b[2]
+    g = groups[:4]
+    for s, t in _matches(rel_a[:, 0], rel_a[:, 1], rel_b[:, 0], rel_b[:, 1], groups):
+        i, k = rel_a[s, 1], rel_a[s, 2]
+        j, l = rel_b[t, 1], rel_b[t, 2]  # noqa: E741
+        if (i == k) != (j == l) or not compatible(k, l, *g):
+            continue
+        w = rel_bw[t]
+        if w > best_a[s]:
+            best_a[s] = w
+        best_b[t] = w
+        if i == k:
+            found.unary(i, j, w)
+        else:
+            found.terms.append((i, j, k, l, s, t, w))
+
+
+def _merged_pairs(found: _Found) -> tuple[Ints, Floats]:
+    """The candidate pairs' keys (``source * n_b + target``, ascending) and unary weights.
+
+    Each pair's entries are summed in the order found (a stable sort keeps it), so they add up
+    exactly as a scan over a dense table would; term ends are candidates even without unary weight
+    (zero-weight entries stand for them), other pairs only with weight above zero.
+    """
+    n_b, n_e = found.n_b, len(found.keys)
+    keys = list(found.keys)
+    for i, j, k, l, _, _, _ in found.terms:  # noqa: E741
+        keys += [i * n_b + j, k * n_b + l]
+    weights = found.weights + [0.0] * (len(keys) - n_e)
+    order = np.argsort(np.array(keys, dtype=np.int64), kind="mergesort")
+    pair_key: list[int] = []
+    pair_u: list[float] = []
+    in_term: list[bool] = []
+    last = -1
+    for y in order.tolist():
+        if keys[y] != last:
+            last = keys[y]
+            pair_key.append(last)
+            pair_u.append(0.0)
+            in_term.append(False)
+        pair_u[-1] += weights[y]
+        if y >= n_e:
+            in_term[-1] = True
+    keep = [u > 0.0 or flag for u, flag in zip(pair_u, in_term)]
     return (
-        pair_src,
-        pair_tgt,
-        out_u,
-        term_p,
-        term_q,
-        t_ta[:n_terms].copy(),
-        t_tb[:n_terms].copy(),
-        t_w[:n_terms].copy(),
-        bound,
+        np.array([x for x, k in zip(pair_key, keep) if k], dtype=np.int64),
+        np.array([x for x, k in zip(pair_u, keep) if k], dtype=np.float64),
     )
 
 
-def _sum(values):
+def _sum(values: Floats) -> float:
     """The sum in index order, one addition at a time (as the C adds)."""
     total = 0.0
     for v in values:
@@ -355,7 +336,7 @@ def _sum(values):
     return total
 
 
-def find_pair(cand_ptr, pair_tgt, i, j):
+def find_pair_kernel(cand_ptr: Ints, pair_tgt: Ints, i: int, j: int) -> int:
     """The index of candidate pair ``(i, j)``, or -1 (row ``i`` holds its targets in ascending order)."""
     lo = cand_ptr[i]
     hi = cand_ptr[i + 1]
@@ -371,7 +352,7 @@ def find_pair(cand_ptr, pair_tgt, i, j):
     return -1
 
 
-def row_pointers(n_a, pair_src):
+def row_pointers_kernel(n_a: int, pair_src: Ints) -> Ints:
     """Where each node's candidate pairs start (pairs are ordered by source)."""
     ptr = np.zeros(n_a + 1, dtype=np.int64)
     for p in range(pair_src.shape[0]):
@@ -381,30 +362,8 @@ def row_pointers(n_a, pair_src):
     return ptr
 
 
-def _push(keys, weights, n, key, weight):
-    """Append ``(key, weight)`` at position ``n``, doubling the arrays when full; returns them and ``n + 1``."""
-    if n == keys.shape[0]:
-        keys = _grow_i(keys, 2 * n)
-        weights = _grow_f(weights, 2 * n)
-    keys[n] = key
-    weights[n] = weight
-    return keys, weights, n + 1
-
-
-def _grow_i(a, cap):
-    out = np.empty(cap, dtype=np.int64)
-    out[: a.shape[0]] = a
-    return out
-
-
-def _grow_f(a, cap):
-    out = np.empty(cap, dtype=np.float64)
-    out[: a.shape[0]] = a
-    return out
-
-
-def adjacency(n_pairs, term_p, term_q, term_w):
-    """Symmetric CSR adjacency of pairwise terms: ``(ptr, nbr, w)``."""
+def adjacency_kernel(n_pairs: int, term_p: Ints, term_q: Ints, term_w: Floats) -> Adjacency:
+    """Symmetric CSR adjacency of pairwise terms."""
     deg = np.zeros(n_pairs + 1, dtype=np.int64)
     for e in range(term_p.shape[0]):
         deg[term_p[e] + 1] += 1
@@ -423,4 +382,4 @@ def adjacency(n_pairs, term_p, term_q, term_w):
         nbr[fill[q]] = p
         w[fill[q]] = term_w[e]
         fill[q] += 1
-    return deg, nbr, w
+    return Adjacency(deg, nbr, w)

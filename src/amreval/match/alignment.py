@@ -14,17 +14,19 @@ Three ways to search, all deterministic for a given seed:
 
 * ``"exact"`` (the default): certified. Hill climbing finds a mapping, then,
   unless it already reaches the simple bound, the exact search by branch and
-  bound (:mod:`amreval.match.blocks`: the whole problem when it is small, a
-  document block by block) and ever stronger upper bounds are tried until one
-  equals its score: :func:`assignment_bound`, the LP relaxation
+  bound (the whole problem when it is small, :mod:`amreval.match.exact`; a
+  document block by block, :mod:`amreval.match.blocks`) and ever stronger
+  upper bounds are tried until one proves its score
+  (:mod:`amreval.match.proof`): :func:`assignment_bound`, the LP relaxation
   (:func:`lp_bound`), and last the integer program solved by HiGHS (through
-  ``highspy``) within a per-problem time limit. The
-  result is the proven optimum unless the time limit ran out; then it is
-  marked unproven and ``bound - score`` is the gap;
+  ``highspy``) within a per-problem time limit. The result is the proven
+  optimum unless the time limit ran out; then it is marked unproven and
+  ``bound - score`` is the gap;
 * ``"hillclimb"``: the fast option, smatch's hill climbing alone (moves and
   swaps, steepest ascent) from a greedy start plus ``restarts`` random
-  starts, in compiled C (:mod:`amreval.match.kernels`); it stops early when a climb reaches the
-  simple upper bound (every triple matches at most once), which proves it;
+  starts, in the kernels (:mod:`amreval.match.kernels`: compiled C where
+  built); it stops early when a climb reaches the simple upper bound (every
+  triple matches at most once), which proves it;
 * ``"auto"``: like ``"exact"`` for problems small enough to solve in
   milliseconds (sentence-level graphs), hill climbing alone for larger ones.
 
@@ -42,13 +44,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 import numpy as np
 
 from amreval.errors import InputError
-from amreval.match.blocks import BRANCH_MAX_PAIRS, block_bound, branch_and_bound
+from amreval.match.blocks import block_bound
 from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
+from amreval.match.contract import KernelBackend
+from amreval.match.exact import BRANCH_MAX_PAIRS, branch_and_bound
 from amreval.match.options import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
@@ -57,7 +60,16 @@ from amreval.match.options import (
     SearchOptions,
     Solver,
 )
-from amreval.match.problem import Alignment, Candidates, Problem, build_problem, nodes_to_pairs, pairs_to_nodes
+from amreval.match.problem import (
+    Alignment,
+    Candidates,
+    Problem,
+    build_problem,
+    check_one_to_one,
+    nodes_to_pairs,
+    pairs_to_nodes,
+)
+from amreval.match.proof import proves
 from amreval.match.triples import Triples, encode_pair
 
 __all__ = [
@@ -91,13 +103,12 @@ PRICED_LP_MIN_PAIRS = 5_000
 MILP_MAX_COLUMNS = 100_000
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
+# a mapping must score this much more to replace another; a climb within it of the simple bound reaches it
 _TOL = 1e-9
-# bounds from an LP solver are exact to about 1e-9 relative; a score within this of a bound reaches it
-_BOUND_TOL = 1e-6
 
 
-def _climber() -> Any:
-    """The hill-climbing kernel (compiled where built), loaded on first use."""
+def _kernels() -> KernelBackend:
+    """The kernels (compiled where built), loaded on first use."""
     from amreval.match.kernels import kernels
 
     return kernels()
@@ -128,38 +139,59 @@ def hill_climb(
     if init is not None and len(init) != problem.n_a:
         raise InputError(f"init must give a target (or -1) for each of the {problem.n_a} nodes, got {len(init)}")
     if init is not None:
-        targets = np.sort(np.asarray(init)[np.asarray(init) >= 0])
-        if np.any(targets[1:] == targets[:-1]):
-            raise InputError("init is not one-to-one: two nodes map to one")
+        check_one_to_one(init, "init")
     if problem.n_a == 0 or problem.n_pairs == 0:
         mapping = np.full(problem.n_a, -1, dtype=np.int64)
         return Alignment(mapping, 0.0, problem.bound, problem.bound <= _TOL, "hillclimb", 0)
-    ptr, nbr, w = problem.adjacency()
-    init_pairs = _EMPTY_INT if init is None else nodes_to_pairs(problem, np.asarray(init))
-    pairs, score, climbs = _climber().hill_climb(
-        problem.n_a,
-        problem.n_b,
-        problem.pair_src,
-        problem.pair_tgt,
-        problem.pair_u,
-        ptr,
-        nbr,
-        w,
-        int(restarts),
-        int(seed) & 0x7FFFFFFFFFFFFFFF,  # the kernel takes a signed 64-bit seed
-        problem.bound,
-        init_pairs,
+    found = _kernels().hill_climb_kernel(
+        problem.search_space(),
+        restarts=int(restarts),
+        seed=int(seed) & 0x7FFFFFFFFFFFFFFF,  # the kernel takes a signed 64-bit seed
+        bound=problem.bound,
+        init=_EMPTY_INT if init is None else nodes_to_pairs(problem, np.asarray(init)),
     )
-    mapping = pairs_to_nodes(problem, pairs)
-    optimal = score >= problem.bound - _TOL
-    return Alignment(mapping, float(score), problem.bound, bool(optimal), "hillclimb", int(climbs))
+    mapping = pairs_to_nodes(problem, found.pairs)
+    optimal = found.score >= problem.bound - _TOL
+    return Alignment(mapping, found.score, problem.bound, bool(optimal), "hillclimb", found.climbs)
 
 
 def _reaches(problem: Problem, score: float, bound: float) -> bool:
-    """Whether ``score`` is proven optimal by ``bound`` (whole numbers: by the bound's whole part)."""
-    if problem.integral:
-        return bool(score >= np.floor(bound + _BOUND_TOL))
-    return bool(score >= bound - _BOUND_TOL)
+    """Whether ``bound`` proves ``score`` optimal (:func:`amreval.match.proof.proves`)."""
+    return proves(score, bound, integral=problem.integral)
+
+
+def _proven(result: Alignment) -> Alignment:
+    """``result``, proven optimal."""
+    return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+
+
+def _better(problem: Problem, result: Alignment, mapping: np.ndarray, method: str) -> Alignment:
+    """``mapping`` (found by ``method``) where it scores more than ``result``, else ``result``."""
+    if mapping is result.mapping:
+        return result
+    value = problem.value(mapping)
+    if value > result.score + _TOL:
+        return Alignment(mapping, value, result.bound, False, method, result.climbs)
+    return result
+
+
+def _exact_search(problem: Problem, result: Alignment) -> Alignment:
+    """The exact search from ``result``: block by block where the problem has groups, else whole where it
+    is small. Its better mapping replaces ``result``'s; the result is proven where the search proves it,
+    else has the search's bound."""
+    if problem.groups is not None:
+        blocks = block_bound(problem, result.mapping)
+        result = _better(problem, result, blocks.mapping, "blocks")
+        if blocks.bound is not None:
+            if _reaches(problem, result.score, blocks.bound):
+                return _proven(result)
+            result.bound = min(result.bound, blocks.bound)
+    elif problem.n_pairs <= BRANCH_MAX_PAIRS:
+        found = branch_and_bound(problem, result.mapping)
+        result = _better(problem, result, found.mapping, "branch-and-bound")
+        if found.proven:
+            return _proven(result)
+    return result
 
 
 def _remaining(deadline: float) -> float:
@@ -173,8 +205,8 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     ``"exact"`` certifies in steps, each tried only when the one before could
     not: one climb from the greedy start and its simple bound, the exact search
     (:func:`~amreval.match.blocks.block_bound` block by block where the problem
-    has groups, else :func:`~amreval.match.blocks.branch_and_bound` on problems of up to
-    :data:`~amreval.match.blocks.BRANCH_MAX_PAIRS` pairs), whose better mapping replaces the
+    has groups, else :func:`~amreval.match.exact.branch_and_bound` on problems of up to
+    :data:`~amreval.match.exact.BRANCH_MAX_PAIRS` pairs), whose better mapping replaces the
     climb's, :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
     problems over :data:`PRICED_LP_MIN_PAIRS` pairs
     :func:`amreval.match.pricing.priced_lp`), whose rounded solution replaces
@@ -201,28 +233,13 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
         return result
-    # exact search in C: block by block on a document, whole on a small problem
-    if problem.groups is not None:
-        blocks = block_bound(problem, result.mapping)
-        if blocks.mapping is not result.mapping:
-            value = problem.value(blocks.mapping)
-            if value > result.score + _TOL:
-                result = Alignment(blocks.mapping, value, result.bound, False, "blocks", result.climbs)
-        if blocks.bound is not None:
-            if _reaches(problem, result.score, blocks.bound):
-                return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
-            result.bound = min(result.bound, blocks.bound)
-    elif problem.n_pairs <= BRANCH_MAX_PAIRS:
-        mapping, proven, _ = branch_and_bound(problem, result.mapping)
-        if mapping is not result.mapping:
-            value = problem.value(mapping)
-            if value > result.score + _TOL:
-                result = Alignment(mapping, value, result.bound, False, "branch-and-bound", result.climbs)
-        if proven:
-            return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+    # exact search: block by block on a document, whole on a small problem
+    result = _exact_search(problem, result)
+    if result.optimal:
+        return result
     bound = assignment_bound(problem)
     if _reaches(problem, result.score, bound):
-        return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+        return _proven(result)
     result.bound = min(result.bound, bound)
     # the LP relaxation: its bound, and its solution rounded, a mapping that may beat the climb's
     if problem.n_pairs > PRICED_LP_MIN_PAIRS:
@@ -233,12 +250,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     else:
         bound, lp_pairs = lp_relaxation(problem, time_limit=_remaining(deadline))
     if lp_pairs is not None:
-        rounded = pairs_to_nodes(problem, lp_pairs)
-        value = problem.value(rounded)
-        if value > result.score + _TOL:
-            result = Alignment(rounded, value, result.bound, False, "lp", result.climbs)
+        result = _better(problem, result, pairs_to_nodes(problem, lp_pairs), "lp")
     if _reaches(problem, result.score, bound):
-        return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+        return _proven(result)
     result.bound = min(result.bound, bound)
     if search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline:
         more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
@@ -248,7 +262,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
         else:
             result.climbs += more.climbs
         if _reaches(problem, result.score, result.bound):
-            return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+            return _proven(result)
     if time.perf_counter() >= deadline or problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS:
         return result
     exact = solve_milp(problem, time_limit=_remaining(deadline))

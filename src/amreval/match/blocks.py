@@ -1,12 +1,10 @@
-"""Exact search: branch and bound, on a whole problem or block by block.
+"""The block-by-block bound of a document's problem, each block searched exactly by branch and bound.
 
-A sentence-level problem is small: :func:`branch_and_bound` searches it
-exactly, within a limit of subtrees (see :mod:`amreval.match._branch`).
-
-A document's problem is made of sentence blocks (DocSmatch's groups: a pair
-may join nodes that share a sentence) that only coreference nodes, which
-belong to several sentences, tie together. :func:`block_bound` bounds it
-block by block, so its cost grows with the number of sentences, not faster:
+A sentence-level problem is searched whole (:mod:`amreval.match.exact`). A
+document's problem is made of sentence blocks (DocSmatch's groups: a pair may
+join nodes that share a sentence) that only coreference nodes, which belong to
+several sentences, tie together. :func:`block_bound` bounds it block by block,
+so its cost grows with the number of sentences, not faster:
 
 * each pair lives in the first sentence of its node of A, and gets a copy in
   each other block where one of its pairwise terms lies (a term goes to its
@@ -29,23 +27,18 @@ assignment bound and the LP relaxation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from amreval.errors import InputError
-from amreval.match.problem import Problem, nodes_to_pairs, pairs_to_nodes, sorted_distinct
+from amreval.match.contract import Adjacency, KernelBackend, SearchSpace
+from amreval.match.exact import BRANCH_MAX_PAIRS, BRANCH_NODE_LIMIT
+from amreval.match.problem import Problem, is_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
 
-__all__ = ["branch_and_bound", "block_bound", "BlockBound", "BRANCH_NODE_LIMIT", "BRANCH_MAX_PAIRS"]
-
-#: Subtrees one exact search may enter before it gives up (the same count on every machine, so the
-#: result does not depend on speed).
-BRANCH_NODE_LIMIT = 10_000
-#: Problems (or blocks) with more candidate pairs than this are not searched exactly.
-BRANCH_MAX_PAIRS = 2_000
+__all__ = ["block_bound", "BlockBound", "BLOCK_GAP", "MERGE_ROUNDS"]
 
 
-def _kernels() -> Any:
+def _kernels() -> KernelBackend:
+    """The kernels (compiled where built), loaded on first use."""
     from amreval.match.kernels import kernels
 
     return kernels()
@@ -54,41 +47,6 @@ def _kernels() -> Any:
 #: How much better than the best found a block's optimum may be: blocks split weights, so their
 #: values are fractions; the bound adds it once per block.
 BLOCK_GAP = 1e-10
-
-
-def gap_of(problem: Problem) -> float:
-    """How much better a mapping must be to count as better: 1 when scores are whole numbers, else 1e-7."""
-    return 1.0 - 1e-6 if problem.integral else 1e-7
-
-
-def branch_and_bound(
-    problem: Problem, mapping: np.ndarray, *, node_limit: int = BRANCH_NODE_LIMIT
-) -> tuple[np.ndarray, bool, int]:
-    """Search ``problem`` exactly from the incumbent ``mapping`` (target node per node of A).
-
-    A target that is no candidate of its node counts as none.
-
-    Returns:
-        ``(mapping, proven, nodes)``: the best mapping found (the ``mapping`` given, the same object,
-        unless one is better by more than :func:`gap_of`), whether no mapping is better by more than
-        that, and the subtrees entered.
-    """
-    mapping = np.asarray(mapping)
-    if mapping.shape != (problem.n_a,) or mapping.dtype.kind not in "iu":
-        raise InputError(f"the mapping must give a target (or -1) for each of the {problem.n_a} nodes")
-    targets = np.sort(mapping[mapping >= 0])
-    if np.any(targets[1:] == targets[:-1]):
-        raise InputError("the mapping is not one-to-one")
-    if not 0 <= node_limit < 2**62:
-        raise InputError(f"node_limit must be an integer from 0 below 2**62, got {node_limit}")
-    ptr, nbr, w = problem.adjacency()
-    start = nodes_to_pairs(problem, mapping)
-    pairs, _, proven, nodes = _kernels().branch_and_bound(
-        problem.n_a, problem.n_b, problem.pair_src, problem.pair_tgt, problem.pair_u, ptr, nbr, w,
-        problem.rows(), start, gap_of(problem), node_limit,
-    )  # fmt: skip
-    found = mapping if np.array_equal(pairs, start) else pairs_to_nodes(problem, pairs)
-    return found, bool(proven), int(nodes)
 
 
 @dataclass
@@ -284,17 +242,17 @@ def _solve_block(
     a_nodes, a_local = np.unique(problem.pair_src[pp], return_inverse=True)
     b_nodes, b_local = np.unique(problem.pair_tgt[pp], return_inverse=True)
     n_a = len(a_nodes)
-    adj = kernels.adjacency(len(pp), t_p, t_q, t_w)
-    rows = kernels.row_pointers(n_a, a_local)
+    adj: Adjacency = kernels.adjacency_kernel(len(pp), t_p, t_q, t_w)
+    rows = kernels.row_pointers_kernel(n_a, a_local)
     init = np.full(n_a, -1, dtype=np.int64)
     on = np.nonzero(active[pp])[0]
     init[a_local[on]] = on
-    found, value, proven, used = kernels.branch_and_bound(
-        n_a, len(b_nodes), a_local, b_local, unary, *adj, rows, init, BLOCK_GAP, node_limit
-    )
-    if not proven:
+    space = SearchSpace(n_a, len(b_nodes), a_local, b_local, unary, adj)
+    found = kernels.branch_and_bound_kernel(space, rows=rows, init=init, gap=BLOCK_GAP, node_limit=node_limit)
+    if not found.proven:
         return None
-    return _Solved(value, unary, a_nodes, np.where(found >= 0, pp[np.maximum(found, 0)], -1), used)
+    chosen = np.where(found.pairs >= 0, pp[np.maximum(found.pairs, 0)], -1)
+    return _Solved(found.value, unary, a_nodes, chosen, found.nodes)
 
 
 def _splice(problem: Problem, mapping: np.ndarray, better: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
@@ -309,8 +267,7 @@ def _splice(problem: Problem, mapping: np.ndarray, better: list[tuple[np.ndarray
         trial = best.copy()
         for a_nodes, chosen in attempt:
             trial[a_nodes] = chosen
-        targets = np.sort(problem.pair_tgt[trial[trial >= 0]])
-        if np.any(targets[1:] == targets[:-1]):
+        if not is_one_to_one(problem.pair_tgt[trial[trial >= 0]]):
             continue
         value = _value_of_pairs(problem, trial)
         if value > best_value + 1e-9:

@@ -23,12 +23,11 @@ import numpy as np
 
 from amreval.match.options import DEFAULT_TIME_LIMIT
 from amreval.match.problem import Alignment, Problem, pairs_to_nodes
+from amreval.match.proof import optimality_gap, proves
 
 __all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_milp"]
 # HiGHS's codes: row-wise matrices, maximisation, integer and continuous columns
 _ROWWISE, _MAXIMIZE, _INTEGER, _CONTINUOUS = 2, -1, 1, 0
-# bounds from HiGHS are exact to about 1e-9 relative; a score within this of a bound reaches it
-_BOUND_TOL = 1e-6
 
 
 def _rows_of(keys: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -127,7 +126,7 @@ def highs_solver(
     if integral:
         h.setOptionValue("mip_rel_gap", 0.0)
         # whole-number scores: a gap below one match proves the optimum
-        h.setOptionValue("mip_abs_gap", 1.0 - 1e-6 if problem.integral else 1e-7)
+        h.setOptionValue("mip_abs_gap", optimality_gap(problem.integral))
     h.passModel(
         n, m["num_row"], m["num_nz"], _ROWWISE, _MAXIMIZE, 0.0,
         m["cost"], np.zeros(n), np.ones(n), np.full(m["num_row"], -np.inf), m["row_upper"],
@@ -186,12 +185,6 @@ def lp_bound(problem: Problem, *, time_limit: float | None = None) -> float:
     return lp_relaxation(problem, time_limit=time_limit)[0]
 
 
-def _proves(problem: Problem, score: float, bound: float) -> bool:
-    if problem.integral:
-        return bool(score >= np.floor(bound + _BOUND_TOL))
-    return bool(score >= bound - _BOUND_TOL)
-
-
 def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Alignment:
     """Solve the integer program with HiGHS within ``time_limit`` seconds.
 
@@ -212,7 +205,7 @@ def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT) -> A
     pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
     mapping = pairs_to_nodes(problem, pairs)
     score = problem.value(mapping)
-    proven = _proves(problem, score, bound)
+    proven = proves(score, bound, integral=problem.integral)
     return Alignment(mapping, score, float(score if proven else bound), proven, "milp")
 
 
@@ -253,5 +246,5 @@ def assignment_bound(problem: Problem) -> float:
                 np.maximum.at(best, inverse, half)
                 shares.append(np.bincount(keys // width, weights=best, minlength=problem.n_pairs))
             value += np.minimum(shares[0], shares[1])
-    _, total = kernels().sparse_assignment(problem.n_a, problem.n_b, problem.rows(), problem.pair_tgt, value)
-    return min(problem.bound, total)
+    found = kernels().sparse_assignment_kernel(problem.n_a, problem.n_b, problem.rows(), problem.pair_tgt, value)
+    return min(problem.bound, found.total)

@@ -12,11 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from amreval.errors import InputError
+from amreval.errors import InputError, TooLarge
+from amreval.match.checks import candidate_groups, check_weights, float_array, graph_arrays
+from amreval.match.contract import (
+    Adjacency,
+    Budget,
+    Floats,
+    GraphArrays,
+    GroupArrays,
+    Ints,
+    KernelBackend,
+    PoolWeights,
+    ProblemBlock,
+    SearchSpace,
+)
 from amreval.match.triples import EncodedPair
 
 __all__ = [
@@ -25,39 +37,25 @@ __all__ = [
     "Candidates",
     "build_problem",
     "inverse_mapping",
+    "is_one_to_one",
+    "check_one_to_one",
     "pairs_to_nodes",
     "nodes_to_pairs",
     "MEMORY_BUDGET",
 ]
 
-_EMPTY_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
-# the one group of an unconstrained problem, for graphs of up to 511 nodes (read only)
-_RANGE = np.arange(512, dtype=np.int64)
-_ZEROS = np.zeros(511, dtype=np.int64)
-_RANGE.flags.writeable = False
-_ZEROS.flags.writeable = False
 
-
-def _pool() -> Any:
-    """The problem-building kernels (compiled where built), loaded on first use."""
+def _kernels() -> KernelBackend:
+    """The kernels (compiled where built), loaded on first use."""
     from amreval.match.kernels import kernels
 
     return kernels()
 
 
-class TooLarge(Exception):
-    """Raised by the kernels: a problem over its memory budget (``n_terms`` pairwise terms, up to
-    ``n_entries`` node pairs); nothing was allocated for them."""
-
-    def __init__(self, n_terms: int, n_entries: int) -> None:
-        super().__init__(n_terms, n_entries)
-        self.n_terms = n_terms
-        self.n_entries = n_entries
-
-
-@dataclass
+@dataclass(kw_only=True)
 class Problem:
-    """A candidate pool with unary and pairwise weights (see module docs).
+    """A candidate pool with unary and pairwise weights (see module docs), made by :func:`build_problem`
+    (:meth:`from_block`); its fields are given by name.
 
     Attributes:
         n_a, n_b: node counts of graph A and graph B.
@@ -74,19 +72,42 @@ class Problem:
 
     n_a: int
     n_b: int
-    pair_src: np.ndarray
-    pair_tgt: np.ndarray
-    pair_u: np.ndarray
-    term_p: np.ndarray
-    term_q: np.ndarray
-    term_ta: np.ndarray
-    term_tb: np.ndarray
-    term_w: np.ndarray
+    pair_src: Ints
+    pair_tgt: Ints
+    pair_u: Floats
+    term_p: Ints
+    term_q: Ints
+    term_ta: Ints
+    term_tb: Ints
+    term_w: Floats
     bound: float
     integral: bool = False
-    _adj: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-    _rows: np.ndarray | None = None
     groups: Candidates | None = None
+    _adj: Adjacency | None = None
+    _rows: Ints | None = None
+
+    @classmethod
+    def from_block(
+        cls, block: ProblemBlock, *, n_a: int, n_b: int, integral: bool, groups: Candidates | None
+    ) -> Problem:
+        """The problem the kernels built (its adjacency and row pointers come with it)."""
+        return cls(
+            n_a=n_a,
+            n_b=n_b,
+            pair_src=block.pair_src,
+            pair_tgt=block.pair_tgt,
+            pair_u=block.pair_u,
+            term_p=block.term_p,
+            term_q=block.term_q,
+            term_ta=block.term_ta,
+            term_tb=block.term_tb,
+            term_w=block.term_w,
+            bound=block.bound,
+            integral=integral,
+            groups=groups,
+            _adj=block.adjacency,
+            _rows=block.rows,
+        )
 
     @property
     def n_pairs(self) -> int:
@@ -98,11 +119,15 @@ class Problem:
         """Number of pairwise terms."""
         return int(self.term_p.shape[0])
 
-    def adjacency(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def adjacency(self) -> Adjacency:
         """CSR adjacency of the pairwise terms (computed once)."""
         if self._adj is None:
-            self._adj = _pool().adjacency(self.n_pairs, self.term_p, self.term_q, self.term_w)
+            self._adj = _kernels().adjacency_kernel(self.n_pairs, self.term_p, self.term_q, self.term_w)
         return self._adj
+
+    def search_space(self) -> SearchSpace:
+        """What the kernels search over: the pairs and the adjacency of the terms."""
+        return SearchSpace(self.n_a, self.n_b, self.pair_src, self.pair_tgt, self.pair_u, self.adjacency())
 
     def set_term_weights(self, weights: np.ndarray) -> None:
         """Lower the pairwise terms' weights (finite, not negative, none above the built ones); the
@@ -113,10 +138,10 @@ class Problem:
                 problem's bound rests on those: build the problem with the weights instead), or the
                 wrong number of weights.
         """
-        weights = _float_array("term weights", weights)
+        weights = float_array("term weights", weights)
         if weights.shape != self.term_w.shape:
             raise InputError(f"expected {self.n_terms} term weights, got shape {weights.shape}")
-        _check_weights("term weights", weights)
+        check_weights("term weights", weights)
         if np.any(weights > self.term_w):
             raise InputError(
                 "term weights may only be lowered (the problem's bound rests on the built ones); "
@@ -126,15 +151,15 @@ class Problem:
         self.term_w = weights
         self._adj = None
 
-    def rows(self) -> np.ndarray:
+    def rows(self) -> Ints:
         """Where each A node's candidate pairs start in the pair arrays (computed once)."""
         if self._rows is None:
-            self._rows = _pool().row_pointers(self.n_a, self.pair_src)
+            self._rows = _kernels().row_pointers_kernel(self.n_a, self.pair_src)
         return self._rows
 
     def find_pair(self, i: int, j: int) -> int:
         """The index of candidate pair ``(i, j)``, or -1."""
-        return int(_pool().find_pair(self.rows(), self.pair_tgt, i, j))
+        return _kernels().find_pair_kernel(self.rows(), self.pair_tgt, i, j)
 
     def value(self, mapping: np.ndarray) -> float:
         """The score of a mapping given as target node per A node (-1 = none).
@@ -142,9 +167,7 @@ class Problem:
         Raises:
             InputError: the mapping is not one-to-one.
         """
-        targets = np.sort(mapping[mapping >= 0])
-        if np.any(targets[1:] == targets[:-1]):
-            raise InputError("the mapping is not one-to-one")
+        check_one_to_one(mapping)
         active = np.zeros(self.n_pairs, dtype=bool)
         total = 0.0
         for i, j in enumerate(mapping):
@@ -190,6 +213,22 @@ def sorted_distinct(values: np.ndarray) -> np.ndarray:
     return values[np.concatenate(([True], values[1:] != values[:-1]))]
 
 
+def is_one_to_one(targets: np.ndarray) -> bool:
+    """Whether no two nodes map to one node: ``targets`` a node per node (negative: none)."""
+    taken = np.sort(targets[targets >= 0])
+    return not bool(np.any(taken[1:] == taken[:-1]))
+
+
+def check_one_to_one(mapping: np.ndarray, name: str = "the mapping") -> None:
+    """Raise unless ``mapping`` (a target node per node of A, -1 none) is one-to-one.
+
+    Raises:
+        InputError: two nodes map to one.
+    """
+    if not is_one_to_one(np.asarray(mapping)):
+        raise InputError(f"{name} is not one-to-one: two nodes map to one")
+
+
 def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
     """For each of the ``n_b`` nodes of B, the node of A mapped to it, or -1.
 
@@ -202,72 +241,6 @@ def inverse_mapping(mapping: np.ndarray, n_b: int) -> np.ndarray:
         if j >= 0:
             inverse[j] = i
     return inverse
-
-
-def _check_groups(name: str, ptr: np.ndarray, ids: np.ndarray) -> None:
-    """``ptr``/``ids`` must be CSR rows: from 0 to ``len(ids)``, never decreasing, each row's ids ascending."""
-    ptr, ids = np.asarray(ptr), np.asarray(ids)
-    if ptr.dtype.kind not in "iu" or ids.dtype.kind not in "iu":
-        raise InputError(f"candidate groups of {name}: ptr and ids must be integer arrays")
-    if (
-        ptr.ndim != 1
-        or ids.ndim != 1
-        or len(ptr) == 0
-        or ptr[0] != 0
-        or ptr[-1] != len(ids)
-        or np.any(np.diff(ptr) < 0)
-    ):
-        raise InputError(f"candidate groups of {name}: ptr must rise from 0 to len(ids) = {len(ids)}")
-    steps = np.diff(ids)
-    starts = np.zeros(len(ids), dtype=bool)
-    starts[ptr[:-1][ptr[:-1] < len(ids)]] = True
-    if np.any(steps[~starts[1:]] < 0):
-        raise InputError(f"candidate groups of {name}: each node's group ids must be in ascending order")
-
-
-def _check_pair(pair: EncodedPair) -> tuple[np.ndarray, ...]:
-    """The encoded triples as integer arrays of the right shapes (the kernels then check what they name)."""
-    arrays = []
-    for side, inst, attr, rel in (
-        ("A", pair.inst_a, pair.attr_a, pair.rel_a),
-        ("B", pair.inst_b, pair.attr_b, pair.rel_b),
-    ):
-        inst, attr, rel = np.asarray(inst), np.asarray(attr), np.asarray(rel)
-        if inst.ndim != 1 or attr.shape[1:] != (2,) or rel.shape[1:] != (3,):
-            raise InputError(f"encoded graph {side}: expected inst (n,), attr (m, 2) and rel (r, 3) arrays")
-        if inst.dtype.kind not in "iu" or attr.dtype.kind not in "iu" or rel.dtype.kind not in "iu":
-            raise InputError(f"encoded graph {side}: expected integer arrays")
-        for x in (inst, attr, rel):
-            # unsigned values past 2**63 would turn negative in the kernels' 64-bit integers
-            if x.dtype.kind == "u" and x.size and int(x.max()) >= 2**63:
-                raise InputError(f"encoded graph {side}: values must lie below 2**63, got {int(x.max())}")
-        arrays += [inst, attr, rel]
-    return tuple(arrays)
-
-
-def _float_array(name: str, values: Any) -> np.ndarray:
-    try:
-        return np.ascontiguousarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise InputError(f"{name} must be numbers: {err}") from None
-
-
-def _as_weights(values: np.ndarray | None, n: int) -> np.ndarray | None:
-    """Checked weights (None: all 1)."""
-    if values is None:
-        return None
-    arr = _float_array("b_weights", values)
-    if arr.shape != (n,):
-        raise InputError(f"expected {n} weights, got shape {arr.shape}")
-    _check_weights("b_weights", arr)
-    return arr
-
-
-def _check_weights(name: str, values: np.ndarray) -> None:
-    """Weights must be finite and not negative: the bounds and the integer program rest on it."""
-    if values.size and not (np.isfinite(values).all() and values.min() >= 0.0):
-        bad = values[~np.isfinite(values) | (values < 0)][0]
-        raise InputError(f"{name} must be finite and not negative, got {float(bad)!r}")
 
 
 @dataclass(frozen=True)
@@ -357,58 +330,23 @@ def build_problem(
             bytes for its pairwise terms and node pairs, counted before anything is
             allocated (the message gives the sizes).
     """
-    inst_a, attr_a, rel_a, inst_b, attr_b, rel_b = _check_pair(pair)
-    n_a = inst_a.shape[0]
-    n_b = inst_b.shape[0]
-    if allowed is not None and not isinstance(allowed, (Candidates, np.ndarray)):
-        raise InputError(f"allowed must be Candidates or an {n_a} x {n_b} boolean array, got {type(allowed).__name__}")
-    if isinstance(allowed, np.ndarray):
-        if allowed.shape != (n_a, n_b):
-            raise InputError(f"allowed must have shape {(n_a, n_b)}, got {allowed.shape}")
-        allowed = Candidates.from_matrix(allowed)
-    if allowed is None:
-        # one group for all
-        groups = (
-            (_RANGE[: n_a + 1], _ZEROS[:n_a], _RANGE[: n_b + 1], _ZEROS[:n_b])
-            if max(n_a, n_b) < 512
-            else (np.arange(n_a + 1), np.zeros(n_a, dtype=np.int64), np.arange(n_b + 1), np.zeros(n_b, dtype=np.int64))
-        )
-        n_groups = 1
-    else:
-        if len(allowed.a_ptr) != n_a + 1 or len(allowed.b_ptr) != n_b + 1:
-            raise InputError(
-                f"the candidate groups have {len(allowed.a_ptr)} x {len(allowed.b_ptr)} row pointers, "
-                f"expected one more than the nodes: {n_a + 1} x {n_b + 1}"
-            )
-        _check_groups("A", allowed.a_ptr, allowed.a_ids)
-        _check_groups("B", allowed.b_ptr, allowed.b_ids)
-        # group ids renumbered 0 .. n_groups - 1 (in the same order, so each node's stay sorted)
-        ids = sorted_distinct(np.concatenate([allowed.a_ids, allowed.b_ids]))
-        n_groups = max(1, len(ids))
-        groups = (
-            allowed.a_ptr,
-            np.searchsorted(ids, allowed.a_ids),
-            allowed.b_ptr,
-            np.searchsorted(ids, allowed.b_ids),
-        )
-    if instance_weights is None:
-        inst_w, use_inst_w = _EMPTY_FLOAT2, False
-    else:
-        inst_w = _float_array("instance_weights", instance_weights)
-        if inst_w.shape != (n_a, n_b):
-            raise InputError(f"instance_weights must have shape {(n_a, n_b)}, got {inst_w.shape}")
-        _check_weights("instance_weights", inst_w)
-        use_inst_w = True
+    # the kernels check the graphs' arrays (the groups' first need the sizes those give)
+    a = GraphArrays(pair.inst_a, pair.attr_a, pair.rel_a)
+    b = GraphArrays(pair.inst_b, pair.attr_b, pair.rel_b)
+    candidates, groups = None, None
+    if allowed is not None:
+        a, b = graph_arrays("A", *a), graph_arrays("B", *b)
+        candidates, groups = _groups(allowed, len(a.inst), len(b.inst))
     bw = b_weights or (None, None, None)
     if not isinstance(bw, (tuple, list)) or len(bw) != 3:
         raise InputError("b_weights must be three arrays (or None each): B's instance, attribute and relation weights")
-    weights = (_as_weights(bw[0], n_b), _as_weights(bw[1], attr_b.shape[0]), _as_weights(bw[2], rel_b.shape[0]))
+    weights = PoolWeights(instance_weights, *bw)
     try:
-        out = _pool().build_problem(
-            inst_a, attr_a, rel_a, inst_b, attr_b, rel_b, *groups, n_groups, inst_w, use_inst_w, weights,
-            (MEMORY_BUDGET, _BYTES_PER_TERM, _BYTES_PER_ENTRY),
-        )  # fmt: skip
+        block = _kernels().build_problem_kernel(
+            a, b, groups, weights, Budget(MEMORY_BUDGET, _BYTES_PER_TERM, _BYTES_PER_ENTRY)
+        )
     except TooLarge as big:
+        n_a, n_b = len(a.inst), len(b.inst)
         need = big.n_terms * _BYTES_PER_TERM + big.n_entries * _BYTES_PER_ENTRY
         raise InputError(
             f"the alignment problem of {n_a} x {n_b} nodes has {big.n_terms:,} pairwise terms and up to "
@@ -416,9 +354,28 @@ def build_problem(
             f"{MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph (DocSmatch: :sntK edges restrict alignments "
             "to their sentence)"
         ) from None
-    src, tgt, u, tp, tq, ta, tb, tw, bound, adjacency, rows = out
     integral = instance_weights is None and b_weights is None
-    return Problem(n_a, n_b, src, tgt, u, tp, tq, ta, tb, tw, bound, integral, adjacency, rows, allowed)
+    return Problem.from_block(block, n_a=len(a.inst), n_b=len(b.inst), integral=integral, groups=candidates)
+
+
+def _groups(allowed: Candidates | np.ndarray, n_a: int, n_b: int) -> tuple[Candidates, GroupArrays]:
+    """The restriction as :class:`Candidates` and as the kernels take it: group ids numbered 0 ..
+    n_groups - 1 in the same order, so each node's stay sorted.
+
+    Raises:
+        InputError: ``allowed`` of another kind or shape, or groups that are not CSR rows (see
+            :func:`amreval.match.checks.candidate_groups`).
+    """
+    if not isinstance(allowed, (Candidates, np.ndarray)):
+        raise InputError(f"allowed must be Candidates or an {n_a} x {n_b} boolean array, got {type(allowed).__name__}")
+    if isinstance(allowed, np.ndarray):
+        if allowed.shape != (n_a, n_b):
+            raise InputError(f"allowed must have shape {(n_a, n_b)}, got {allowed.shape}")
+        allowed = Candidates.from_matrix(allowed)
+    a_ptr, a_ids, b_ptr, b_ids = candidate_groups(allowed.a_ptr, allowed.a_ids, allowed.b_ptr, allowed.b_ids, n_a, n_b)
+    ids = sorted_distinct(np.concatenate([a_ids, b_ids]))
+    groups = GroupArrays(a_ptr, np.searchsorted(ids, a_ids), b_ptr, np.searchsorted(ids, b_ids), max(1, len(ids)))
+    return allowed, groups
 
 
 def pairs_to_nodes(problem: Problem, pairs: np.ndarray) -> np.ndarray:

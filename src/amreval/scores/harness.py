@@ -247,8 +247,11 @@ class SmatchResult:
 
 
 def whole_bound(bound: float) -> float:
-    """The best bound on a count of whole triples: the whole part of a fractional bound."""
-    return float(np.floor(bound + 1e-6))
+    """The best bound on a count of whole triples: the whole part of a fractional bound
+    (:func:`amreval.match.proof.whole_bound`)."""
+    from amreval.match.proof import whole_bound as whole
+
+    return whole(bound)
 
 
 #: ``score_pair(prediction, gold, search)``: one pair's score under a pair's own search options.
