@@ -49,6 +49,7 @@ import numpy as np
 from amreval.errors import InputError
 from amreval.match.blocks import BRANCH_MAX_PAIRS, block_bound, branch_and_bound
 from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
+from amreval.match.coupling import coupled_search
 from amreval.match.options import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
@@ -212,6 +213,10 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
             if _reaches(problem, result.score, blocks.bound):
                 return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
             result.bound = min(result.bound, blocks.bound)
+        # the blocks made to agree on the pairs they share (amreval.match.coupling)
+        result = coupled_search(problem, result)
+        if result.optimal:
+            return result
     elif problem.n_pairs <= BRANCH_MAX_PAIRS:
         mapping, proven, _ = branch_and_bound(problem, result.mapping)
         if mapping is not result.mapping:
