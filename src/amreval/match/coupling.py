@@ -41,6 +41,8 @@ relaxation and the integer program, with the better mapping and the bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
 from typing import Any
 
 import numpy as np
@@ -72,8 +74,12 @@ _PRIMAL_EVERY = 3
 _PATIENCE = 5
 _MIN_SCALE = 2.0**-12
 #: Denominators tried for the weights' quantum, at most.
-_MAX_DENOMINATOR = 10**7
+_MAX_DENOMINATOR = 10**6
+#: Distinct fractional parts of weights looked at, at most (more: no quantum).
+_MAX_FRACTIONS = 64
 _TOL = 1e-9
+_WARM = not __import__('os').environ.get('COUPLING_COLD')
+_TRACE = bool(__import__("os").environ.get("COUPLING_TRACE"))
 _BOUND_TOL = 1e-6
 
 
@@ -101,15 +107,24 @@ def weight_quantum(problem: Problem) -> float:
         0.25
     """
     w = sorted_distinct(np.concatenate((problem.pair_u, problem.term_w)))
-    frac = w - np.floor(w)
+    frac = sorted_distinct(w - np.floor(w))
     frac = frac[(frac > 1e-9) & (frac < 1 - 1e-9)]
     if not len(frac):
         return 1.0
-    denominator = round(1.0 / float(frac.min()))
-    if not 1 <= denominator <= _MAX_DENOMINATOR:
+    if len(frac) > _MAX_FRACTIONS:
         return 0.0
+    denominator = 1
+    for f in frac.tolist():
+        near = Fraction(f).limit_denominator(_MAX_DENOMINATOR)
+        if abs(float(near) - f) > 1e-12:
+            return 0.0
+        denominator = denominator * near.denominator // gcd(denominator, near.denominator)
+        if denominator > _MAX_DENOMINATOR:
+            return 0.0
     scaled = w * denominator
-    if np.all(np.abs(scaled - np.round(scaled)) <= 1e-6 * np.maximum(1.0, scaled) * 1e-3):
+    # each weight a whole multiple to within 1e-9 of one: a mapping's value, of fewer than 10**6 of them,
+    # lies within 1e-3 of a multiple, far inside the margin of a proof
+    if np.all(np.abs(scaled - np.round(scaled)) <= 1e-9):
         return 1.0 / denominator
     return 0.0
 
@@ -243,16 +258,14 @@ def _decompose(problem: Problem) -> _Decomposition:
 
 
 def _search(
-    block: _Block, share: np.ndarray, active: np.ndarray, copy_p: np.ndarray, limit: int
+    block: _Block, unary: np.ndarray, pp: np.ndarray, active: np.ndarray, limit: int, prev: np.ndarray | None = None
 ) -> tuple[float, np.ndarray, bool, int]:
-    """One block's optimum under the shares, searched from the mapping's restriction.
+    """One block's optimum with its copies' unary weights ``unary`` (pairs ``pp``), searched from the
+    mapping's restriction.
 
     Returns ``(value, copies taken (numbered within the block), proven, subtrees)``.
     """
     kern = _kernels()
-    lo, hi = block.lo, block.hi
-    unary = share[lo:hi]
-    pp = copy_p[lo:hi]
     if block.loose is None:
         keep = None
         a_local, b_local, adj, rows = block.a_local, block.b_local, block.adj, block.rows
@@ -266,7 +279,7 @@ def _search(
         mask = ~block.loose
         mask[best] = True
         keep = np.flatnonzero(mask)
-        at = np.full(hi - lo, -1, dtype=np.int64)
+        at = np.full(len(unary), -1, dtype=np.int64)
         at[keep] = np.arange(len(keep))
         adj = kern.adjacency(len(keep), at[block.t_p], at[block.t_q], block.t_w)
         a_local, b_local = block.a_local[keep], block.b_local[keep]
@@ -274,12 +287,28 @@ def _search(
         unary, pp = unary[keep], pp[keep]
     init = np.full(block.n_a, -1, dtype=np.int64)
     on = np.flatnonzero(active[pp])
+    if prev is not None and _WARM:
+        sel = prev if keep is None else prev[keep]
+        if (keep is None or prev.sum() == sel.sum()) and _block_value(block, unary, sel, keep) > _block_value(block, unary, active[pp], keep) + _TOL:
+            on = np.flatnonzero(sel)
     init[a_local[on]] = on
     found, value, proven, used = kern.branch_and_bound(
         block.n_a, block.n_b, a_local, b_local, unary, *adj, rows, init, _BLOCK_GAP, limit
     )
     taken = found[found >= 0]
     return float(value), taken if keep is None else keep[taken], bool(proven), int(used)
+
+
+def _block_value(block: _Block, unary: np.ndarray, sel: np.ndarray, keep: np.ndarray | None) -> float:
+    """The value within the block of the copies selected (``sel`` over ``unary``'s copies)."""
+    full = sel
+    if keep is not None:
+        full = np.zeros(block.hi - block.lo, dtype=bool)
+        full[keep[sel]] = True
+    value = float(unary[sel].sum())
+    if len(block.t_w):
+        value += float(block.t_w[full[block.t_p] & full[block.t_q]].sum())
+    return value
 
 
 def _own_blocks(d: _Decomposition, share: np.ndarray, active: np.ndarray, x: np.ndarray, values: np.ndarray) -> None:
@@ -344,8 +373,139 @@ class Coupled:
     status: str
 
 
+class _Run:
+    """The search's state: the shares, each block's optimum and choices, the best mapping, the counts."""
+
+    def __init__(self, problem: Problem, d: _Decomposition, pairs: np.ndarray, score: float, subtrees: int) -> None:
+        self.problem, self.d = problem, d
+        self.share = problem.pair_u[d.copy_p] / d.n_copies[d.copy_p]
+        self.x = np.zeros(len(d.copy_p), dtype=bool)
+        self.values = np.zeros(len(d.blocks))
+        self.active = np.zeros(problem.n_pairs, dtype=bool)
+        self.pairs, self.score, self.improved = pairs, score, False
+        self.active[pairs[pairs >= 0]] = True
+        self.used, self.limit, self.climbs = 0, subtrees, 0
+        self.n_searched = int(d.searched.sum())
+        # each pair's copies, in pair order
+        self.by_pair = np.argsort(d.copy_p, kind="stable")
+        self.pair_lo = np.searchsorted(d.copy_p[self.by_pair], np.arange(problem.n_pairs))
+        self.pair_hi = np.searchsorted(d.copy_p[self.by_pair], np.arange(problem.n_pairs), side="right")
+
+    def search(self, k: int, force: int = -1, on: bool = True) -> tuple[float, np.ndarray] | None:
+        """Block ``k``'s optimum (its copy ``force`` taken or left when given) and the copies it takes
+        (numbered within the block); None when the subtrees ran out."""
+        block = self.d.blocks[k]
+        assert block is not None
+        unary = self.share[block.lo : block.hi]
+        big = 0.0
+        if force >= 0:
+            # a weight that outweighs everything else in the block takes the copy or leaves it
+            big = 1.0 + float(np.abs(unary).sum()) + float(block.t_w.sum())
+            unary = unary.copy()
+            unary[force] += big if on else -big
+        value, taken, proven, n = _search(
+            block, unary, self.d.copy_p[block.lo : block.hi], self.active, self.limit - self.used
+        )
+        self.used += min(n, self.limit - self.used)  # a search that stops counts the one past its limit
+        if not proven:
+            return None
+        if force >= 0:
+            if (force in taken.tolist()) != on:  # pragma: no cover - the weight decides
+                return None
+            value -= big if on else 0.0
+        return value, taken
+
+    def solve(self, blocks: np.ndarray) -> bool:
+        """Search the given blocks and keep their optima and choices; False when the subtrees ran out."""
+        for k in blocks.tolist():
+            found = self.search(k)
+            if found is None:
+                return False
+            block = self.d.blocks[k]
+            assert block is not None
+            self.values[k] = found[0]
+            self.x[block.lo : block.hi] = False
+            self.x[block.lo + found[1]] = True
+        _own_blocks(self.d, self.share, self.active, self.x, self.values)
+        return True
+
+    def bound(self) -> float:
+        return float(self.values.sum()) + self.n_searched * _BLOCK_GAP
+
+    def disagreement(self) -> np.ndarray:
+        """Per copy: whether it is taken, less the share of its pair's copies taken (0 where they agree)."""
+        taken = np.bincount(self.d.copy_p, weights=self.x.astype(np.float64), minlength=self.problem.n_pairs)
+        return self.x - (taken / self.d.n_copies)[self.d.copy_p]
+
+    def primal(self, climb: bool) -> None:
+        """The pairs both home blocks take (one-to-one), climbed from where ``climb``; kept if better."""
+        problem, d = self.problem, self.d
+        chosen = np.flatnonzero(self.x[d.home_a] & self.x[d.home_b])
+        start = np.full(problem.n_a, -1, dtype=np.int64)
+        start[problem.pair_src[chosen]] = chosen
+        if climb:
+            found, value = _climb(problem, start)
+            self.climbs += 1
+        else:
+            found, value = start, _value_of_pairs(problem, start)
+        if value > self.score + _TOL:
+            self.pairs, self.score, self.improved = found, value, True
+            self.active[:] = False
+            self.active[found[found >= 0]] = True
+
+    def settle(self, p: int) -> bool:
+        """Move pair ``p``'s shares so that its copies' blocks all gain the same by taking it (the mean of
+        what each gained): they then agree on it, the bound falls by what they disagreed. False when the
+        subtrees ran out."""
+        d = self.d
+        copies = self.by_pair[self.pair_lo[p] : self.pair_hi[p]]
+        gain = np.zeros(len(copies))
+        options: list[tuple[np.ndarray, np.ndarray] | None] = []
+        for n, c in enumerate(copies.tolist()):
+            k = int(d.copy_k[c])
+            block = d.blocks[k]
+            if block is None:
+                # an own block: its best other copy, or none
+                lo, hi = int(np.searchsorted(d.copy_k, k)), int(np.searchsorted(d.copy_k, k, side="right"))
+                others = np.delete(self.share[lo:hi], c - lo)
+                gain[n] = self.share[c] - max(0.0, float(others.max(initial=0.0)))
+                options.append(None)
+                continue
+            local = c - block.lo
+            found = self.search(k, local, not self.x[c])
+            if found is None:
+                return False
+            now = np.flatnonzero(self.x[block.lo : block.hi])
+            with_p, without = (now, found[1]) if self.x[c] else (found[1], now)
+            v_with, v_without = (self.values[k], found[0]) if self.x[c] else (found[0], self.values[k])
+            gain[n] = v_with - v_without
+            options.append((with_p, without))
+            self.values[k] = v_without  # the value of the choice without p, raised below if it takes p
+        mean = float(gain.mean())
+        take = mean > 1e-12 or (mean >= -1e-12 and bool(self.active[p]))
+        for n, c in enumerate(copies.tolist()):
+            self.share[c] += mean - gain[n]
+            opt = options[n]
+            if opt is None:
+                continue
+            k = int(d.copy_k[c])
+            block = d.blocks[k]
+            assert block is not None
+            self.x[block.lo : block.hi] = False
+            self.x[block.lo + (opt[0] if take else opt[1])] = True
+            if take:
+                self.values[k] += max(mean, 0.0)
+        _own_blocks(d, self.share, self.active, self.x, self.values)
+        return True
+
+
 def couple(
-    problem: Problem, mapping: np.ndarray, *, rounds: int = COUPLING_ROUNDS, subtrees: int = COUPLING_SUBTREES
+    problem: Problem,
+    mapping: np.ndarray,
+    *,
+    rounds: int = COUPLING_ROUNDS,
+    subtrees: int = COUPLING_SUBTREES,
+    strategy: str = __import__("os").environ.get("COUPLING_STRATEGY", "step"),
 ) -> Coupled:
     """Search a grouped problem block by block, moving the shares until the blocks agree (module docs).
 
@@ -368,72 +528,66 @@ def couple(
         return Coupled(mapping, score, 0.0, True, 0, 0, 0, "empty")
     quantum = weight_quantum(problem)
     d = _decompose(problem)
-    copy_p, copy_k, n_copies = d.copy_p, d.copy_k, d.n_copies
-    share = problem.pair_u[copy_p] / n_copies[copy_p]
-    active = np.zeros(problem.n_pairs, dtype=bool)
-    active[pairs[pairs >= 0]] = True
-    x = np.zeros(len(copy_p), dtype=bool)
-    values = np.zeros(len(d.blocks))
-    dirty = d.searched.copy()
-    n_searched = int(d.searched.sum())
+    run = _Run(problem, d, pairs, score, subtrees)
     best: float | None = None
-    used, scale, last, improved, climbs = 0, 1.0, 0, False, 0
+    scale, last = float(__import__('os').environ.get('COUPLING_LAMBDA', '1.5')), 0
     status, done = "rounds", 0
+    dirty = d.searched.copy()
+    sweeping = strategy == "sweep"
     for done in range(1, rounds + 1):
-        for k in np.flatnonzero(dirty).tolist():
-            block = d.blocks[k]
-            assert block is not None
-            value, taken, proven, n = _search(block, share, active, copy_p, subtrees - used)
-            used += n
-            if not proven:
-                status = "subtrees"
-                break
-            values[k] = value
-            x[block.lo : block.hi] = False
-            x[block.lo + taken] = True
-        if status == "subtrees":
+        if not run.solve(np.flatnonzero(dirty)):
+            status = "subtrees"
             break
         dirty[:] = False
-        _own_blocks(d, share, active, x, values)
-        bound = float(values.sum()) + n_searched * _BLOCK_GAP
+        g = run.disagreement()
+        disagree = np.abs(g) > 1e-12
+        if sweeping and disagree.any():
+            before = run.bound()
+            for p in sorted(set(d.copy_p[disagree].tolist())):
+                cs = run.by_pair[run.pair_lo[p] : run.pair_hi[p]]
+                if run.x[cs].all() or not run.x[cs].any():
+                    continue
+                if not run.settle(p):
+                    status = "subtrees"
+                    break
+            if status == "subtrees":
+                break
+            g = run.disagreement()
+            disagree = np.abs(g) > 1e-12
+            if run.bound() > before - 1e-9 and strategy == "mixed":
+                sweeping = False
+        bound = run.bound()
         if best is None or bound < best - _TOL:
             best, last = bound, done
-        taken_share = np.bincount(copy_p, weights=x.astype(np.float64), minlength=problem.n_pairs) / n_copies
-        g = x - taken_share[copy_p]
-        disagree = np.abs(g) > 1e-12
         if not disagree.any() or done % _PRIMAL_EVERY == 1:
-            # the pairs both home blocks take: one-to-one, the blocks' mapping where they agree
-            chosen = np.flatnonzero(x[d.home_a] & x[d.home_b])
-            start = np.full(problem.n_a, -1, dtype=np.int64)
-            start[problem.pair_src[chosen]] = chosen
-            if disagree.any():
-                found, value = _climb(problem, start)
-                climbs += 1
-            else:
-                found, value = start, _value_of_pairs(problem, start)
-            if value > score + _TOL:
-                pairs, score, improved = found, value, True
-                active[:] = False
-                active[pairs[pairs >= 0]] = True
+            run.primal(climb=bool(disagree.any()))
+        if _TRACE:
+            print(
+                f"  round {done} {'sweep' if sweeping else 'step'}: bound {bound:.4f} score {run.score:.4f} disagree {int(disagree.sum())} used {run.used}"
+            )
         if not disagree.any():
             # every block's choice is the same mapping, worth the bound (unless rounding says otherwise)
-            status = "agreed" if score >= bound - _BOUND_TOL else "stalled"
+            status = "agreed" if run.score >= bound - _BOUND_TOL else "stalled"
             break
-        if _proves(problem, score, best, quantum):
+        if _proves(problem, run.score, best, quantum):
             status = "bound"
             break
+        if sweeping:
+            continue
+        if strategy == "mixed" and int(disagree.sum()) <= 24:
+            sweeping = True
         if done - last > _PATIENCE:
             scale, last = scale / 2, done
             if scale < _MIN_SCALE:
                 status = "stalled"
                 break
-        step = scale * max(bound - score, _BOUND_TOL) / float(g @ g)
-        share[disagree] -= step * g[disagree]
-        dirty[copy_k[disagree]] = True
+        step = scale * max(bound - run.score, _BOUND_TOL) / float(g @ g)
+        run.share[disagree] -= step * g[disagree]
+        dirty[d.copy_k[disagree]] = True
         dirty &= d.searched
     proven = status in ("agreed", "bound")
-    found_mapping = pairs_to_nodes(problem, pairs) if improved else mapping
-    return Coupled(found_mapping, score, best, proven, done, used, climbs, status)
+    found_mapping = pairs_to_nodes(problem, run.pairs) if run.improved else mapping
+    return Coupled(found_mapping, run.score, best, proven, done, run.used, run.climbs, status)
 
 
 def coupled_search(
