@@ -27,15 +27,18 @@ decomposition):
   value is the bound: it is optimal. Every few rounds the pairs that both home
   blocks take start a hill climb, whose mapping replaces the best where it
   scores higher; the search also ends when the bound proves the best mapping's
-  score: within :data:`amreval.match.blocks.BLOCK_GAP` per block, or where every
+  score: within 1e-10 per block (each block's search is exact to that), or where every
   weight is a whole multiple of some ``1 / L`` (whole numbers, or DocSmatch's
   coreference tie-break, whose bonus ``eps = 1 / (2 (n + 1))`` makes every
   weight one), when no multiple lies between the score and the bound.
 
-It stops after :data:`COUPLING_ROUNDS` rounds or :data:`COUPLING_SUBTREES`
-subtrees of exact search in all (counts, not the clock: a slower machine gives
-the same results), unproven; the certified search then goes on to the LP
-relaxation and the integer program, with the better mapping and the bound.
+It stops unproven after :data:`COUPLING_ROUNDS` rounds, when the step has been
+halved six times without the bound falling, when one block's search needs more
+than :data:`BLOCK_SUBTREES` subtrees (or the block has more than
+:data:`BLOCK_MAX_COPIES` copies), or after :data:`COUPLING_SUBTREES` subtrees in
+all: counts, never the clock, so a slower machine gives the same results. The
+certified search then goes on to the LP relaxation and the integer program,
+with the better mapping and the lowest bound.
 """
 
 from __future__ import annotations
@@ -57,29 +60,35 @@ __all__ = [
     "weight_quantum",
     "COUPLING_ROUNDS",
     "COUPLING_SUBTREES",
+    "BLOCK_SUBTREES",
+    "BLOCK_MAX_COPIES",
     "HUB_PAIRS",
 ]
 
 #: Rounds of share updates, at most.
-COUPLING_ROUNDS = 200
+COUPLING_ROUNDS = 100
 #: Subtrees of exact search over all blocks and rounds, at most (the same count on every machine).
-COUPLING_SUBTREES = 2_000_000
+COUPLING_SUBTREES = 500_000
+#: Subtrees of one block's search, at most: a block that needs more ends the search.
+BLOCK_SUBTREES = 50_000
+#: Blocks with more copies than this are not searched (the search ends).
+BLOCK_MAX_COPIES = 2_000
 #: A node in several groups with more candidate pairs than this gets a block of its own.
 HUB_PAIRS = 32
 #: How much better than the best found a block's optimum may be (as in :mod:`amreval.match.blocks`).
 _BLOCK_GAP = 1e-10
 #: A hill climb from the blocks' choices every this many rounds.
 _PRIMAL_EVERY = 3
+#: The first step, as a fraction of the Polyak step (the gap over the subgradient's squared length).
+_STEP = 1.5
 #: Rounds without a lower bound before the step is halved; the search stops when it is this small.
 _PATIENCE = 5
-_MIN_SCALE = 2.0**-12
+_MIN_SCALE = _STEP / 64
 #: Denominators tried for the weights' quantum, at most.
 _MAX_DENOMINATOR = 10**6
 #: Distinct fractional parts of weights looked at, at most (more: no quantum).
 _MAX_FRACTIONS = 64
 _TOL = 1e-9
-_WARM = not __import__('os').environ.get('COUPLING_COLD')
-_TRACE = bool(__import__("os").environ.get("COUPLING_TRACE"))
 _BOUND_TOL = 1e-6
 
 
@@ -192,7 +201,8 @@ def _decompose(problem: Problem) -> _Decomposition:
     key_a = np.where(hub_a[src], top + src, home)
     key_b = np.where(hub_b[tgt], top + problem.n_a + tgt, first_b[tgt] - low)
     # a term goes where blocks.py puts it: to its pairs' home when they share it, else to the home of the
-    # pair whose node of A lies in fewer groups, or else the later home; never to an own block
+    # pair whose node of A lies in fewer groups, or else the later home; where one of the two nodes of A
+    # is a hub (whose pairs are in no sentence's block), to the other's home
     tp, tq = problem.term_p, problem.term_q
     hp, hq = home[tp], home[tq]
     sp, sq = span_a[src[tp]], span_a[src[tq]]
@@ -258,7 +268,7 @@ def _decompose(problem: Problem) -> _Decomposition:
 
 
 def _search(
-    block: _Block, unary: np.ndarray, pp: np.ndarray, active: np.ndarray, limit: int, prev: np.ndarray | None = None
+    block: _Block, unary: np.ndarray, pp: np.ndarray, active: np.ndarray, limit: int
 ) -> tuple[float, np.ndarray, bool, int]:
     """One block's optimum with its copies' unary weights ``unary`` (pairs ``pp``), searched from the
     mapping's restriction.
@@ -267,13 +277,13 @@ def _search(
     """
     kern = _kernels()
     if block.loose is None:
+        assert block.adj is not None and block.rows is not None
         keep = None
         a_local, b_local, adj, rows = block.a_local, block.b_local, block.adj, block.rows
     else:
         # each node's best loose copy (the mapping's on ties, then the first) and every other copy
         idx = np.flatnonzero(block.loose)
-        value = unary[idx] + np.where(active[pp[idx]], _TOL, 0.0)
-        order = np.lexsort((-value, block.a_local[idx]))
+        order = np.lexsort((~active[pp[idx]], -unary[idx], block.a_local[idx]))
         nodes = block.a_local[idx[order]]
         best = idx[order[np.concatenate(([True], nodes[1:] != nodes[:-1]))]]
         mask = ~block.loose
@@ -287,10 +297,6 @@ def _search(
         unary, pp = unary[keep], pp[keep]
     init = np.full(block.n_a, -1, dtype=np.int64)
     on = np.flatnonzero(active[pp])
-    if prev is not None and _WARM:
-        sel = prev if keep is None else prev[keep]
-        if (keep is None or prev.sum() == sel.sum()) and _block_value(block, unary, sel, keep) > _block_value(block, unary, active[pp], keep) + _TOL:
-            on = np.flatnonzero(sel)
     init[a_local[on]] = on
     found, value, proven, used = kern.branch_and_bound(
         block.n_a, block.n_b, a_local, b_local, unary, *adj, rows, init, _BLOCK_GAP, limit
@@ -299,26 +305,13 @@ def _search(
     return float(value), taken if keep is None else keep[taken], bool(proven), int(used)
 
 
-def _block_value(block: _Block, unary: np.ndarray, sel: np.ndarray, keep: np.ndarray | None) -> float:
-    """The value within the block of the copies selected (``sel`` over ``unary``'s copies)."""
-    full = sel
-    if keep is not None:
-        full = np.zeros(block.hi - block.lo, dtype=bool)
-        full[keep[sel]] = True
-    value = float(unary[sel].sum())
-    if len(block.t_w):
-        value += float(block.t_w[full[block.t_p] & full[block.t_q]].sum())
-    return value
-
-
 def _own_blocks(d: _Decomposition, share: np.ndarray, active: np.ndarray, x: np.ndarray, values: np.ndarray) -> None:
     """Own blocks: each takes its best copy where its share is positive (the mapping's on ties), in place."""
     own = np.flatnonzero(d.own)
     if not len(own):
         return
     k = d.copy_k[own]
-    value = share[own] + np.where(active[d.copy_p[own]], _TOL, 0.0)
-    order = np.lexsort((-value, k))
+    order = np.lexsort((~active[d.copy_p[own]], -share[own], k))
     first = np.concatenate(([True], k[order][1:] != k[order][:-1]))
     best = own[order[first]]
     x[own] = False
@@ -386,34 +379,19 @@ class _Run:
         self.active[pairs[pairs >= 0]] = True
         self.used, self.limit, self.climbs = 0, subtrees, 0
         self.n_searched = int(d.searched.sum())
-        # each pair's copies, in pair order
-        self.by_pair = np.argsort(d.copy_p, kind="stable")
-        self.pair_lo = np.searchsorted(d.copy_p[self.by_pair], np.arange(problem.n_pairs))
-        self.pair_hi = np.searchsorted(d.copy_p[self.by_pair], np.arange(problem.n_pairs), side="right")
 
-    def search(self, k: int, force: int = -1, on: bool = True) -> tuple[float, np.ndarray] | None:
-        """Block ``k``'s optimum (its copy ``force`` taken or left when given) and the copies it takes
-        (numbered within the block); None when the subtrees ran out."""
+    def search(self, k: int) -> tuple[float, np.ndarray] | None:
+        """Block ``k``'s optimum and the copies it takes (numbered within the block); None when the
+        subtrees ran out."""
         block = self.d.blocks[k]
         assert block is not None
-        unary = self.share[block.lo : block.hi]
-        big = 0.0
-        if force >= 0:
-            # a weight that outweighs everything else in the block takes the copy or leaves it
-            big = 1.0 + float(np.abs(unary).sum()) + float(block.t_w.sum())
-            unary = unary.copy()
-            unary[force] += big if on else -big
-        value, taken, proven, n = _search(
-            block, unary, self.d.copy_p[block.lo : block.hi], self.active, self.limit - self.used
-        )
-        self.used += min(n, self.limit - self.used)  # a search that stops counts the one past its limit
-        if not proven:
+        lo, hi = block.lo, block.hi
+        if hi - lo > BLOCK_MAX_COPIES:
             return None
-        if force >= 0:
-            if (force in taken.tolist()) != on:  # pragma: no cover - the weight decides
-                return None
-            value -= big if on else 0.0
-        return value, taken
+        limit = min(BLOCK_SUBTREES, self.limit - self.used)
+        value, taken, proven, n = _search(block, self.share[lo:hi], self.d.copy_p[lo:hi], self.active, limit)
+        self.used += min(n, limit)  # a search that stops counts the one past its limit
+        return (value, taken) if proven else None
 
     def solve(self, blocks: np.ndarray) -> bool:
         """Search the given blocks and keep their optima and choices; False when the subtrees ran out."""
@@ -453,51 +431,6 @@ class _Run:
             self.active[:] = False
             self.active[found[found >= 0]] = True
 
-    def settle(self, p: int) -> bool:
-        """Move pair ``p``'s shares so that its copies' blocks all gain the same by taking it (the mean of
-        what each gained): they then agree on it, the bound falls by what they disagreed. False when the
-        subtrees ran out."""
-        d = self.d
-        copies = self.by_pair[self.pair_lo[p] : self.pair_hi[p]]
-        gain = np.zeros(len(copies))
-        options: list[tuple[np.ndarray, np.ndarray] | None] = []
-        for n, c in enumerate(copies.tolist()):
-            k = int(d.copy_k[c])
-            block = d.blocks[k]
-            if block is None:
-                # an own block: its best other copy, or none
-                lo, hi = int(np.searchsorted(d.copy_k, k)), int(np.searchsorted(d.copy_k, k, side="right"))
-                others = np.delete(self.share[lo:hi], c - lo)
-                gain[n] = self.share[c] - max(0.0, float(others.max(initial=0.0)))
-                options.append(None)
-                continue
-            local = c - block.lo
-            found = self.search(k, local, not self.x[c])
-            if found is None:
-                return False
-            now = np.flatnonzero(self.x[block.lo : block.hi])
-            with_p, without = (now, found[1]) if self.x[c] else (found[1], now)
-            v_with, v_without = (self.values[k], found[0]) if self.x[c] else (found[0], self.values[k])
-            gain[n] = v_with - v_without
-            options.append((with_p, without))
-            self.values[k] = v_without  # the value of the choice without p, raised below if it takes p
-        mean = float(gain.mean())
-        take = mean > 1e-12 or (mean >= -1e-12 and bool(self.active[p]))
-        for n, c in enumerate(copies.tolist()):
-            self.share[c] += mean - gain[n]
-            opt = options[n]
-            if opt is None:
-                continue
-            k = int(d.copy_k[c])
-            block = d.blocks[k]
-            assert block is not None
-            self.x[block.lo : block.hi] = False
-            self.x[block.lo + (opt[0] if take else opt[1])] = True
-            if take:
-                self.values[k] += max(mean, 0.0)
-        _own_blocks(d, self.share, self.active, self.x, self.values)
-        return True
-
 
 def couple(
     problem: Problem,
@@ -505,7 +438,6 @@ def couple(
     *,
     rounds: int = COUPLING_ROUNDS,
     subtrees: int = COUPLING_SUBTREES,
-    strategy: str = __import__("os").environ.get("COUPLING_STRATEGY", "step"),
 ) -> Coupled:
     """Search a grouped problem block by block, moving the shares until the blocks agree (module docs).
 
@@ -530,10 +462,9 @@ def couple(
     d = _decompose(problem)
     run = _Run(problem, d, pairs, score, subtrees)
     best: float | None = None
-    scale, last = float(__import__('os').environ.get('COUPLING_LAMBDA', '1.5')), 0
+    scale, last = _STEP, 0
     status, done = "rounds", 0
     dirty = d.searched.copy()
-    sweeping = strategy == "sweep"
     for done in range(1, rounds + 1):
         if not run.solve(np.flatnonzero(dirty)):
             status = "subtrees"
@@ -541,30 +472,11 @@ def couple(
         dirty[:] = False
         g = run.disagreement()
         disagree = np.abs(g) > 1e-12
-        if sweeping and disagree.any():
-            before = run.bound()
-            for p in sorted(set(d.copy_p[disagree].tolist())):
-                cs = run.by_pair[run.pair_lo[p] : run.pair_hi[p]]
-                if run.x[cs].all() or not run.x[cs].any():
-                    continue
-                if not run.settle(p):
-                    status = "subtrees"
-                    break
-            if status == "subtrees":
-                break
-            g = run.disagreement()
-            disagree = np.abs(g) > 1e-12
-            if run.bound() > before - 1e-9 and strategy == "mixed":
-                sweeping = False
         bound = run.bound()
         if best is None or bound < best - _TOL:
             best, last = bound, done
         if not disagree.any() or done % _PRIMAL_EVERY == 1:
             run.primal(climb=bool(disagree.any()))
-        if _TRACE:
-            print(
-                f"  round {done} {'sweep' if sweeping else 'step'}: bound {bound:.4f} score {run.score:.4f} disagree {int(disagree.sum())} used {run.used}"
-            )
         if not disagree.any():
             # every block's choice is the same mapping, worth the bound (unless rounding says otherwise)
             status = "agreed" if run.score >= bound - _BOUND_TOL else "stalled"
@@ -572,10 +484,6 @@ def couple(
         if _proves(problem, run.score, best, quantum):
             status = "bound"
             break
-        if sweeping:
-            continue
-        if strategy == "mixed" and int(disagree.sum()) <= 24:
-            sweeping = True
         if done - last > _PATIENCE:
             scale, last = scale / 2, done
             if scale < _MIN_SCALE:
