@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from amreval import InputError, loads_graph
 from amreval.match import alignment as alignment_module
 from amreval.match.alignment import align, hill_climb
-from amreval.match.blocks import BlockBound, block_bound
+from amreval.match.blocks import BlockBound
 from amreval.match.bounds import solve_milp
 from amreval.match.coupling import couple, coupled_search, weight_quantum
 from amreval.match.problem import Candidates, build_problem
@@ -126,7 +126,8 @@ def _random_document(rng: random.Random, weights: str):
             for _ in range(n - 1)
         ]
         relations = [("snt", 0, k) for k in range(1, n) if rng.random() < 0.3]
-        relations += [(rng.choice("rs"), rng.randrange(1, n), rng.randrange(1, n)) for _ in range(rng.randint(n, 3 * n))]
+        for _ in range(rng.randint(n, 3 * n)):
+            relations.append((rng.choice("rs"), rng.randrange(1, n), rng.randrange(1, n)))
         triples = Triples([f"v{k}" for k in range(n)], concepts, [("TOP", 0, "top")], list(dict.fromkeys(relations)))
         sides.append((triples, groups))
     (a, ga), (b, gb) = sides
