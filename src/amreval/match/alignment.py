@@ -15,7 +15,8 @@ Three ways to search, all deterministic for a given seed:
 * ``"exact"`` (the default): certified. Hill climbing finds a mapping, then,
   unless it already reaches the simple bound, the exact search by branch and
   bound (:mod:`amreval.match.blocks`: the whole problem when it is small, a
-  document block by block) and ever stronger upper bounds are tried until one
+  document block by block, then with the blocks made to agree,
+  :mod:`amreval.match.coupling`) and ever stronger upper bounds are tried until one
   equals its score: :func:`assignment_bound`, the LP relaxation
   (:func:`lp_bound`), and last the integer program solved by HiGHS (through
   ``highspy``) within a per-problem time limit. The
