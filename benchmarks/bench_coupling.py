@@ -83,7 +83,7 @@ def chains(graphs, tracked: frozenset[str], window: int | None):
                 groups[("name", names[var])].append(Mention(g.id, var))
             elif concept in PRONOUNS and window is not None:
                 pronouns[concept].append((k, Mention(g.id, var)))
-            elif concept in tracked:
+            elif concept in tracked or concept in PRONOUNS:
                 groups[("concept", concept)].append(Mention(g.id, var))
     runs = list(groups.values())
     for mentions in pronouns.values():

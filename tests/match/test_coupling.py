@@ -80,6 +80,20 @@ def test_bad_calls_are_input_errors():
     assert (found.proven, found.bound, found.status, found.rounds) == (False, None, "subtrees", 1)
 
 
+def test_a_block_too_large_ends_the_search_before_it_starts(monkeypatch):
+    from amreval.match import coupling
+
+    # sentence 1's block has four copies (d->d, g->g, e->b, e->c), sentence 2's three
+    monkeypatch.setattr(coupling, "BLOCK_MAX_COPIES", 3)
+    problem = document_problem(PRED, GOLD)
+    start = np.array([0, 1, 2, 3])
+    found = couple(problem, start)
+    assert (found.proven, found.bound, found.status, found.rounds, found.subtrees) == (False, None, "large", 0, 0)
+    assert found.mapping is start
+    monkeypatch.setattr(coupling, "BLOCK_MAX_COPIES", 4)
+    assert couple(problem, start).proven
+
+
 def _no_block_bound(problem, mapping, **kwargs):
     return BlockBound(None, mapping, 0, 0)
 

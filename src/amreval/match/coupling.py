@@ -184,8 +184,9 @@ def _first_group(ptr: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return first, span
 
 
-def _decompose(problem: Problem) -> _Decomposition:
-    """The blocks and the pairs' copies (module docs)."""
+def _decompose(problem: Problem) -> _Decomposition | None:
+    """The blocks and the pairs' copies (module docs); None when a block has more than
+    :data:`BLOCK_MAX_COPIES` copies."""
     g = problem.groups
     assert g is not None
     P = problem.n_pairs
@@ -225,6 +226,8 @@ def _decompose(problem: Problem) -> _Decomposition:
     searched = names < top
     c_lo = np.searchsorted(copy_k, np.arange(n_blocks))
     c_hi = np.searchsorted(copy_k, np.arange(n_blocks), side="right")
+    if np.any((c_hi - c_lo)[searched] > BLOCK_MAX_COPIES):
+        return None
     order = np.argsort(t_k, kind="stable")
     s_k, s_p, s_q, s_w = t_k[order], cp[order], cq[order], problem.term_w[order]
     t_lo = np.searchsorted(s_k, np.arange(n_blocks))
@@ -353,7 +356,8 @@ class Coupled:
         subtrees: subtrees of exact search, over all blocks and rounds.
         climbs: hill climbs made from the blocks' choices.
         status: ``agreed`` (the blocks' choices are one mapping), ``bound`` (the bound met the score),
-            ``rounds``, ``subtrees`` (a limit), ``stalled`` (the step became too small) or ``empty``.
+            ``rounds``, ``subtrees`` (a limit), ``large`` (a block too large to search), ``stalled`` (the
+            step became too small) or ``empty`` (no pairs).
     """
 
     mapping: np.ndarray
@@ -386,8 +390,6 @@ class _Run:
         block = self.d.blocks[k]
         assert block is not None
         lo, hi = block.lo, block.hi
-        if hi - lo > BLOCK_MAX_COPIES:
-            return None
         limit = min(BLOCK_SUBTREES, self.limit - self.used)
         value, taken, proven, n = _search(block, self.share[lo:hi], self.d.copy_p[lo:hi], self.active, limit)
         self.used += min(n, limit)  # a search that stops counts the one past its limit
@@ -460,6 +462,8 @@ def couple(
         return Coupled(mapping, score, 0.0, True, 0, 0, 0, "empty")
     quantum = weight_quantum(problem)
     d = _decompose(problem)
+    if d is None:
+        return Coupled(mapping, score, None, False, 0, 0, 0, "large")
     run = _Run(problem, d, pairs, score, subtrees)
     best: float | None = None
     scale, last = _STEP, 0
