@@ -75,6 +75,12 @@ def test_bad_calls_are_input_errors():
     problem = document_problem(PRED, GOLD)
     with pytest.raises(InputError, match="rounds and subtrees must be >= 0, got -1 and 5"):
         couple(problem, np.full(4, -1), rounds=-1, subtrees=5)
+    with pytest.raises(InputError, match="a target .or -1. for each of the 4 nodes"):
+        couple(problem, np.array([0, 1]))
+    with pytest.raises(InputError, match="not one-to-one"):
+        couple(problem, np.array([0, 1, 2, 2]))
+    # a target that is no candidate counts as none (e -> s is none, s has none): 2 instances, TOP, :snt1
+    assert couple(problem, np.array([0, 1, 3, -1]), rounds=0).score == 4.0
     # no subtrees at all: no round ends, no bound
     found = couple(problem, np.full(4, -1), subtrees=0)
     assert (found.proven, found.bound, found.status, found.rounds) == (False, None, "subtrees", 1)

@@ -450,12 +450,19 @@ def couple(
         subtrees: subtrees of exact search in all, at most.
 
     Raises:
-        InputError: the problem has no groups, or a limit is negative.
+        InputError: the problem has no groups, a limit is negative, or the mapping is not one (one target
+            or -1 per node of A, no target twice).
     """
     if problem.groups is None:
         raise InputError("the coupled search needs a problem with groups (a document's sentences)")
     if rounds < 0 or subtrees < 0:
         raise InputError(f"rounds and subtrees must be >= 0, got {rounds} and {subtrees}")
+    mapping = np.asarray(mapping)
+    if mapping.shape != (problem.n_a,) or mapping.dtype.kind not in "iu":
+        raise InputError(f"the mapping must give a target (or -1) for each of the {problem.n_a} nodes")
+    targets = np.sort(mapping[mapping >= 0])
+    if np.any(targets[1:] == targets[:-1]):
+        raise InputError("the mapping is not one-to-one")
     pairs = nodes_to_pairs(problem, mapping)
     score = _value_of_pairs(problem, pairs)
     if problem.n_pairs == 0:
