@@ -15,7 +15,8 @@ Three ways to search, all deterministic for a given seed:
 * ``"exact"`` (the default): certified. Hill climbing finds a mapping, then,
   unless it already reaches the simple bound, the exact search by branch and
   bound (the whole problem when it is small, :mod:`amreval.match.exact`; a
-  document block by block, :mod:`amreval.match.blocks`) and ever stronger
+  document block by block, :mod:`amreval.match.blocks`, then with the blocks made
+  to agree on the pairs they share, :mod:`amreval.match.coupling`) and ever stronger
   upper bounds are tried until one proves its score
   (:mod:`amreval.match.proof`): :func:`assignment_bound`, the LP relaxation
   (:func:`lp_bound`), and last the integer program solved by HiGHS (through
@@ -51,6 +52,7 @@ from amreval.errors import InputError
 from amreval.match.blocks import block_bound
 from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.contract import KernelBackend
+from amreval.match.coupling import coupled_search
 from amreval.match.exact import BRANCH_MAX_PAIRS, branch_and_bound
 from amreval.match.options import (
     DEFAULT_RESTARTS,
@@ -186,6 +188,8 @@ def _exact_search(problem: Problem, result: Alignment) -> Alignment:
             if _reaches(problem, result.score, blocks.bound):
                 return _proven(result)
             result.bound = min(result.bound, blocks.bound)
+        # the blocks made to agree on the pairs they share (amreval.match.coupling)
+        return coupled_search(problem, result)
     elif problem.n_pairs <= BRANCH_MAX_PAIRS:
         found = branch_and_bound(problem, result.mapping)
         result = _better(problem, result, found.mapping, "branch-and-bound")

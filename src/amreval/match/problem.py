@@ -192,8 +192,8 @@ class Alignment:
         bound: the best known upper bound on the optimum.
         optimal: whether ``score`` is proven to be the optimum.
         method: what produced the mapping: ``hillclimb``, ``branch-and-bound`` (the exact search),
-            ``blocks`` (blocks' choices put into the climb's), ``lp`` (the LP relaxation's solution,
-            rounded) or ``milp``.
+            ``blocks`` (blocks' choices put into the climb's), ``coupling`` (the coupled search of a
+            document, :mod:`amreval.match.coupling`), ``lp`` (the LP relaxation's solution, rounded) or ``milp``.
         climbs: number of hill-climbing runs made.
     """
 

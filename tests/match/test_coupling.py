@@ -1,0 +1,208 @@
+"""The coupled search of documents: blocks made to agree reach the integer program's optimum."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amreval import InputError, loads_graph
+from amreval.match import alignment as alignment_module
+from amreval.match.alignment import align, hill_climb
+from amreval.match.blocks import BlockBound
+from amreval.match.bounds import solve_milp
+from amreval.match.coupling import couple, coupled_search, weight_quantum
+from amreval.match.problem import Candidates, build_problem
+from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.scores.docsmatch import docsmatch_pair, sentence_constraint
+
+# one boy in two sentences on the predicted side, a boy in each sentence on the gold side
+PRED = "(d / document :snt1 (g / go-02 :ARG0 (e / boy)) :snt2 (s / sleep-01 :ARG0 e))"
+GOLD = "(d / document :snt1 (g / go-02 :ARG0 (b / boy)) :snt2 (s / sleep-01 :ARG0 (c / boy)))"
+
+
+def document_problem(pred: str, gold: str):
+    p, g = loads_graph(pred), loads_graph(gold)
+    a, b = graph_triples(p), graph_triples(g)
+    return build_problem(encode_pair(a, b), allowed=sentence_constraint(p, g, a, b))
+
+
+def test_a_hand_checked_coupled_search():
+    problem = document_problem(PRED, GOLD)
+    climb = hill_climb(problem, restarts=0)
+    # 4 instances, TOP, :snt1, :snt2 and one :ARG0 (e can be b or c, not both): 8
+    assert (climb.score, climb.mapping.tolist()) == (8.0, [0, 1, 2, 3])
+    # pairs d->d (2: instance and TOP), g->g, e->b, e->c, s->s (1 each). Blocks: the top's (0), sentence 1
+    # (g->g, e->b, e->c: e's first sentence) and sentence 2 (s->s, c's block, so e->c again). d->d has
+    # copies in all three (its :snt terms lie in the sentences), e->c in 1 and 2: shares 2/3 and 1/2.
+    # Round 1: block 0 takes d->d (2/3); block 1 d->d, g->g, e->b, :snt1, :ARG0 (2/3 + 4); block 2
+    # d->d, s->s, e->c, :snt2, :ARG0 (2/3 + 3.5): 9.5, and blocks 1 and 2 disagree on e->c
+    first = couple(problem, climb.mapping, rounds=1)
+    assert (first.proven, first.status, first.rounds, first.score) == (False, "rounds", 1, 8.0)
+    assert first.bound == pytest.approx(9.5)
+    assert first.mapping is climb.mapping  # nothing better found: the same object
+    # the step: 1.5 * (9.5 - 8) / (0.5^2 + 0.5^2) = 4.5, times -0.5 and +0.5: e->c's shares become 2.75 in
+    # block 1 and -1.75 in block 2. Round 2: block 1 takes e->c (2.75 > 2, e->b with its :ARG0), block 2
+    # leaves it (-1.75 + 1 < 0): 2/3 + (2/3 + 1 + 1 + 2.75) + (2/3 + 1 + 1) = 8.75, whose whole part
+    # proves 8
+    found = couple(problem, climb.mapping)
+    assert (found.proven, found.status, found.rounds, found.score, found.climbs) == (True, "bound", 2, 8.0, 1)
+    assert found.bound == pytest.approx(8.75)
+    assert solve_milp(problem).score == 8.0
+
+
+def test_the_weights_quantum():
+    g = graph_triples(loads_graph("(a / x :r (b / y))"))
+    pair = encode_pair(g, g)
+    assert weight_quantum(build_problem(pair)) == 1.0
+    # DocSmatch's tie-break: 1 + eps with eps = 1 / (2 (n + 1)), here n = 3 coreference items
+    eps = 1.0 / 8
+    assert weight_quantum(build_problem(pair, b_weights=(np.array([1 + eps, 1.0]), None, None))) == eps
+    # graded weights: tenths, quarters (1.5 and 0.75 with the TOP's 1), and one with no quantum
+    assert weight_quantum(build_problem(pair, b_weights=(np.array([0.7, 1.0]), None, None))) == 0.1
+    assert weight_quantum(build_problem(pair, b_weights=(np.array([0.5, 0.75]), None, None))) == 0.25
+    assert weight_quantum(build_problem(pair, b_weights=(np.array([2**-0.5, 1.0]), None, None))) == 0.0
+
+
+def test_bad_calls_are_input_errors():
+    g = graph_triples(loads_graph("(a / x :r (b / y))"))
+    plain = build_problem(encode_pair(g, g))
+    with pytest.raises(InputError, match="needs a problem with groups"):
+        couple(plain, np.array([0, 1]))
+    problem = document_problem(PRED, GOLD)
+    with pytest.raises(InputError, match="rounds and subtrees must be >= 0, got -1 and 5"):
+        couple(problem, np.full(4, -1), rounds=-1, subtrees=5)
+    with pytest.raises(InputError, match="a target .or -1. for each of the 4 nodes"):
+        couple(problem, np.array([0, 1]))
+    with pytest.raises(InputError, match="not one-to-one"):
+        couple(problem, np.array([0, 1, 2, 2]))
+    # a target that is no candidate counts as none (e -> s is none, s has none): 2 instances, TOP, :snt1
+    assert couple(problem, np.array([0, 1, 3, -1]), rounds=0).score == 4.0
+    # no subtrees at all: no round ends, no bound
+    found = couple(problem, np.full(4, -1), subtrees=0)
+    assert (found.proven, found.bound, found.status, found.rounds) == (False, None, "subtrees", 1)
+
+
+def test_a_block_too_large_ends_the_search_before_it_starts(monkeypatch):
+    from amreval.match import coupling
+
+    # sentence 1's block has four copies (d->d, g->g, e->b, e->c), sentence 2's three
+    monkeypatch.setattr(coupling, "BLOCK_MAX_COPIES", 3)
+    problem = document_problem(PRED, GOLD)
+    start = np.array([0, 1, 2, 3])
+    found = couple(problem, start)
+    assert (found.proven, found.bound, found.status, found.rounds, found.subtrees) == (False, None, "large", 0, 0)
+    assert found.mapping is start
+    monkeypatch.setattr(coupling, "BLOCK_MAX_COPIES", 4)
+    assert couple(problem, start).proven
+
+
+def _no_block_bound(problem, mapping, **kwargs):
+    return BlockBound(None, mapping, 0, 0)
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("the LP relaxation and the integer program are not needed")
+
+
+def test_align_proves_a_document_by_coupling_where_the_block_bound_gives_none(monkeypatch):
+    monkeypatch.setattr(alignment_module, "block_bound", _no_block_bound)
+    for name in ("assignment_bound", "lp_relaxation", "solve_milp"):
+        monkeypatch.setattr(alignment_module, name, _refuse)
+    found = align(document_problem(PRED, GOLD))
+    assert (found.score, found.bound, found.optimal, found.method) == (8.0, 8.0, True, "hillclimb")
+
+
+# the coreference tie-break (scores/coref.py): 7 matches either way, one of them a coreference match
+TIE_GOLD = "(d / document :snt1 (a / see-01 :ARG0 (r / coref-entity) :ARG0 (p / person)) :snt2 (b / sleep-01))"
+TIE_PRED = "(d / document :snt1 (a / see-01 :ARG0 (z / thing)) :snt2 (b / sleep-01 :ARG0 z))"
+
+
+def test_the_coreference_tie_break_holds_under_the_coupled_search(monkeypatch):
+    expected = docsmatch_pair(TIE_PRED, TIE_GOLD, coref=True)
+    monkeypatch.setattr(alignment_module, "block_bound", _no_block_bound)
+    for name in ("assignment_bound", "lp_relaxation", "solve_milp"):
+        monkeypatch.setattr(alignment_module, name, _refuse)
+    for seed in range(4):
+        s = docsmatch_pair(TIE_PRED, TIE_GOLD, coref=True, seed=seed)
+        assert (s.match, s.test, s.gold, s.optimal, s.coref.total) == (7, 9, 10, True, (1, 2, 2))
+        assert (s.match, s.coref.total) == (expected.match, expected.coref.total)
+
+
+def _random_document(rng: random.Random, weights: str):
+    """Two random graphs over 2-4 sentences; a third of the nodes in two or three (dense coreference)."""
+    n_sentences = rng.randint(2, 4)
+    sides = []
+    for _ in range(2):
+        n = rng.randint(3, 10)
+        concepts = ["top"] + [rng.choice("aabbc") for _ in range(n - 1)]
+        groups = [[0]] + [
+            sorted(rng.sample(range(1, n_sentences + 1), rng.choice([1, 1, 2, 2, 3]) if n_sentences > 2 else 2))
+            if rng.random() < 0.35
+            else [rng.randint(1, n_sentences)]
+            for _ in range(n - 1)
+        ]
+        relations = [("snt", 0, k) for k in range(1, n) if rng.random() < 0.3]
+        for _ in range(rng.randint(n, 3 * n)):
+            relations.append((rng.choice("rs"), rng.randrange(1, n), rng.randrange(1, n)))
+        triples = Triples([f"v{k}" for k in range(n)], concepts, [("TOP", 0, "top")], list(dict.fromkeys(relations)))
+        sides.append((triples, groups))
+    (a, ga), (b, gb) = sides
+    kw: dict = {}
+    if weights == "tie-break":
+        # DocSmatch's coreference bonus on some of B's instances and relations
+        eps = 1.0 / (2 * (rng.randint(1, 6) + 1))
+        kw["b_weights"] = (
+            np.array([1.0 + eps * (rng.random() < 0.4) for _ in b.concepts]),
+            None,
+            np.array([1.0 + eps * (rng.random() < 0.4) for _ in b.relations]),
+        )
+    elif weights == "graded":
+        kw["b_weights"] = (np.array([rng.choice([0.25, 0.5, 1.0, 0.7]) for _ in b.concepts]), None, None)
+    return build_problem(encode_pair(a, b), allowed=Candidates.from_lists(ga, gb), **kw)
+
+
+@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["whole", "tie-break", "graded"]), st.sampled_from([2, 10, 10**5]))
+def test_the_coupled_search_never_crosses_the_optimum_and_proves_only_it(seed, weights, subtrees):
+    problem = _random_document(random.Random(seed), weights)
+    optimum = solve_milp(problem)
+    assert optimum.optimal
+    climb = hill_climb(problem, restarts=0, seed=seed)
+    found = couple(problem, climb.mapping, subtrees=subtrees)
+    assert found.subtrees <= subtrees
+    assert problem.value(found.mapping) == pytest.approx(found.score, abs=1e-9)
+    assert climb.score - 1e-9 <= found.score <= optimum.score + 1e-9
+    if found.bound is not None:
+        assert found.bound >= optimum.score - 1e-9
+    if found.proven:
+        assert found.score == pytest.approx(optimum.score, abs=1e-9)
+    result = coupled_search(problem, climb)
+    assert result.optimal == couple(problem, climb.mapping).proven
+    assert climb.score - 1e-9 <= result.score <= result.bound + 1e-9
+    # the certified search as a whole reaches the optimum
+    assert align(problem).score == pytest.approx(optimum.score, abs=1e-9)
+
+
+def test_the_coupled_search_proves_most_random_documents_moving_the_shares():
+    rng = random.Random(11)
+    tried = proven = moved = improved = 0
+    for k in range(150):
+        problem = _random_document(rng, ["whole", "tie-break", "graded"][k % 3])
+        climb = hill_climb(problem, restarts=0)
+        if climb.optimal:
+            continue
+        tried += 1
+        found = couple(problem, climb.mapping)
+        if found.proven:
+            proven += 1
+            assert found.score == pytest.approx(solve_milp(problem).score, abs=1e-9)
+            moved += found.rounds > 1
+            improved += found.score > climb.score + 1e-9
+    assert tried >= 110
+    assert proven >= 0.9 * tried
+    # proofs that needed the shares moved (the blocks disagreed at first), and better mappings than the climb's
+    assert moved >= 0.5 * proven and improved >= 0.15 * proven
