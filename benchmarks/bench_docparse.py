@@ -381,6 +381,22 @@ def summary(rows: list[dict], peers: list[int]) -> list[str]:
             else ""
         ),
     ]
+    for r in peers:
+        done = [d for d in rows if _ok(d.get(f"peer_r{r}"))]
+        # the peer prints 6 decimals
+        below = [d for d in done if round(d["amreval_doc"]["f1"], 6) < d[f"peer_r{r}"]["f1"]]
+        stopped = Counter(d[f"peer_r{r}"]["status"] for d in rows if not _ok(d.get(f"peer_r{r}")))
+        out.append(
+            f"- doc-smatch -r {r} finished {len(done)} of {len(rows)} sets"
+            + "".join(f", {v} {k}" for k, v in stopped.items())
+            + (
+                f"; amreval's F ≥ its F on {len(done) - len(below)} of them"
+                + (": below on " + ", ".join(f"{d['sentences']} {d['representation']} {d['parser']}" for d in below))
+                * bool(below)
+                if done
+                else ""
+            )
+        )
     unproven = [d for d in rows if not doc_proof(d)["optimal"]]
     if unproven:
         out.append(
