@@ -62,6 +62,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_docamr.py
 	$(PY) benchmarks/bench_s2match.py
 	$(PY) benchmarks/bench_docsmatch.py
+	$(PY) benchmarks/bench_docparse.py
 	$(PY) benchmarks/bench_compare.py
 	$(PY) benchmarks/bench_finegrained.py
 

@@ -1,0 +1,580 @@
+"""DocSmatch on real parser output: documents of BART and T5 parses against their gold.
+
+The other DocSmatch benchmark (``bench_docsmatch.py``) compares two releases of
+the same annotation, near-identical graphs that the block-by-block bound
+proves at once. Here each document is made of real parser output: the 200
+Little Prince sentences of ``../shared/data/parses`` (``gold.amr``,
+``bart_sys.amr``, ``t5_sys.amr``, same sentences in the same order), the
+first 20, 50, 100 and 200 of them as one document. Coreference chains come
+from one deterministic rule-based builder (``doc_chains.py``: named entities,
+recurring concepts, pronoun chains, he/she to the nearest person-like
+mention, a few set-member and part-whole bridges) run on each side's own
+sentence graphs, so a parser's chains are what a coreference system would
+plausibly produce on that parse. The documents are converted by amreval's
+``convert_document`` in the ``docamr`` and ``no-merge`` representations. The
+parser graphs carry no ``::id``: they get the gold's, by position.
+
+For each set (size x representation x parser), each in a fresh process,
+wall time and peak memory measured as in ``bench_docsmatch.py`` (GNU time's
+maximum RSS; best of ``--runs``, the largest peak):
+
+* ``amreval docsmatch -f PRED GOLD --coref-subscore --json`` (the certified
+  default: seed 0, 19 restarts, 30 s per document for the integer program);
+* the reference ``doc-smatch -r 0`` and ``-r 4`` (PyPI ``docAMR==0.1.1``,
+  ``--coref-subscore --pr --significant 6``) under an address-space cap
+  (8 GB) and a time limit (300 s), run once (``--peer-runs``);
+* the baseline: ``amreval smatch -f PRED GOLD --json`` on the same sentences
+  as sentence graphs (sentence Smatch, the same certified default).
+
+Then, in one more fresh process, the same scoring in process after imports
+and warm-up: ``amreval.docsmatch(...)`` against ``amreval.smatch(...)`` on
+the same sentences (best of ``--runs``), with the certified search's steps
+counted by wrapping the functions ``amreval.match.alignment.align`` calls
+(``hill_climb``, ``block_bound``, ``branch_and_bound``, ``assignment_bound``,
+``lp_relaxation``, ``pricing.priced_lp``, ``solve_milp``; no library code is
+changed). A document is proven by the last step that ran: the first climb
+reaching the simple bound (``climb``), the ``blocks`` (block-by-block exact
+search), the ``exact search`` (branch and bound of a problem without
+sentence groups), the ``assignment`` bound, the ``LP``, ``LP+restarts``
+(random restarts reaching the bounds found), or the ``integer program``;
+``unproven`` where the time limit ran out.
+
+Data: ``../shared/data/parses`` from the project root (or ``--data``);
+without it the benchmark says so and stops. The peer's columns are skipped without
+``doc-smatch`` or with ``--no-peer``.
+
+Run: ``python benchmarks/bench_docparse.py`` (tens of minutes, mostly the
+peer at 100 and 200 sentences), ``--quick`` (20 and 50 sentences), or e.g.
+``--no-peer --sizes 200 --parsers bart``. The tables are printed as Markdown
+and saved with the raw figures to ``benchmarks/results/docparse.md`` and
+``docparse.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_docsmatch import best_run, find_peer, write_documents  # benchmarks/ is not a package
+from doc_chains import build_chains, chain_stats
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "parses"
+RESULTS = ROOT / "benchmarks" / "results"
+PARSERS = {"bart": "bart_sys.amr", "t5": "t5_sys.amr"}
+REPRESENTATIONS = ("docamr", "no-merge")
+SIZES = (20, 50, 100, 200)
+#: The steps of the certified search in the order they run (``restarts``: the random restarts after the LP).
+STEPS = ("climb", "blocks", "exact search", "assignment", "LP", "restarts", "integer program")
+#: What can prove a problem (see the module docs), weakest first.
+PROOFS = ("climb", "blocks", "exact search", "assignment", "LP", "LP+restarts", "integer program")
+
+_PEER_SCORE = re.compile(r"Precision: ([\d.]+)\s+Recall: ([\d.]+)\s+F-score: ([\d.]+)")
+_PEER_TIME = re.compile(r"Time\(s\): ([\d.]+)")
+
+
+# -- documents -----------------------------------------------------------------
+
+
+def read_sets(data: Path, parsers: list[str]) -> tuple[list, dict[str, list]]:
+    """The gold graphs and each parser's graphs, the parser's given the gold's ``::id`` by position."""
+    from amreval import read_graphs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gold = read_graphs(data / "gold.amr")
+        systems = {p: read_graphs(data / PARSERS[p]) for p in parsers}
+    for name, graphs in systems.items():
+        if len(graphs) != len(gold):
+            raise SystemExit(f"{PARSERS[name]} has {len(graphs)} graphs, gold.amr {len(gold)}")
+        for g, ref in zip(graphs, gold):
+            g.metadata["id"] = ref.id
+    return gold, systems
+
+
+def write_sets(work: Path, gold: list, systems: dict[str, list], sizes: list[int], reps: list[str]) -> dict:
+    """The files of every set: sentence files and one-document files, and the chain counts."""
+    from amreval.docamr import convert_document
+
+    files: dict = {}
+    for size in sizes:
+        sides = {"gold": gold[:size], **{p: g[:size] for p, g in systems.items()}}
+        for side, graphs in sides.items():
+            sent = work / f"{side}_{size}.sent.amr"
+            write_documents(sent, graphs)
+            doc = build_chains(graphs, f"lpp_parses_1-{size}")
+            amrs = {g.id: g for g in graphs}
+            entry = {"sentences": sent, "chains": chain_stats(doc), "docs": {}}
+            for rep in reps:
+                path = work / f"{side}_{size}.{rep}.amr"
+                write_documents(path, [convert_document(doc, amrs, rep, strict=True)])
+                entry["docs"][rep] = path
+            files[(side, size)] = entry
+    return files
+
+
+# -- runs ------------------------------------------------------------------------
+
+
+def amreval_cmd() -> list[str]:
+    entry = Path(sys.executable).parent / "amreval"
+    if entry.exists():
+        return [str(entry)]
+    return [sys.executable, "-c", "import sys; from amreval.cli import main; sys.exit(main())"]
+
+
+def run_cli(args: list[str], runs: int) -> dict:
+    """An amreval command with ``--json``, best of ``runs``: time, peak memory, the scores it printed."""
+    run, walls = best_run([*amreval_cmd(), *args, "--json"], runs)
+    if run.status != "ok":
+        raise RuntimeError(f"amreval {' '.join(args)} failed ({run.status}):\n{run.stderr}")
+    out = json.loads(run.stdout)
+    row = {"wall_s": run.wall_s, "walls_s": walls, "peak_mb": run.peak_mb}
+    for key in ("f1", "precision", "recall", "coref_f1", "match", "test", "gold", "n_pairs", "n_unproven", "gap"):
+        if key in out:
+            row[key] = out[key]
+    return row
+
+
+def run_peer(exe: str, restarts: int, pred: Path, gold: Path, args: argparse.Namespace) -> dict:
+    """``doc-smatch -r restarts`` under the cap and time limit: time, peak memory, scores or why it stopped."""
+    cmd = [exe, "-r", str(restarts), "--coref-subscore", "--pr", "--significant", "6", "-f", str(pred), str(gold)]
+    run, walls = best_run(cmd, args.peer_runs, args.peer_mem_gb, args.peer_timeout)
+    row = {"status": run.status, "wall_s": run.wall_s, "walls_s": walls, "peak_mb": run.peak_mb}
+    if run.status == "ok":
+        scores = _PEER_SCORE.findall(run.stdout)
+        if "Error in parsing amr" in run.stderr or len(scores) != 2:
+            row["status"] = "crash: the document was not read"
+        else:
+            (p, r, f), (cp, cr, cf) = [tuple(map(float, s)) for s in scores]
+            row.update(precision=p, recall=r, f1=f, coref_precision=cp, coref_recall=cr, coref_f1=cf)
+            found = _PEER_TIME.search(run.stdout)
+            row["score_s"] = float(found.group(1)) if found else None
+    return row
+
+
+def run_in_process(paths: list[Path], runs: int) -> dict:
+    """The in-process child (a fresh process): scoring times and how each problem was proven."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *map(str, paths), "--runs", str(runs)]
+    run, _ = best_run(cmd, 1)
+    if run.status != "ok":
+        raise RuntimeError(f"the in-process run failed ({run.status}):\n{run.stderr}")
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    row["child_peak_mb"] = run.peak_mb
+    return row
+
+
+# -- the in-process child --------------------------------------------------------
+
+
+def install_counters() -> list[dict]:
+    """Wrap the steps of the certified search; each ``align`` call appends one record to the list returned."""
+    # the modules themselves (``amreval.scores.docsmatch`` as an attribute is the function)
+    alignment = importlib.import_module("amreval.match.alignment")
+    pricing = importlib.import_module("amreval.match.pricing")
+    docsmatch_module = importlib.import_module("amreval.scores.docsmatch")
+
+    records: list[dict] = []
+    current: list[dict] = []
+
+    def timed(step_of, func):
+        def wrapper(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return func(*a, **k)
+            finally:
+                if current:
+                    step = step_of(a, k)
+                    rec = current[-1]
+                    rec["steps"].append(step)
+                    rec["step_s"][step] = rec["step_s"].get(step, 0.0) + time.perf_counter() - t0
+
+        return wrapper
+
+    def fixed(step):
+        return lambda a, k: step
+
+    alignment.hill_climb = timed(lambda a, k: "restarts" if k.get("restarts", 0) else "climb", alignment.hill_climb)
+    alignment.block_bound = timed(fixed("blocks"), alignment.block_bound)
+    alignment.branch_and_bound = timed(fixed("exact search"), alignment.branch_and_bound)
+    alignment.assignment_bound = timed(fixed("assignment"), alignment.assignment_bound)
+    alignment.lp_relaxation = timed(fixed("LP"), alignment.lp_relaxation)
+    pricing.priced_lp = timed(fixed("LP"), pricing.priced_lp)
+    alignment.solve_milp = timed(fixed("integer program"), alignment.solve_milp)
+
+    original = alignment.align
+
+    def align(problem, *a, **k):
+        rec = {"pairs": int(problem.n_pairs), "terms": int(problem.n_terms), "steps": [], "step_s": {}}
+        current.append(rec)
+        t0 = time.perf_counter()
+        try:
+            result = original(problem, *a, **k)
+        finally:
+            current.pop()
+        rec["total_s"] = time.perf_counter() - t0
+        rec["optimal"] = bool(result.optimal)
+        rec["gap"] = float(result.bound - result.score)
+        rec["proven_by"] = proven_by(rec["steps"], rec["optimal"])
+        records.append(rec)
+        return result
+
+    alignment.align = align  # align_triples (Smatch) looks it up here
+    docsmatch_module.align = align  # DocSmatch imported it by name
+    return records
+
+
+def proven_by(steps: list[str], optimal: bool) -> str:
+    """The step that proved a problem: the last one that ran (see the module docs)."""
+    last = steps[-1] if steps else "climb"
+    if last == "restarts":
+        last = "LP+restarts"
+    return last if optimal else f"unproven (after {last})"
+
+
+def child(pred_doc: str, gold_doc: str, pred_sent: str, gold_sent: str, runs: int) -> int:
+    """Score the document pair and the sentence pairs in process; print one JSON line."""
+    sys.path.insert(0, str(ROOT / "src"))
+    t0 = time.perf_counter()
+    import amreval
+    from amreval import read_graphs
+
+    tiny = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
+    amreval.docsmatch([tiny], [tiny], coref=True, progress=False)  # loads the compiled kernels
+    amreval.smatch(["(a / go-02 :ARG0 (b / boy))"], ["(a / go-02 :ARG0 (b / girl))"], progress=False)
+    try:
+        import highspy  # noqa: F401  (the LP and the integer program load it on first use)
+    except ImportError:
+        pass
+    records = install_counters()
+    load_s = time.perf_counter() - t0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        docs = (read_graphs(pred_doc), read_graphs(gold_doc))
+        sents = (read_graphs(pred_sent), read_graphs(gold_sent))
+        read_s = time.perf_counter() - t0
+    out: dict = {"amreval_file": amreval.__file__, "load_s": load_s, "read_s": read_s}
+    for what, score, (preds, golds) in (("doc", amreval.docsmatch, docs), ("sent", amreval.smatch, sents)):
+        kwargs = {"coref": True} if what == "doc" else {}
+        times, per_run = [], []
+        for k in range(runs):
+            del records[:]
+            t0 = time.perf_counter()
+            r = score(preds, golds, progress=False, **kwargs)
+            times.append(time.perf_counter() - t0)
+            per_run.append([rec["proven_by"] for rec in records])
+            if k == 0:
+                first = list(records)
+        out[f"{what}_s"], out[f"{what}_times_s"] = min(times), times
+        out[f"{what}_f1"] = r.f1
+        if what == "doc":
+            out["doc_coref_f1"] = r.coref_f1
+            # the first run's records; what proved the document in each run (the integer program
+            # works within a time limit, so a loaded machine can leave a run unproven)
+            out["doc_proofs"], out["doc_proven_by_runs"] = first, [p[0] for p in per_run]
+        else:
+            out["sent_proven_by"] = dict(Counter(rec["proven_by"] for rec in first))
+            out["sent_step_s"] = {s: sum(rec["step_s"].get(s, 0.0) for rec in first) for s in STEPS}
+    print(json.dumps(out))
+    return 0
+
+
+# -- report ----------------------------------------------------------------------
+
+
+def _x(num: float | None, den: float | None) -> str:
+    if num is None or den is None or den <= 0:
+        return "–"
+    r = num / den
+    return f"{r:.0f}x" if r >= 10 else f"{r:.1f}x"
+
+
+def _ok(peer: dict | None) -> bool:
+    return peer is not None and peer["status"] == "ok"
+
+
+def _peer_cell(peer: dict | None, key: str) -> str:
+    if peer is None:
+        return "not run"
+    if peer["status"] != "ok":
+        where = {"wall_s": f" after {peer['wall_s']:.0f} s", "peak_mb": f" at {peer['peak_mb']:.0f} MB"}
+        return peer["status"] + where.get(key, "")
+    value = peer[key]
+    return f"{value:.4f}" if key.endswith("f1") else f"{value:.0f}" if key == "peak_mb" else f"{value:.1f}"
+
+
+def doc_proof(row: dict) -> dict:
+    """The one document's record of the in-process run (one ``align`` call)."""
+    return row["in_process"]["doc_proofs"][0]
+
+
+def _markdown(head: list[str], body: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join([*lines, *("| " + " | ".join(cells) + " |" for cells in body)])
+
+
+def tables(rows: list[dict], peers: list[int]) -> list[str]:
+    """The three Markdown tables: scores, time and memory, proofs."""
+    key = ["sentences", "representation", "parser"]
+    head1 = [*key, "gold triples", "chains gold / pred", "F amreval doc", *(f"F doc-smatch -r {r}" for r in peers)]
+    head1 += ["coref F amreval", *(f"coref F -r {r}" for r in peers), "F sentence Smatch"]
+    head2 = [*key, "amreval doc s (in process)", "sentence Smatch s (in process)", "doc / sentence"]
+    head2 += [*(f"doc-smatch -r {r} s" for r in peers), *(f"-r {r} / amreval" for r in peers[:1])]
+    head2 += ["peak MB amreval doc", "peak MB sentence", *(f"peak MB -r {r}" for r in peers)]
+    head2 += [f"memory -r {r} / amreval" for r in peers[:1]]
+    head3 = [*key, "pairs / terms", "steps run", "proven by", "other runs", "time per step s"]
+    head3 += ["CLI: proven", "sentence pairs proven by"]
+    body: list[list[list[str]]] = [[], [], []]
+    for d in rows:
+        am, sent, ip = d["amreval_doc"], d["amreval_sent"], d["in_process"]
+        first = [str(d["sentences"]), d["representation"], d["parser"]]
+        pr = [d.get(f"peer_r{r}") for r in peers]
+        chains = f"{d['chains']['gold']['chains']} / {d['chains']['pred']['chains']}"
+        body[0].append(
+            [*first, str(am["gold"]), chains, f"{am['f1']:.4f}", *(_peer_cell(p, "f1") for p in pr)]
+            + [f"{am['coref_f1']:.4f}", *(_peer_cell(p, "coref_f1") for p in pr), f"{sent['f1']:.4f}"]
+        )
+        r0 = pr[0] if pr else None
+        speed = [_x(r0["wall_s"], am["wall_s"]) if _ok(r0) else "–" for _ in peers[:1]]
+        memory = [_x(r0["peak_mb"], am["peak_mb"]) if _ok(r0) else "–" for _ in peers[:1]]
+        body[1].append(
+            [*first, f"{am['wall_s']:.2f} ({ip['doc_s']:.2f})", f"{sent['wall_s']:.2f} ({ip['sent_s']:.2f})"]
+            + [f"{_x(am['wall_s'], sent['wall_s'])} ({_x(ip['doc_s'], ip['sent_s'])})"]
+            + [*(_peer_cell(p, "wall_s") for p in pr), *speed, f"{am['peak_mb']:.0f}", f"{sent['peak_mb']:.0f}"]
+            + [*(_peer_cell(p, "peak_mb") for p in pr), *memory]
+        )
+        rec = doc_proof(d)
+        steps = " → ".join(dict.fromkeys(rec["steps"])) or "climb"
+        step_s = ", ".join(f"{s} {rec['step_s'][s]:.2f}" for s in STEPS if s in rec["step_s"])
+        proven = rec["proven_by"] + (f" (gap {rec['gap']:.3g})" if not rec["optimal"] else "")
+        sp = ", ".join(f"{k} {v}" for k, v in sorted(ip["sent_proven_by"].items(), key=lambda kv: _rank(kv[0])))
+        others = ", ".join(ip["doc_proven_by_runs"][1:]) or "–"
+        cli = "yes" if not am["n_unproven"] else f"no (gap {am['gap']:.3g})"
+        body[2].append([*first, f"{rec['pairs']} / {rec['terms']}", steps, proven, others, step_s, cli, sp])
+    return [_markdown(h, b) for h, b in zip((head1, head2, head3), body)]
+
+
+def _rank(label: str) -> int:
+    base = label.removeprefix("unproven (after ").rstrip(")")
+    return (PROOFS.index(base) if base in PROOFS else len(PROOFS)) + (len(PROOFS) + 1) * label.startswith("unproven")
+
+
+def summary(rows: list[dict], peers: list[int]) -> list[str]:
+    """How the documents were proven, and the headline ratios."""
+    by = Counter(doc_proof(d)["proven_by"] for d in rows)
+    ip = [d for d in rows if "integer program" in doc_proof(d)["steps"]]
+    out = [
+        "- documents proven by (first in-process run): "
+        f"{', '.join(f'{k} {v}' for k, v in sorted(by.items(), key=lambda kv: _rank(kv[0])))} (of {len(rows)})",
+        f"- **{len(ip)} of {len(rows)} documents needed the integer program**"
+        + (
+            ": "
+            + ", ".join(f"{d['sentences']} {d['representation']} {d['parser']}" for d in ip)
+            + f"; in it {sum(doc_proof(d)['step_s']['integer program'] for d in ip):.1f} s in all"
+            if ip
+            else ""
+        ),
+    ]
+    for r in peers:
+        done = [d for d in rows if _ok(d.get(f"peer_r{r}"))]
+        # the peer prints 6 decimals
+        below = [d for d in done if round(d["amreval_doc"]["f1"], 6) < d[f"peer_r{r}"]["f1"]]
+        stopped = Counter(d[f"peer_r{r}"]["status"] for d in rows if not _ok(d.get(f"peer_r{r}")))
+        out.append(
+            f"- doc-smatch -r {r} finished {len(done)} of {len(rows)} sets"
+            + "".join(f", {v} {k}" for k, v in stopped.items())
+            + (
+                f"; amreval's F ≥ its F on {len(done) - len(below)} of them"
+                + (": below on " + ", ".join(f"{d['sentences']} {d['representation']} {d['parser']}" for d in below))
+                * bool(below)
+                if done
+                else ""
+            )
+        )
+    unproven = [d for d in rows if any(p.startswith("unproven") for p in d["in_process"]["doc_proven_by_runs"])]
+    unproven += [d for d in rows if d["amreval_doc"]["n_unproven"] and d not in unproven]
+    for d in unproven:
+        runs = d["in_process"]["doc_proven_by_runs"]
+        out.append(
+            f"- unproven (the integer program's time limit ran out): {d['sentences']} {d['representation']} "
+            f"{d['parser']} in {sum(p.startswith('unproven') for p in runs)} of {len(runs)} in-process runs"
+            + (
+                f" and in the fastest CLI run (gap {d['amreval_doc']['gap']:.3g})"
+                if d["amreval_doc"]["n_unproven"]
+                else ""
+            )
+        )
+    for d in rows:
+        if d["sentences"] != max(r["sentences"] for r in rows):
+            continue
+        am, sent, ipr = d["amreval_doc"], d["amreval_sent"], d["in_process"]
+        line = (
+            f"- {d['sentences']} sentences, {d['representation']}, {d['parser']}: amreval doc {am['wall_s']:.2f} s / "
+            f"{am['peak_mb']:.0f} MB against sentence Smatch {sent['wall_s']:.2f} s / {sent['peak_mb']:.0f} MB "
+            f"({_x(am['wall_s'], sent['wall_s'])} the time; in process {_x(ipr['doc_s'], ipr['sent_s'])})"
+        )
+        for r in peers:
+            p = d.get(f"peer_r{r}")
+            if _ok(p):
+                line += f"; doc-smatch -r {r} {p['wall_s']:.1f} s / {p['peak_mb']:.0f} MB"
+            elif p is not None:
+                line += f"; doc-smatch -r {r} {p['status']}"
+        out.append(line)
+    return out
+
+
+# -- main ------------------------------------------------------------------------
+
+
+def _list(kind: type, choices: tuple | dict | None = None):
+    def parse(text: str) -> list:
+        items = [kind(x) for x in text.split(",") if x.strip()]
+        bad = [x for x in items if choices is not None and x not in choices]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(f"expected a comma-separated list of {', '.join(map(str, choices or ()))}")
+        return items
+
+    return parse
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=_list(int), default=list(SIZES), help="document sizes (default 20,50,100,200)")
+    ap.add_argument("--quick", action="store_true", help="sizes 20 and 50 only")
+    ap.add_argument("--parsers", type=_list(str, PARSERS), default=list(PARSERS), help="bart,t5 (default both)")
+    ap.add_argument(
+        "--representations",
+        type=_list(str, REPRESENTATIONS),
+        default=list(REPRESENTATIONS),
+        help="docamr,no-merge (default both)",
+    )
+    ap.add_argument("--no-peer", action="store_true", help="skip doc-smatch")
+    ap.add_argument("--runs", type=int, default=3, help="amreval runs per set, the best is kept (default 3)")
+    ap.add_argument("--peer-restarts", type=_list(int), default=[0, 4], help="doc-smatch -r values (default 0,4)")
+    ap.add_argument("--peer-runs", type=int, default=1, help="doc-smatch runs per set (default 1)")
+    ap.add_argument("--peer-mem-gb", type=float, default=8.0, help="address-space cap of doc-smatch (default 8)")
+    ap.add_argument("--peer-timeout", type=float, default=300.0, help="time limit of doc-smatch in s (default 300)")
+    ap.add_argument(
+        "--data", type=Path, default=DATA, help="folder of gold.amr and the parses (default ../shared/data/parses)"
+    )
+    ap.add_argument("--results", type=Path, default=RESULTS, help="folder for docparse.md/.json")
+    ap.add_argument("--keep-docs", type=Path, help="write the documents here instead of a temp folder")
+    ap.add_argument("--child", nargs=4, metavar="FILE", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        return child(*args.child, args.runs)
+    if not (args.data / "gold.amr").exists():
+        print(f"parser output not found at {args.data} (see ../shared/data/SOURCES.md): benchmark skipped")
+        return 0
+    sizes = [s for s in (args.sizes if not args.quick else [20, 50]) if s <= 200]
+    # every child process scores with this worktree's amreval
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
+    sys.path.insert(0, str(ROOT / "src"))
+    peer = None if args.no_peer else find_peer()
+    if peer is None and not args.no_peer:
+        print("doc-smatch not found (pip install docAMR==0.1.1): the peer's columns are skipped\n")
+    peers = args.peer_restarts if peer else []
+
+    gold, systems = read_sets(args.data, args.parsers)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench_docparse_") as tmp:
+        work = args.keep_docs or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        files = write_sets(work, gold, systems, sizes, args.representations)
+        print(f"documents built in {time.perf_counter() - t0:.1f} s", flush=True)
+        for size in sizes:
+            g = files[("gold", size)]
+            for parser in args.parsers:
+                p = files[(parser, size)]
+                sent = run_cli(["smatch", "-f", str(p["sentences"]), str(g["sentences"])], args.runs)
+                for rep in args.representations:
+                    pred, ref = p["docs"][rep], g["docs"][rep]
+                    row = {"sentences": size, "representation": rep, "parser": parser}
+                    row["chains"] = {"gold": g["chains"], "pred": p["chains"]}
+                    row["amreval_doc"] = run_cli(
+                        ["docsmatch", "-f", str(pred), str(ref), "--coref-subscore"], args.runs
+                    )
+                    row["amreval_sent"] = sent
+                    for r in peers:
+                        row[f"peer_r{r}"] = run_peer(peer, r, pred, ref, args)
+                    row["in_process"] = run_in_process([pred, ref, p["sentences"], g["sentences"]], args.runs)
+                    am, rec = row["amreval_doc"], doc_proof(row)
+                    line = (
+                        f"{size:4} {rep:9} {parser:5} amreval doc F {am['f1']:.4f} coref {am['coref_f1']:.4f} "
+                        f"{am['wall_s']:6.2f} s {am['peak_mb']:5.0f} MB, proven by {rec['proven_by']} | sentence "
+                        f"F {sent['f1']:.4f} {sent['wall_s']:5.2f} s"
+                    )
+                    for r in peers:
+                        pr = row[f"peer_r{r}"]
+                        state = f"F {pr['f1']:.4f}" if _ok(pr) else pr["status"]
+                        line += f" | -r {r} {state} {pr['wall_s']:.1f} s {pr['peak_mb']:.0f} MB"
+                    print(line, flush=True)
+                    rows.append(row)
+        for row in rows:
+            row["files"] = {"pred": str(files[(row["parser"], row["sentences"])]["docs"][row["representation"]].name)}
+
+    settings = (
+        "amreval: `amreval docsmatch -f PRED GOLD --coref-subscore --json` and `amreval smatch -f PRED GOLD --json` "
+        f"(certified defaults), best of {args.runs}; doc-smatch (docAMR 0.1.1): "
+        + (
+            ", ".join(f"`-r {r}`" for r in peers)
+            + f" `--coref-subscore`, {args.peer_runs} run(s), cap {args.peer_mem_gb:g} GB, {args.peer_timeout:g} s"
+            if peers
+            else "not run"
+        )
+    )
+    t_scores, t_time, t_proofs = tables(rows, peers)
+    report = [
+        "## DocSmatch on parser output: Little Prince parses (BART, T5) against gold",
+        "",
+        settings + ".",
+        (
+            "Times are wall times of a fresh process (start, imports, reading, scoring), in parentheses amreval's "
+            "in-process scoring after imports (`amreval.docsmatch` / `amreval.smatch`); peak memory is the "
+            "process's maximum RSS. The baseline is sentence Smatch of the same sentences."
+        ),
+        "",
+        "### Scores",
+        "",
+        t_scores,
+        "",
+        "### Time and memory",
+        "",
+        t_time,
+        "",
+        "### How each document was proven",
+        "",
+        "Steps of the certified search in process, first run (`pairs / terms`: the document's problem; "
+        "`other runs`: what proved it in the other in-process runs; `CLI: proven`: the fastest CLI run's "
+        "verdict); the baseline's sentence pairs by the step that proved them.",
+        "",
+        t_proofs,
+        "",
+        "### Summary",
+        "",
+        *summary(rows, peers),
+    ]
+    text = "\n".join(report)
+    print("\n" + text)
+    args.results.mkdir(parents=True, exist_ok=True)
+    (args.results / "docparse.md").write_text(text + "\n", encoding="utf-8")
+    (args.results / "docparse.json").write_text(json.dumps({"settings": settings, "sets": rows}, indent=2), "utf-8")
+    print(f"\nsaved {args.results / 'docparse.md'} and docparse.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
