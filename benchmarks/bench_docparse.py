@@ -30,12 +30,12 @@ Then, in one more fresh process, the same scoring in process after imports
 and warm-up: ``amreval.docsmatch(...)`` against ``amreval.smatch(...)`` on
 the same sentences (best of ``--runs``), with the certified search's steps
 counted by wrapping the functions ``amreval.match.alignment.align`` calls
-(``hill_climb``, ``block_bound``, ``branch_and_bound``, ``assignment_bound``,
+(``hill_climb``, ``block_bound``, ``branch_and_bound``, ``coupled_search``, ``assignment_bound``,
 ``lp_relaxation``, ``pricing.priced_lp``, ``solve_milp``; no library code is
 changed). A document is proven by the last step that ran: the first climb
 reaching the simple bound (``climb``), the ``blocks`` (block-by-block exact
 search), the ``exact search`` (branch and bound of a problem without
-sentence groups), the ``assignment`` bound, the ``LP``, ``LP+restarts``
+sentence groups), the ``coupling`` (the blocks made to agree), the ``assignment`` bound, the ``LP``, ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
 ``unproven`` where the time limit ran out.
 
@@ -180,7 +180,6 @@ def run_in_process(paths: list[Path], runs: int) -> dict:
 
 def install_counters() -> list[dict]:
     """Wrap the steps of the certified search; each ``align`` call appends one record to the list returned."""
-    # the modules themselves (``amreval.scores.docsmatch`` as an attribute is the function)
     alignment = importlib.import_module("amreval.match.alignment")
     pricing = importlib.import_module("amreval.match.pricing")
     docsmatch_module = importlib.import_module("amreval.scores.docsmatch")
@@ -208,6 +207,7 @@ def install_counters() -> list[dict]:
     alignment.hill_climb = timed(lambda a, k: "restarts" if k.get("restarts", 0) else "climb", alignment.hill_climb)
     alignment.block_bound = timed(fixed("blocks"), alignment.block_bound)
     alignment.branch_and_bound = timed(fixed("exact search"), alignment.branch_and_bound)
+    alignment.coupled_search = timed(fixed("coupling"), alignment.coupled_search)
     alignment.assignment_bound = timed(fixed("assignment"), alignment.assignment_bound)
     alignment.lp_relaxation = timed(fixed("LP"), alignment.lp_relaxation)
     pricing.priced_lp = timed(fixed("LP"), pricing.priced_lp)
