@@ -355,6 +355,8 @@ def test_docsmatch_reports_bad_input(page, docsmatch_url):
     page.locator("#score").click()
     expect(page.locator("#overall [data-key=f1]")).to_have_attribute("data-value", "1.0")
     expect(page.locator("#per-document-scores tbody tr")).to_have_count(1)
+    # the picture is drawn after the scores: wait for it, or a slow drawing could land after the next click
+    expect(page.locator("#picture")).to_contain_text("matched: 4")
     page.locator("#pred-text textarea").fill("(d / document :snt1 (b / boy)")
     page.locator("#score").click()
     expect(page.get_by_text("predicted, graph #1").first).to_be_visible()
