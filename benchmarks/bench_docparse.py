@@ -76,9 +76,9 @@ PARSERS = {"bart": "bart_sys.amr", "t5": "t5_sys.amr"}
 REPRESENTATIONS = ("docamr", "no-merge")
 SIZES = (20, 50, 100, 200)
 #: The steps of the certified search in the order they run (``restarts``: the random restarts after the LP).
-STEPS = ("climb", "blocks", "exact search", "assignment", "LP", "restarts", "integer program")
+STEPS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "restarts", "integer program")
 #: What can prove a problem (see the module docs), weakest first.
-PROOFS = ("climb", "blocks", "exact search", "assignment", "LP", "LP+restarts", "integer program")
+PROOFS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "LP+restarts", "integer program")
 
 _PEER_SCORE = re.compile(r"Precision: ([\d.]+)\s+Recall: ([\d.]+)\s+F-score: ([\d.]+)")
 _PEER_TIME = re.compile(r"Time\(s\): ([\d.]+)")
