@@ -20,6 +20,8 @@ from amreval.match.contract import Budget, GraphArrays, GroupArrays, PoolWeights
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
+from strategies import triples
+
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = ("pair_src", "pair_tgt", "pair_u", "term_p", "term_q", "term_ta", "term_tb", "term_w")
 
@@ -76,29 +78,14 @@ def assert_same_everything(monkeypatch, pair, seeds=(0, 7, 2**62 + 3), restarts=
     return c
 
 
-@st.composite
-def triples(draw):
-    n = draw(st.integers(0, 7))
-    concepts = [draw(st.sampled_from("abcd")) for _ in range(n)]
-    attributes = []
-    relations = []
-    if n:
-        attributes.append(("TOP", 0, concepts[0]))
-        for _ in range(draw(st.integers(0, 3))):
-            attributes.append((draw(st.sampled_from(["polarity", "quant"])), draw(st.integers(0, n - 1)), "x"))
-        for _ in range(draw(st.integers(0, 2 * n))):
-            relations.append(
-                (draw(st.sampled_from(["r", "s"])), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1)))
-            )
-    return Triples(
-        [f"v{k}" for k in range(n)], concepts, list(dict.fromkeys(attributes)), list(dict.fromkeys(relations))
-    )
+# small graphs with attributes, possibly empty
+GRAPHS = triples(7, "abcd", min_nodes=0, attributes=True, relations_per_node=2)
 
 
 @settings(
     max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(triples(), triples(), st.integers(0, 3), st.data())
+@given(GRAPHS, GRAPHS, st.integers(0, 3), st.data())
 def test_c_and_python_kernels_agree_on_random_problems(monkeypatch, a, b, kind, data):
     pair = encode_pair(a, b)
     n_a, n_b = len(a.concepts), len(b.concepts)

@@ -15,6 +15,8 @@ from amreval.match.contract import BLOCK_LAYOUT, BlockCounts, ProblemBlock, bloc
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair
 
+from strategies import triples
+
 
 def reference_pool(pair, allowed=None, instance_weights=None, b_weights=(None, None, None)):
     """Candidate pairs ``(i, j, unary)``, terms ``(pair p, pair q, relation of A, relation of B, weight)``
@@ -76,26 +78,14 @@ def reference_pool(pair, allowed=None, instance_weights=None, b_weights=(None, N
     )
 
 
-@st.composite
-def triples(draw):
-    n = draw(st.integers(0, 6))
-    concepts = [draw(st.sampled_from("abc")) for _ in range(n)]
-    attributes, relations = [], []
-    if n:
-        attributes.append(("TOP", 0, concepts[0]))
-        for _ in range(draw(st.integers(0, 3))):
-            attributes.append((draw(st.sampled_from(["polarity", "quant"])), draw(st.integers(0, n - 1)), "x"))
-        for _ in range(draw(st.integers(0, 2 * n))):
-            relations.append((draw(st.sampled_from("rs")), draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))))
-    return Triples(
-        [f"v{k}" for k in range(n)], concepts, list(dict.fromkeys(attributes)), list(dict.fromkeys(relations))
-    )
+# small graphs with attributes, possibly empty
+GRAPHS = triples(6, "abc", min_nodes=0, attributes=True, relations_per_node=2)
 
 
 @settings(
     max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(triples(), triples(), st.integers(0, 2), st.data())
+@given(GRAPHS, GRAPHS, st.integers(0, 2), st.data())
 def test_both_kernels_build_the_reference_pool(monkeypatch, a, b, kind, data):
     pair = encode_pair(a, b)
     n_a, n_b = len(a.concepts), len(b.concepts)
