@@ -13,6 +13,7 @@ from amreval import loads_graph
 from amreval.match.alignment import align, hill_climb
 from amreval.match.blocks import block_bound
 from amreval.match.bounds import solve_milp
+from amreval.match.contract import SearchSpace
 from amreval.match.exact import branch_and_bound
 from amreval.match.kernels import kernels
 from amreval.match.options import SearchOptions
@@ -176,3 +177,31 @@ def test_term_weights_may_only_be_lowered_and_fractions_end_whole_number_proofs(
     found = align(problem)
     assert found.optimal and found.score == pytest.approx(3.9)
     assert solve_milp(problem).score == pytest.approx(3.9)
+
+
+def test_the_open_bound_counts_a_node_of_b_wanted_by_two_nodes_once():
+    # nodes 0 and 1 of A both do best on node 0 of B: 0->0 is worth 3 and 0->1 1, 1->0 3 and 1->1 nothing.
+    # Summing each node's best says 6; only one of them can have node 0 of B, the other takes its second
+    # best (1 or 0): d = 2 and 3, so node 0 of B costs 2 (all but the largest d): 4, the optimum (0->1, 1->0)
+    from amreval.match._branch import _best_potential, _open_bound
+
+    src, tgt = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
+    u = np.array([3.0, 1.0, 3.0, 0.0])
+    ptr, nbr, w = np.zeros(5, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    rows = np.array([0, 2, 4])
+    active, decided, used = np.zeros(4, dtype=bool), np.zeros(2, dtype=bool), np.zeros(2, dtype=bool)
+    args = (active, decided, used, src, tgt, u, ptr, nbr, w, rows)
+    col_sum, col_max = np.zeros(2), np.full(2, -1.0)
+    assert sum(_best_potential(i, *args) for i in (0, 1)) == 6.0
+    assert _open_bound([0, 1], args, col_sum, col_max) == 4.0
+    assert col_max.tolist() == [-1.0, -1.0]  # the work space is left as it was
+    # with node 0 of B taken, each node's best is its pair to node 1: both want it, d = 1 and 0: 1
+    used[0] = True
+    assert _open_bound([0, 1], args, col_sum, col_max) == 1.0
+    # both searches find the optimum 4 from an empty start
+    space = SearchSpace(2, 2, src, tgt, u, kernels("python").adjacency_kernel(4, nbr, nbr, w))
+    for which in ("c", "python"):
+        found = kernels(which).branch_and_bound_kernel(
+            space, rows=rows, init=np.full(2, -1, dtype=np.int64), gap=1e-10, node_limit=100
+        )
+        assert (found.pairs.tolist(), found.value, found.proven) == ([1, 2], 4.0, True)

@@ -2,13 +2,20 @@
 
 Depth first over the nodes of A, each given one of its candidate pairs whose
 node of B is free, or none. A subtree is cut when what it could reach is no
-more than ``gap`` above the best mapping found: its value so far, plus for
-each node still open the most one of its pairs could add (the pair's unary
-weight, its terms with pairs taken, half of each term with a pair still open;
-a term between two open pairs is counted at most half at each end). Every
-weight is not negative, so that is an upper bound and, when the search ends
-within ``node_limit`` subtrees, the best mapping found is within ``gap`` of
-the optimum. ``_kernels.c`` follows it step by step (the same order of nodes,
+more than ``gap`` above the best mapping found: its value so far, plus what
+the nodes still open could add (:func:`_open_bound`). A pair's potential is
+the most it could add: its unary weight, its terms with pairs taken, half of
+each term with a pair still open (a term between two open pairs is counted at
+most half at each end), so a completion adds at most its pairs' potentials.
+Each open node's best potential, summed, bounds that, but counts a node of B
+once for every open node whose best it is; the bound takes off, for each such
+node of B, what all but the most eager of them lose by taking their second
+best instead (a feasible solution of the assignment problem's dual: much
+tighter where several nodes want the same one, as a document's coreference
+nodes do, at the cost of the plain sum). Since it is an upper bound, the
+search finds the same mappings as with the plain sum, in fewer subtrees, and
+when it ends within ``node_limit`` subtrees, the best mapping found is within
+``gap`` of the optimum. ``_kernels.c`` follows it step by step (the same order of nodes,
 children and sums), so both give identical results.
 """
 
@@ -46,6 +53,50 @@ def _best_potential(i: int, active: _Bools, decided: _Bools, used: _Bools, pair_
             if v > best:
                 best = v
     return best
+
+
+def _open_bound(open_nodes: list[int], args: _Args, col_sum: Floats, col_max: Floats) -> float:
+    """What the open nodes could still add: each one's best potential, less, for every node of B that is
+    the best of several of them, what all but the most eager lose by taking their second best instead.
+
+    With ``d_i`` = best less second best potential of node ``i`` (none counts 0), giving node ``j`` of B
+    the price ``t_j`` = the second largest ``d_i`` of the nodes whose best it is, and each node
+    ``max(second, best - t_j)``, is a solution of the dual of the assignment problem over the
+    potentials, so its sum bounds any completion. ``col_sum`` and ``col_max`` (one per node of B;
+    ``col_max`` -1 for a node not yet seen) are work space, left as they were.
+    """
+    active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows = args
+    total = 0.0
+    touched: list[int] = []
+    for i in open_nodes:
+        b1 = 0.0
+        b2 = 0.0
+        j = -1
+        for p in range(rows[i], rows[i + 1]):
+            if used[pair_tgt[p]]:
+                continue
+            v = _potential(p, active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w)
+            if v > b1:
+                b2 = b1
+                b1 = v
+                j = int(pair_tgt[p])
+            elif v > b2:
+                b2 = v
+        total += b1
+        if j >= 0:
+            d = b1 - b2
+            if col_max[j] < 0.0:
+                touched.append(j)
+                col_sum[j] = d
+                col_max[j] = d
+            else:
+                col_sum[j] += d
+                if d > col_max[j]:
+                    col_max[j] = d
+    for j in touched:
+        total -= col_sum[j] - col_max[j]
+        col_max[j] = -1.0
+    return total
 
 
 def _incumbent(init: Ints, pair_u: Floats, ptr: Ints, nbr: Ints, w: Floats, active: _Bools) -> tuple[Ints, float]:
@@ -118,6 +169,8 @@ def branch_and_bound_kernel(
     nxt = [0] * depth_n
     value = [0.0] * (depth_n + 1)
     choice = np.full(n_a, -1, dtype=np.int64)
+    col_sum = np.zeros(n_b)
+    col_max = np.full(n_b, -1.0)
     nodes = 0
     depth = 0
     entering = True
@@ -135,9 +188,7 @@ def branch_and_bound_kernel(
                 depth -= 1
                 entering = False
                 continue
-            bound = value[depth]
-            for k in range(depth, depth_n):
-                bound += _best_potential(order[k], active, decided, used, pair_src, pair_tgt, pair_u, ptr, nbr, w, rows)
+            bound = value[depth] + _open_bound(order[depth:], args, col_sum, col_max)
             if bound <= best_value + gap:
                 depth -= 1
                 entering = False

@@ -795,6 +795,50 @@ static double best_potential(const Search *s, i64 i) {
     return best;
 }
 
+/* What the open nodes could still add (see _branch._open_bound): each node's best potential, less, for every
+ * node of B that is the best of several open nodes, what all but the most eager of them lose by taking their
+ * second best instead (a solution of the assignment problem's dual). col_sum, col_max (n_b, col_max -1: a
+ * node of B not yet seen) and touched (n_b) are work space, left as they were. */
+static double open_bound(const Search *s, const i64 *open, i64 n_open, double *col_sum, double *col_max,
+                         i64 *touched) {
+    double total = 0.0, b1, b2, v, d;
+    i64 k, p, i, j, n_touched = 0;
+    for (k = 0; k < n_open; k++) {
+        i = open[k];
+        b1 = 0.0;
+        b2 = 0.0;
+        j = -1;
+        for (p = s->rows[i]; p < s->rows[i + 1]; p++) {
+            if (s->used[s->tgt[p]]) continue;
+            v = potential(s, p);
+            if (v > b1) {
+                b2 = b1;
+                b1 = v;
+                j = s->tgt[p];
+            } else if (v > b2)
+                b2 = v;
+        }
+        total += b1;
+        if (j >= 0) {
+            d = b1 - b2;
+            if (col_max[j] < 0.0) {
+                touched[n_touched++] = j;
+                col_sum[j] = d;
+                col_max[j] = d;
+            } else {
+                col_sum[j] += d;
+                if (d > col_max[j]) col_max[j] = d;
+            }
+        }
+    }
+    for (k = 0; k < n_touched; k++) {
+        j = touched[k];
+        total -= col_sum[j] - col_max[j];
+        col_max[j] = -1.0;
+    }
+    return total;
+}
+
 /* Stable sort of n items by key, largest first (insertion sort: a node has few candidates). */
 static void sort_desc(i64 *items, double *keys, i64 n) {
     i64 a, b, it;
@@ -819,7 +863,8 @@ int amr_branch_and_bound(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, con
                      i64 *best, double *value_out, i64 *nodes_out) {
     Search s;
     i64 *order = NULL, *kids = NULL, *kid_at = NULL, *n_kids = NULL, *nxt = NULL, *choice = NULL;
-    double *value = NULL, *root = NULL, *keys = NULL;
+    double *value = NULL, *root = NULL, *keys = NULL, *col_sum = NULL, *col_max = NULL;
+    i64 *touched = NULL;
     double best_value = 0.0, bound, gain;
     i64 i, k, p, x, depth, depth_n = 0, nodes = 0, at;
     int stopped = 0, entering = 1, rc = -1;
@@ -842,8 +887,13 @@ int amr_branch_and_bound(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, con
     value = (double *)malloc((size_t)(n_a + 2) * sizeof(double));
     kids = (i64 *)malloc((size_t)(n_pairs + n_a + 1) * sizeof(i64));
     keys = (double *)malloc((size_t)(n_pairs + n_a + 1) * sizeof(double));
+    col_sum = (double *)calloc((size_t)(n_b + 1), sizeof(double));
+    col_max = (double *)malloc((size_t)(n_b + 1) * sizeof(double));
+    touched = (i64 *)malloc((size_t)(n_b + 1) * sizeof(i64));
+    if (col_max)
+        for (k = 0; k <= n_b; k++) col_max[k] = -1.0;
     if (!s.active || !s.used || !s.decided || !order || !root || !kid_at || !n_kids || !nxt || !choice || !value ||
-        !kids || !keys)
+        !kids || !keys || !col_sum || !col_max || !touched)
         goto done;
     for (i = 0; i < n_a; i++)
         if (best[i] >= 0) s.active[best[i]] = 1;
@@ -887,8 +937,7 @@ int amr_branch_and_bound(i64 n_a, i64 n_b, i64 n_pairs, const i64 *pair_src, con
                 if (depth < 0) break;
                 continue;
             }
-            bound = value[depth];
-            for (k = depth; k < depth_n; k++) bound += best_potential(&s, order[k]);
+            bound = value[depth] + open_bound(&s, order + depth, depth_n - depth, col_sum, col_max, touched);
             if (bound <= best_value + gap) {
                 depth--;
                 entering = 0;
@@ -956,6 +1005,9 @@ done:
     free(value);
     free(kids);
     free(keys);
+    free(col_sum);
+    free(col_max);
+    free(touched);
     return rc;
 }
 

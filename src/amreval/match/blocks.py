@@ -6,7 +6,9 @@ join nodes that share a sentence) that only coreference nodes, which belong to
 several sentences, tie together. :func:`block_bound` bounds it block by block,
 so its cost grows with the number of sentences, not faster:
 
-* each pair lives in the first sentence of its node of A, and gets a copy in
+* each pair lives in the home sentence of its node of A (:func:`home_groups`:
+  its sentence, or for a coreference node the least crowded of its
+  sentences), and gets a copy in
   each other block where one of its pairwise terms lies (a term goes to its
   pairs' block, or to the sentence of the pair whose node lies in fewer
   sentences), its unary weight split evenly between its copies;
@@ -34,7 +36,7 @@ from amreval.match.contract import Adjacency, KernelBackend, SearchSpace
 from amreval.match.exact import BRANCH_MAX_PAIRS, BRANCH_NODE_LIMIT
 from amreval.match.problem import Problem, is_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
 
-__all__ = ["block_bound", "BlockBound", "BLOCK_GAP", "MERGE_ROUNDS"]
+__all__ = ["block_bound", "BlockBound", "home_groups", "BLOCK_GAP", "MERGE_ROUNDS"]
 
 
 def _kernels() -> KernelBackend:
@@ -69,21 +71,55 @@ class BlockBound:
     merges: int = 0
 
 
+def home_groups(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each node's home group and number of groups: ``(home_a, span_a, home_b, span_b)``.
+
+    A node in one group lives there (a node in none: group 0). A node in several (a coreference node)
+    lives in the one of its groups holding the fewest such nodes so far, taken widest first, those of
+    A before those of B, ties to the lower group, and not the document's top (group 0) where it has
+    another: so the sentences where a long chain's nodes first appear do not each gather every chain,
+    which would make their blocks the hardest to search.
+
+    Example:
+        >>> from amreval.amr.read import loads_graph
+        >>> from amreval.match.problem import Candidates, build_problem
+        >>> from amreval.match.triples import encode_pair, graph_triples
+        >>> g = graph_triples(loads_graph("(a / x :r (b / y :r (c / z)))"))
+        >>> groups = Candidates.from_lists([[1, 2], [1, 2], [2]], [[1], [1, 2], [2]])
+        >>> home_a, span_a, home_b, span_b = home_groups(build_problem(encode_pair(g, g), allowed=groups))
+        >>> home_a.tolist(), span_a.tolist(), home_b.tolist(), span_b.tolist()
+        ([1, 2, 2], [2, 2, 1], [1, 1, 2], [1, 2, 1])
+    """
+    g = problem.groups
+    assert g is not None
+    load: dict[int, int] = {}
+    out: list[np.ndarray] = []
+    for ptr, ids in ((g.a_ptr, g.a_ids), (g.b_ptr, g.b_ids)):
+        span = np.diff(ptr)
+        home = np.where(span > 0, ids[np.minimum(ptr[:-1], max(len(ids) - 1, 0))], 0)
+        multi = np.flatnonzero(span > 1)
+        for v in multi[np.argsort(-span[multi], kind="stable")].tolist():
+            options = [k for k in ids[ptr[v] : ptr[v + 1]].tolist() if k != 0] or [0]
+            k = min(options, key=lambda k: (load.get(k, 0), k))
+            load[k] = load.get(k, 0) + 1
+            home[v] = k
+        out += [home, span]
+    return out[0], out[1], out[2], out[3]
+
+
 def _copies(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where pairs and terms go: ``(copy_pair, copy_block, term_block)``.
 
-    A pair's home is the first group of its node of A (so a node's pairs meet in one block). A term goes
+    A pair's home is the home group of its node of A (:func:`home_groups`; so a node's pairs meet in one
+    block). A term goes
     to its pairs' home when they share it; otherwise to the home of the pair whose node of A lies in
     fewer groups (a sentence's node rather than a coreference node: the sentence where the relation
     is), or else to the later home (a sentence's root rather than the document's top, group 0), and
     the other pair gets a copy there. Copies grow with pairs plus terms, never with how many
     sentences a coreference node spans.
     """
-    g = problem.groups
-    assert g is not None
-    n_groups_a = np.diff(g.a_ptr)
-    first_a = np.where(n_groups_a > 0, g.a_ids[np.minimum(g.a_ptr[:-1], max(len(g.a_ids) - 1, 0))], 0)
-    home = first_a[problem.pair_src]
+    home_a, n_groups_a, _, _ = home_groups(problem)
+    home = home_a[problem.pair_src]
     tp, tq = problem.term_p, problem.term_q
     hp, hq = home[tp], home[tq]
     span_p, span_q = n_groups_a[problem.pair_src[tp]], n_groups_a[problem.pair_src[tq]]

@@ -9,7 +9,8 @@ mapping can reach. Here the blocks are made to agree (a Lagrangian
 decomposition):
 
 * each candidate pair has a **copy** in the block of its node of A (the node's
-  first sentence), in the block of its node of B (likewise), and in the block of
+  home sentence, :func:`~amreval.match.blocks.home_groups`), in the block of its
+  node of B (likewise), and in the block of
   each of its pairwise terms (placed as in :mod:`amreval.match.blocks`); a node
   with more than :data:`HUB_PAIRS` pairs in several sentences gets a block of its
   own instead, where it takes its best pair or none. So every node's pairs meet
@@ -50,6 +51,7 @@ from math import gcd
 import numpy as np
 
 from amreval.errors import InputError
+from amreval.match.blocks import home_groups
 from amreval.match.contract import Adjacency, KernelBackend, SearchSpace
 from amreval.match.problem import Alignment, Problem, check_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
 from amreval.match.proof import PROOF_TOLERANCE, proves
@@ -176,13 +178,6 @@ class _Decomposition:
     own: np.ndarray  # the copies in own blocks
 
 
-def _first_group(ptr: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each node's first group (0 for a node in none) and its number of groups."""
-    span = np.diff(ptr)
-    first = np.where(span > 0, ids[np.minimum(ptr[:-1], max(len(ids) - 1, 0))], 0)
-    return first, span
-
-
 def _decompose(problem: Problem) -> _Decomposition | None:
     """The blocks and the pairs' copies (module docs); None when a block has more than
     :data:`BLOCK_MAX_COPIES` copies."""
@@ -190,8 +185,7 @@ def _decompose(problem: Problem) -> _Decomposition | None:
     assert g is not None
     P = problem.n_pairs
     src, tgt = problem.pair_src, problem.pair_tgt
-    first_a, span_a = _first_group(g.a_ptr, g.a_ids)
-    first_b, span_b = _first_group(g.b_ptr, g.b_ids)
+    first_a, span_a, first_b, span_b = home_groups(problem)
     low = int(min(first_a.min(initial=0), first_b.min(initial=0)))
     top = int(max(first_a.max(initial=0), first_b.max(initial=0))) - low + 1
     hub_a = (np.bincount(src, minlength=problem.n_a) > HUB_PAIRS) & (span_a > 1)
