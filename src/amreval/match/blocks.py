@@ -75,10 +75,11 @@ def home_groups(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     """Each node's home group and number of groups: ``(home_a, span_a, home_b, span_b)``.
 
     A node in one group lives there (a node in none: group 0). A node in several (a coreference node)
-    lives in the one of its groups holding the fewest such nodes so far, taken widest first, those of
-    A before those of B, ties to the lower group, and not the document's top (group 0) where it has
-    another: so the sentences where a long chain's nodes first appear do not each gather every chain,
-    which would make their blocks the hardest to search.
+    lives in the one of its groups with the fewest candidate pairs so far: each group starts with the
+    pairs of the nodes of A and of B that live only there, and the nodes in several groups are placed
+    widest first, those of A before those of B, each adding its pairs to its group (ties to the lower
+    group; not the document's top, group 0, where it has another). So a long sentence, whose block is
+    already the hardest to search, does not also gather the chains that run through it.
 
     Example:
         >>> from amreval.amr.read import loads_graph
@@ -86,22 +87,36 @@ def home_groups(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
         >>> from amreval.match.triples import encode_pair, graph_triples
         >>> g = graph_triples(loads_graph("(a / x :r (b / y :r (c / z)))"))
         >>> groups = Candidates.from_lists([[1, 2], [1, 2], [2]], [[1], [1, 2], [2]])
-        >>> home_a, span_a, home_b, span_b = home_groups(build_problem(encode_pair(g, g), allowed=groups))
+        >>> p = build_problem(encode_pair(g, g), allowed=groups)
+        >>> p.pair_src.tolist(), p.pair_tgt.tolist()  # pairs: 2, 3, 2 of A's nodes; 2, 3, 2 of B's
+        ([0, 0, 1, 1, 1, 2, 2], [0, 1, 0, 1, 2, 1, 2])
+        >>> # groups start with A's c (2 pairs) in 2, B's a in 1 and c in 2: loads 2 and 4; A's a goes to 1
+        >>> # (4), b to 1 on the tie (7), then B's b to 2
+        >>> home_a, span_a, home_b, span_b = home_groups(p)
         >>> home_a.tolist(), span_a.tolist(), home_b.tolist(), span_b.tolist()
-        ([1, 2, 2], [2, 2, 1], [1, 1, 2], [1, 2, 1])
+        ([1, 1, 2], [2, 2, 1], [1, 2, 2], [1, 2, 1])
     """
     g = problem.groups
     assert g is not None
     load: dict[int, int] = {}
-    out: list[np.ndarray] = []
-    for ptr, ids in ((g.a_ptr, g.a_ids), (g.b_ptr, g.b_ids)):
+    sides = ((g.a_ptr, g.a_ids, problem.pair_src, problem.n_a), (g.b_ptr, g.b_ids, problem.pair_tgt, problem.n_b))
+    found = []
+    for ptr, ids, ends, n in sides:
         span = np.diff(ptr)
         home = np.where(span > 0, ids[np.minimum(ptr[:-1], max(len(ids) - 1, 0))], 0)
+        n_pairs = np.bincount(ends, minlength=n)
+        single = span == 1
+        sums = np.bincount(home[single], weights=n_pairs[single])
+        for k in np.flatnonzero(sums).tolist():
+            load[k] = load.get(k, 0) + int(sums[k])
+        found.append((ptr, ids, span, home, n_pairs))
+    out: list[np.ndarray] = []
+    for ptr, ids, span, home, n_pairs in found:
         multi = np.flatnonzero(span > 1)
         for v in multi[np.argsort(-span[multi], kind="stable")].tolist():
             options = [k for k in ids[ptr[v] : ptr[v + 1]].tolist() if k != 0] or [0]
             k = min(options, key=lambda k: (load.get(k, 0), k))
-            load[k] = load.get(k, 0) + 1
+            load[k] = load.get(k, 0) + int(n_pairs[v])
             home[v] = k
         out += [home, span]
     return out[0], out[1], out[2], out[3]
