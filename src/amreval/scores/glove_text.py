@@ -1,0 +1,234 @@
+"""Reading GloVe text: the checks and messages of the readers, and the scan of a file for some words.
+
+:func:`~amreval.scores.vectors.read_vectors` reads a GloVe text file whole (through
+:func:`~amreval.scores.vectors.loads_vectors`) or, given the words S²match will look up, with
+:func:`scan_words`: the file is streamed a block of lines at a time, and NumPy finds the few lines
+that must be read as the whole-file reader reads them (those of the wanted words, and any line that
+is not plainly ``word v1 ... vDIM``); the others are checked and skipped without parsing a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import BinaryIO
+
+import numpy as np
+
+from amreval.errors import DecodeError, InputError
+
+__all__ = ["scan_words", "header_dim", "not_utf8", "not_number", "other_count", "LINES", "NOT_FINITE", "NUL"]
+
+LINES = "expected lines 'word v1 v2 ...' (GloVe text)"
+NUL = "a binary file, not GloVe text (a NUL byte)"
+NOT_FINITE = "a value that is not a finite float32 number (nan, inf, or beyond ±3.4e38); expected GloVe vectors"
+
+
+def not_utf8(raw: bytes, exc: UnicodeDecodeError, label: str, n: int) -> DecodeError:
+    """Line ``n`` of ``label`` is not UTF-8 (``exc``: the error decoding ``raw``)."""
+    return DecodeError(
+        f"not UTF-8 text (byte {raw[exc.start : exc.start + 1]!r}); expected a GloVe text file", source=label, line=n
+    )
+
+
+def not_number(value: str, label: str, n: int) -> DecodeError:
+    """``value`` on line ``n`` of ``label`` is not a number."""
+    return DecodeError(f"{value[:40]!r} is not a number; {LINES}", source=label, line=n)
+
+
+def other_count(count: int, first: str, label: str, n: int) -> DecodeError:
+    """Line ``n`` has ``count`` values; ``first``: the number that the first line (or the header) set, and where."""
+    return DecodeError(f"lines have different numbers of values: {count} here, {first}; {LINES}", source=label, line=n)
+
+
+def header_dim(word: str, values: Sequence[str]) -> int | None:
+    """The DIM of a line ``N DIM`` that may be a word2vec header (DIM ≥ 2; it is one when the next line has DIM
+    values)."""
+    if word.isascii() and word.isdigit() and len(values) == 1 and values[0].isascii() and values[0].isdigit():
+        dim = int(values[0])
+        return dim if dim >= 2 else None
+    return None
+
+
+#: Bytes read at a time by :func:`scan_words`.
+_BLOCK = 1 << 18
+#: Byte classes for :func:`scan_words`: 0 can be in a line of numbers, 1 cannot, 2 needs decoding
+#: (not ASCII) or is an error (NUL) even in a word.
+_CLASSES = bytes(0 if chr(b) in "0123456789.-+eE \n\r" else 2 if b == 0 or b >= 128 else 1 for b in range(256))
+
+
+class _Scan:
+    """The scan of :func:`scan_words`.
+
+    The lines are scanned a block at a time with NumPy: a line whose word is not wanted and that has the
+    number of values of the first line, one space between values, and only characters of numbers after its
+    word (a word in UTF-8 without NUL) is skipped unparsed; every other line is read as
+    :func:`~amreval.scores.vectors.loads_vectors` reads it (decoded, split, its numbers parsed and checked),
+    and kept when its word is wanted.
+    """
+
+    def __init__(self, label: str, words: Iterable[str]) -> None:
+        self.label = label
+        self.wanted = set(words)
+        self.ascii = {w.encode("ascii") for w in self.wanted if w.isascii()}
+        # each ASCII word's key: its first 8 bytes (0 after its end) as a number, its length mixed in
+        head = np.zeros((len(self.ascii) + 1, 8), dtype=np.uint8)  # one row more: never an empty array
+        size = np.zeros(len(self.ascii) + 1, dtype=np.uint64)
+        for k, word in enumerate(self.ascii):
+            head[k, : min(8, len(word))] = np.frombuffer(word[:8], dtype=np.uint8)
+            size[k] = len(word)
+        self.keys = np.sort(head.view(np.uint64).ravel() ^ size)
+        self.buffer = np.empty((3, 0), dtype=bool)
+        self.found: dict[str, np.ndarray] = {}
+        self.dim: int | None = None
+        self.first = ""  # the number of values of the first line (or the header) and where, for messages
+        self.header: tuple[int, str, list[str]] | None = None  # line 1 when it may be a header: DIM, word, values
+
+    def read(self, fh: BinaryIO) -> tuple[list[str], np.ndarray]:
+        """The wanted words found in ``fh`` (opened in binary mode) and their vectors (rows of a float32 matrix)."""
+        n = 0  # lines read
+        start = True
+        while True:
+            block = fh.read(_BLOCK)
+            if not block:
+                break
+            if not block.endswith(b"\n"):  # whole lines: up to the end of the last one
+                block += fh.readline()
+            if start:
+                block, start = block.removeprefix(b"\xef\xbb\xbf"), False
+            if not block.endswith(b"\n"):  # the end of the file, without a newline
+                block += b"\n"
+            n = self._block(block, n)
+        if self.header is not None:  # a file of one line 'N DIM': a word and one value
+            self._first_row(1, *self.header[1:])
+        if self.dim is None:
+            raise InputError(f"{self.label}: no word vectors found; expected lines 'word v1 v2 ...'")
+        matrix = np.array(list(self.found.values()), dtype=np.float32).reshape(len(self.found), self.dim)
+        return list(self.found), matrix
+
+    def _block(self, block: bytes, n: int) -> int:
+        """Read the lines of ``block`` (whole lines, after ``n`` lines); the number of lines read so far."""
+        if self.dim is None:  # one line at a time until the number of values is known
+            pos = 0
+            while self.dim is None and pos < len(block):
+                end = block.index(b"\n", pos) + 1
+                n += 1
+                self._line(block[pos:end], n)
+                pos = end
+            block = block[pos:]
+            if not block:
+                return n
+        arr = np.frombuffer(block, dtype=np.uint8)
+        if self.buffer.shape[1] < arr.size:  # the flags of the bytes, kept from block to block
+            self.buffer = np.empty((3, arr.size + _BLOCK), dtype=bool)
+        newline, space, odd = (row[: arr.size] for row in self.buffer)
+        ends = np.flatnonzero(np.equal(arr, 10, out=newline))
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        spaces = np.flatnonzero(np.equal(arr, 32, out=space))
+        first = np.searchsorted(spaces, starts)
+        count = np.searchsorted(spaces, ends) - first  # the spaces of each line
+        word_end = spaces[np.minimum(first, spaces.size - 1)] if spaces.size else ends
+        word_end = np.where(count > 0, word_end, ends)
+        # the words that may be wanted: the same first 8 bytes and length as one
+        grab = np.minimum(starts[:, None] + np.arange(8), arr.size - 1)
+        head = arr[grab]
+        head[np.arange(8) >= (word_end - starts)[:, None]] = 0
+        keys = head.view(np.uint64).ravel() ^ (word_end - starts).astype(np.uint64)
+        at = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
+        maybe = self.keys[at] == keys
+        # the lines read in full: another number of values, an empty value (a space after a space or at the
+        # end of the line), a character that cannot be in a number after the word, a word not ASCII or with
+        # a NUL byte, a carriage return within the line
+        bounds = np.empty(2 * ends.size, dtype=np.intp)
+        bounds[0::2], bounds[1::2] = starts, word_end
+        worst = np.maximum.reduceat(np.frombuffer(block.translate(_CLASSES), dtype=np.uint8), bounds)
+        slow = (count != self.dim) | (worst[1::2] != 0)
+        odd = np.logical_and(space[:-1], np.logical_or(space[1:], newline[1:], out=odd[:-1]), out=odd[:-1])
+        if b"\r" in block:
+            carriage = arr == 13
+            odd |= (space[:-1] & carriage[1:]) | (carriage[:-1] & ~newline[1:])
+        slow[np.searchsorted(ends, np.flatnonzero(odd))] = True
+        other = worst[0::2] == 2  # a word to decode: is it UTF-8 without NUL, is it wanted?
+        wanted = self.ascii
+        for k in np.flatnonzero(slow | maybe | other).tolist():
+            start, stop = int(starts[k]), int(word_end[k])
+            if not slow[k]:
+                word = block[start:stop]
+                if not other[k]:
+                    if word not in wanted:
+                        continue
+                else:
+                    try:
+                        text = word.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = "\0"
+                    if "\0" not in text and text not in self.wanted:
+                        continue
+            self._line(block[start : int(ends[k]) + 1], n + k + 1)
+        return n + ends.size
+
+    def _line(self, raw: bytes, n: int) -> None:
+        """Read one line as :func:`~amreval.scores.vectors.loads_vectors` does: check it, and keep its vector
+        when its word is wanted."""
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise not_utf8(raw, exc, self.label, n) from None
+        if "\0" in line:
+            raise DecodeError(NUL, source=self.label, line=n)
+        word, _, rest = line.rstrip("\r\n").partition(" ")
+        if not rest:
+            return
+        values = rest.split()
+        if self.dim is None:
+            if self.header is None:
+                dim = header_dim(word, values) if n == 1 else None
+                if dim is not None:
+                    self.header = (dim, word, values)
+                else:
+                    self._first_row(n, word, values)
+                return
+            dim, header_word, header_values = self.header
+            if len(values) == dim:
+                self.dim, self.first, self.header = dim, f"{dim} in the header on line 1", None
+            else:  # line 1 was a word and its one value
+                self._first_row(1, header_word, header_values)
+        self._row(n, word, values)
+
+    def _first_row(self, n: int, word: str, values: list[str]) -> None:
+        self.dim, self.first, self.header = len(values), f"{len(values)} on line {n}", None
+        self._row(n, word, values)
+
+    def _row(self, n: int, word: str, values: list[str]) -> None:
+        """Parse and check one line's values (the errors in the order of
+        :func:`~amreval.scores.vectors.loads_vectors`)."""
+        try:
+            with np.errstate(over="ignore"):
+                vector = np.array(values, dtype=np.float32)
+        except ValueError:
+            for value in values:
+                try:
+                    float(value)
+                except ValueError:
+                    raise not_number(value, self.label, n) from None
+            raise  # pragma: no cover - numpy refused what float() accepts
+        if len(values) != self.dim:
+            raise other_count(len(values), self.first, self.label, n)
+        if not np.isfinite(vector).all():
+            raise DecodeError(NOT_FINITE, source=self.label, line=n)
+        if word in self.wanted:
+            self.found[word] = vector
+
+
+def scan_words(fh: BinaryIO, label: str, words: Iterable[str]) -> tuple[list[str], np.ndarray]:
+    """The vectors of ``words`` in the GloVe text of ``fh`` (a binary file), as the whole-file reader gives them.
+
+    Returns:
+        The words found (each once: the last line of a word counts) and their vectors, the rows of a float32
+        matrix (one column per value, ``(0, DIM)`` when none is found).
+
+    Raises:
+        InputError: no vectors in the text.
+        DecodeError: the first line that the whole-file reader refuses too, named by ``label`` and its
+            number (see :func:`~amreval.scores.vectors.read_vectors` for the one kind it may miss).
+    """
+    return _Scan(label, words).read(fh)
