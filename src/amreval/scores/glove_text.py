@@ -51,9 +51,8 @@ def header_dim(word: str, values: Sequence[str]) -> int | None:
 
 #: Bytes read at a time by :func:`scan_words`.
 _BLOCK = 1 << 18
-#: Byte classes for :func:`scan_words`: 0 can be in a line of numbers, 1 cannot, 2 needs decoding
-#: (not ASCII) or is an error (NUL) even in a word.
-_CLASSES = bytes(0 if chr(b) in "0123456789.-+eE \n\r" else 2 if b == 0 or b >= 128 else 1 for b in range(256))
+#: The first bytes of a line searched for the end of its word.
+_SPAN = np.arange(16)
 
 
 class _Scan:
@@ -77,7 +76,8 @@ class _Scan:
             head[k, : min(8, len(word))] = np.frombuffer(word[:8], dtype=np.uint8)
             size[k] = len(word)
         self.keys = np.sort(head.view(np.uint64).ravel() ^ size)
-        self.buffer = np.empty((3, 0), dtype=bool)
+        self.flags = np.empty((4, 0), dtype=bool)
+        self.scratch = np.empty(0, dtype=np.uint8)
         self.found: dict[str, np.ndarray] = {}
         self.dim: int | None = None
         self.first = ""  # the number of values of the first line (or the header) and where, for messages
@@ -118,36 +118,58 @@ class _Scan:
             if not block:
                 return n
         arr = np.frombuffer(block, dtype=np.uint8)
-        if self.buffer.shape[1] < arr.size:  # the flags of the bytes, kept from block to block
-            self.buffer = np.empty((3, arr.size + _BLOCK), dtype=bool)
-        newline, space, odd = (row[: arr.size] for row in self.buffer)
+        size = arr.size
+        if self.flags.shape[1] < size:  # the flags of the bytes, kept from block to block
+            self.flags = np.empty((4, size + _BLOCK), dtype=bool)
+            self.scratch = np.empty(size + _BLOCK, dtype=np.uint8)
+        newline, space, ok, other_flag = (row[:size] for row in self.flags)
+        scratch = self.scratch[:size]
         ends = np.flatnonzero(np.equal(arr, 10, out=newline))
         starts = np.concatenate(([0], ends[:-1] + 1))
-        spaces = np.flatnonzero(np.equal(arr, 32, out=space))
-        first = np.searchsorted(spaces, starts)
-        count = np.searchsorted(spaces, ends) - first  # the spaces of each line
-        word_end = spaces[np.minimum(first, spaces.size - 1)] if spaces.size else ends
-        word_end = np.where(count > 0, word_end, ends)
+        lines = np.arange(ends.size)
+        # each line's word ends at its first space: among its first bytes, else found by bytes.find
+        head = arr[np.minimum(starts[:, None] + _SPAN, size - 1)]
+        first = np.argmax(head == 32, axis=1)
+        word_end = starts + first
+        lost = np.flatnonzero((head[lines, first] != 32) | (word_end > ends))
+        if lost.size:
+            found = [block.find(b" ", s, e) for s, e in zip(starts[lost].tolist(), ends[lost].tolist())]
+            word_end[lost] = [e if f < 0 else f for f, e in zip(found, ends[lost].tolist())]
+        length = word_end - starts
         # the words that may be wanted: the same first 8 bytes and length as one
-        grab = np.minimum(starts[:, None] + np.arange(8), arr.size - 1)
-        head = arr[grab]
-        head[np.arange(8) >= (word_end - starts)[:, None]] = 0
-        keys = head.view(np.uint64).ravel() ^ (word_end - starts).astype(np.uint64)
+        head = np.ascontiguousarray(head[:, :8])
+        head[np.arange(8) >= length[:, None]] = 0
+        keys = head.view(np.uint64).ravel() ^ length.astype(np.uint64)
         at = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
         maybe = self.keys[at] == keys
-        # the lines read in full: another number of values, an empty value (a space after a space or at the
-        # end of the line), a character that cannot be in a number after the word, a word not ASCII or with
-        # a NUL byte, a carriage return within the line
+        # the spaces of each line (at most 65535: longer lines are read in full)
+        np.equal(arr, 32, out=space)
+        count = np.add.reduceat(space.view(np.uint8), starts, dtype=np.uint16)
+        # the characters of numbers: + , - . / 0-9 but for , and /; e E; space, newline, carriage return
+        np.less_equal(np.subtract(arr, 43, out=scratch), 14, out=ok)
+        ok &= np.not_equal(arr, 44, out=other_flag)
+        ok &= np.not_equal(arr, 47, out=other_flag)
+        ok |= np.equal(np.bitwise_or(arr, 32, out=scratch), 101, out=other_flag)
+        ok |= space
+        ok |= newline
+        carriage = b"\r" in block
+        if carriage:
+            ok |= np.equal(arr, 13, out=other_flag)
         bounds = np.empty(2 * ends.size, dtype=np.intp)
         bounds[0::2], bounds[1::2] = starts, word_end
-        worst = np.maximum.reduceat(np.frombuffer(block.translate(_CLASSES), dtype=np.uint8), bounds)
-        slow = (count != self.dim) | (worst[1::2] != 0)
-        odd = np.logical_and(space[:-1], np.logical_or(space[1:], newline[1:], out=odd[:-1]), out=odd[:-1])
-        if b"\r" in block:
-            carriage = arr == 13
-            odd |= (space[:-1] & carriage[1:]) | (carriage[:-1] & ~newline[1:])
-        slow[np.searchsorted(ends, np.flatnonzero(odd))] = True
-        other = worst[0::2] == 2  # a word to decode: is it UTF-8 without NUL, is it wanted?
+        numbers = np.logical_and.reduceat(ok, bounds)[1::2]
+        # a word with a byte that is not ASCII, or NUL
+        other = (np.maximum.reduceat(arr, bounds)[0::2] >= 128) | (np.minimum.reduceat(arr, bounds)[0::2] == 0)
+        # the lines read in full: another number of values, an empty value (a space after a space or at the
+        # end of the line), a character that cannot be in a number after the word, a carriage return within
+        # the line, a line too long to count its spaces
+        slow = (count != self.dim) | ~numbers | (ends - starts > 65535)
+        odd = np.logical_and(space[:-1], np.logical_or(space[1:], newline[1:], out=other_flag[:-1]), out=ok[:-1])
+        if carriage:
+            carriage_at = np.equal(arr, 13, out=other_flag)
+            odd |= (space[:-1] & carriage_at[1:]) | (carriage_at[:-1] & ~newline[1:])
+        if odd.any():
+            slow[np.searchsorted(ends, np.flatnonzero(odd))] = True
         wanted = self.ascii
         for k in np.flatnonzero(slow | maybe | other).tolist():
             start, stop = int(starts[k]), int(word_end[k])
