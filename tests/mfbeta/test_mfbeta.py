@@ -412,3 +412,26 @@ def test_given_parses_that_cannot_be_read_or_of_blank_sentences_fail(tmp_path):
     # a blank generation's parse fails even when a parse is given for it, as when a parser parses
     blank = mfbeta(["   ", GEN[1]], REF, reference_amrs=GOLD, prediction_amrs=[GOLD[0], GOLD[1]], scorer=LM, vectors=V)
     assert blank.failed == [0] and blank.s2match_f1[0] == 0.0
+
+
+def test_meaning_with_a_vector_text_file_reads_the_graphs_words_only(tmp_path, monkeypatch):
+    import amreval.mfbeta.score as score_module
+
+    path = tmp_path / "vectors.txt"
+    path.write_text("dog 0.1 0.2\ncat 1.0 0.0\nkitten 0.8 0.6\n", encoding="utf-8")
+    asked = []
+    real = score_module.resolve_vectors
+
+    def spy(vectors, *, words=None):
+        asked.append(set(words))
+        return real(vectors, words=words)
+
+    monkeypatch.setattr(score_module, "resolve_vectors", spy)
+    kw = dict(reference_amrs=["(k / kitten)"], prediction_amrs=["(c / cat)"], scorer=LM, explain=False)
+    by_file = mfbeta(["the boy wants to go ."], ["the boy wants to go ."], vectors=str(path), **kw)
+    by_table = mfbeta(["the boy wants to go ."], ["the boy wants to go ."], vectors=V, **kw)
+    # cat ~ kitten: cosine 0.8, earned by the instance and by the TOP triple (it names the concept): 1.6 of 2
+    # and 2 (the file's vectors are float32, the table's float64)
+    for r in (by_file, by_table):
+        assert r.meaning_counts == (pytest.approx(1.6, abs=1e-7), 2, 2)
+    assert asked[0] == {"cat", "kitten"}

@@ -60,7 +60,7 @@ from amreval.scores.s2match import (
     check_settings,
     s2match_config,
 )
-from amreval.scores.vectors import WordVectors, resolve_vectors
+from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -377,9 +377,10 @@ def mfbeta(
     ref_failed: list[int] = []
     if gold is None:
         gold, ref_failed = _parse(parser, refs, batch_size, device, progress, cache)
-    vecs = resolve_vectors(vectors)
+    concepts = [c for g in (*pred, *gold) for c in g.instances.values() if isinstance(c, str)]
+    vecs = resolve_vectors(vectors, words=lookup_words(concepts))  # a text file is read for these words only
     if num_workers > 1:  # the workers get the part of the table these graphs consult
-        vecs_used = vecs.subset(c for g in (*pred, *gold) for c in g.instances.values() if isinstance(c, str))
+        vecs_used = vecs.subset(concepts)
     else:
         vecs_used = vecs
     pairs = map_pairs(
