@@ -1150,8 +1150,9 @@ static double *ones_or(const double *given, i64 n, double **owned) {
  * another: inst_a (n_a), attr_a (m_a x 2), rel_a (r_a x 3), the same of B, then ga_ptr (n_a + 1), ga_ids
  * (n_ga), gb_ptr (n_b + 1), gb_ids (n_gb), as checked by checks.py (triples naming their own nodes, ids
  * within +-2**31, groups below n_groups). B's weights may be NULL (all 1). Counts the terms and the
- * matching triples (the node pairs gathered; -4 when terms * bytes_per_term + entries * bytes_per_entry
- * exceeds budget, the counts in out->over_terms and out->n_pairs), then builds the pool (build_pool),
+ * unary entries by signature (count_matching, as _pool.count_problem: without visiting node pairs; -4
+ * when terms * bytes_per_term + entries * bytes_per_entry exceeds budget, the counts in out->over_terms
+ * and out->n_pairs), then builds the pool (build_pool),
  * its adjacency (amr_adjacency) and row pointers (amr_row_pointers) into one block laid out as
  * amr_block_layout says. Returns 0, or -1 when out of memory. */
 int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m_b, i64 r_b, i64 n_ga, i64 n_gb,

@@ -4,8 +4,10 @@ They work on plain integer and float arrays only, checked by
 :mod:`amreval.match.checks`; :mod:`amreval.match.problem` prepares the arrays
 and reads the results through :func:`amreval.match.kernels.kernels`. This is the
 specification of the compiled kernels (``amr_build_problem`` and the functions it
-calls in ``_kernels.c`` follow it loop by loop and give identical results) and
-what runs where they are not built, or with ``AMREVAL_KERNELS=python``.
+calls in ``_kernels.c`` follow it loop by loop and give identical results; the
+count checked against the memory budget, :func:`count_problem`, sorts and joins
+the same signatures) and what runs where they are not built, or with
+``AMREVAL_KERNELS=python``.
 """
 
 from __future__ import annotations
@@ -108,17 +110,16 @@ def _range_of(sorted_keys: Ints, key: int) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
-def _group_set(ptr: Ints, ids: Ints, n_groups: int, node: int) -> int:
-    """A node's groups as one number: its group when it has one, ``n_groups + node`` when it has several, -1
-    when it has none (it aligns with nothing)."""
-    size = ptr[node + 1] - ptr[node]
-    if size == 0:
-        return -1
-    return int(ids[ptr[node]]) if size == 1 else n_groups + node
+def _group_sets(ptr: Ints, ids: Ints, n_groups: int, nodes: Ints) -> Ints:
+    """Each node's groups as one number: its group when it has one, ``n_groups + node`` when it has several,
+    -1 when it has none (it aligns with nothing)."""
+    size = ptr[nodes + 1] - ptr[nodes]
+    first = ids[np.minimum(ptr[nodes], max(len(ids) - 1, 0))] if len(ids) else np.zeros(len(nodes), dtype=np.int64)
+    return np.where(size == 0, -1, np.where(size == 1, first, n_groups + nodes))
 
 
 def _set_groups(ptr: Ints, ids: Ints, n_groups: int, group_set: int) -> list[int]:
-    """The groups of a :func:`_group_set` number (ascending)."""
+    """The groups of a :func:`_group_sets` number (ascending)."""
     if group_set < n_groups:
         return [group_set]
     node = group_set - n_groups
@@ -146,22 +147,16 @@ def _signatures(keys: Ints, owners: Ints, targets: Ints | None, side: _Side) -> 
 
     Items of one signature match the same items of the other side, so counting matches by signature
     costs the distinct signatures, not the node pairs."""
-    rows = []
-    for t in range(keys.shape[0]):
-        owner = _group_set(side.ptr, side.ids, side.n_groups, owners[t])
-        target = 0 if targets is None else _group_set(side.ptr, side.ids, side.n_groups, targets[t])
-        if owner >= 0 and target >= 0:
-            rows.append((int(keys[t]), owner, target))
-    rows.sort()
-    sigs: list[tuple[int, int, int]] = []
-    counts: list[int] = []
-    for row in rows:
-        if sigs and sigs[-1] == row:
-            counts[-1] += 1
-        else:
-            sigs.append(row)
-            counts.append(1)
-    return sigs, counts
+    owner = _group_sets(side.ptr, side.ids, side.n_groups, owners)
+    target = np.zeros(len(keys), dtype=np.int64) if targets is None else _group_sets(*side, targets)
+    keep = (owner >= 0) & (target >= 0)
+    if not keep.any():
+        return [], []
+    rows = np.stack([keys[keep], owner[keep], target[keep]], axis=1)
+    rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
+    starts = np.nonzero(np.concatenate(([True], np.any(rows[1:] != rows[:-1], axis=1))))[0]
+    counts = np.diff(np.append(starts, len(rows)))
+    return [(int(k), int(o), int(t)) for k, o, t in rows[starts].tolist()], counts.tolist()
 
 
 def _meet(x: list[int], y: list[int]) -> bool:
