@@ -13,6 +13,7 @@ __all__ = [
     "DecodeError",
     "MissingDependencyError",
     "TooLarge",
+    "OutOfMemory",
     "AmrevalWarning",
 ]
 
@@ -69,15 +70,24 @@ class DecodeError(InputError):
         return f"{prefix}: {self.reason}" if prefix else self.reason
 
 
-class TooLarge(AmrevalError):
-    """Raised by the alignment kernels: a problem over its memory budget (``n_terms`` pairwise terms, up
-    to ``n_entries`` node pairs); nothing was allocated for them. :func:`amreval.match.build_problem`
-    turns it into an :class:`InputError` that gives the sizes."""
+class TooLarge(InputError):
+    """An alignment problem over its memory budget (``n_terms`` pairwise terms, ``n_entries`` unary entries):
+    refused before anything was allocated for it. The kernels raise it with the counts;
+    :func:`amreval.match.build_problem` with a message that gives the sizes and the memory needed, and
+    the corpus scores with the pair named first."""
 
-    def __init__(self, n_terms: int, n_entries: int) -> None:
-        super().__init__(n_terms, n_entries)
+    def __init__(self, n_terms: int, n_entries: int, message: str | None = None) -> None:
+        super().__init__(message or f"{n_terms} pairwise terms and {n_entries} unary entries over the memory budget")
         self.n_terms = n_terms
         self.n_entries = n_entries
+
+    def __reduce__(self) -> tuple[type[TooLarge], tuple[int, int, str]]:
+        return (type(self), (self.n_terms, self.n_entries, str(self)))
+
+
+class OutOfMemory(AmrevalError, MemoryError):
+    """Scoring a pair ran out of memory (a ``MemoryError`` in the kernels, NumPy or HiGHS); the message
+    names the pair. A :class:`MemoryError`, so code that catches those catches it too."""
 
 
 class MissingDependencyError(AmrevalError, ImportError):

@@ -198,78 +198,228 @@ static int vecf_push(VecF *v, double x) {
     return 0;
 }
 
-/* ---------------------------------------------------------------- count_terms */
+/* ---------------------------------------------------------------- counting (see _pool.count_problem) */
 
-/* The number of pairwise terms build_pool will make (to check memory first, see _pool._count_terms);
- * -1: out of memory. */
-static i64 count_terms(const i64 *rel_a, i64 r_a, const i64 *rel_b, i64 r_b, const i64 *ga_ptr, const i64 *ga_ids,
-                       const i64 *gb_ptr, const i64 *gb_ids, i64 n_groups) {
-    Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
-    GroupIndex gi;
-    i64 *seen;
-    i64 n_terms = 0, s, i, k, gx, lo, hi, x, t, j, l;
-    if (group_index(rel_b, 3, rel_b + 1, 3, r_b, &g, &gi)) return -1;
-    seen = (i64 *)malloc((size_t)(r_b ? r_b : 1) * sizeof(i64));
-    if (!seen) {
-        group_index_free(&gi);
-        return -1;
-    }
-    for (t = 0; t < r_b; t++) seen[t] = -1;
-    for (s = 0; s < r_a; s++) {
-        i = rel_a[3 * s + 1];
-        k = rel_a[3 * s + 2];
-        if (i == k) continue;
-        for (gx = ga_ptr[i]; gx < ga_ptr[i + 1]; gx++) {
-            i64 key = rel_a[3 * s] * n_groups + ga_ids[gx];
-            lo = search_left(gi.comp, gi.n, key);
-            hi = search_right(gi.comp, gi.n, key);
-            for (x = lo; x < hi; x++) {
-                t = gi.item[x];
-                if (seen[t] == s) continue;
-                seen[t] = s;
-                j = rel_b[3 * t + 1];
-                l = rel_b[3 * t + 2];
-                if (j == l) continue;
-                if (compatible(k, l, &g)) n_terms++;
-            }
-        }
-    }
-    free(seen);
-    group_index_free(&gi);
-    return n_terms;
+/* One side's nodes' groups. */
+typedef struct {
+    const i64 *ptr, *ids;
+    i64 n_groups;
+} Side;
+
+/* A node's groups as one number: its group when it has one, n_groups + node when several, -1 when none. */
+static i64 group_set(const Side *s, i64 node) {
+    i64 size = s->ptr[node + 1] - s->ptr[node];
+    if (size == 0) return -1;
+    return size == 1 ? s->ids[s->ptr[node]] : s->n_groups + node;
 }
 
-/* Matching (triple of A, triple of B) of a shared group, each once (as _pool._count_entries counts
- * _pool._matches); -1 when out of memory. */
-static i64 count_matches(const i64 *keys_a, i64 stride_a, const i64 *owners_a, i64 owner_stride_a, i64 n_a_items,
-                         const i64 *keys_b, i64 stride_b, const i64 *owners_b, i64 owner_stride_b, i64 n_b_items,
-                         const Groups *g) {
-    GroupIndex gi;
-    i64 *seen, count = 0, s, i, gx, lo, hi, x, t;
-    if (group_index(keys_b, stride_b, owners_b, owner_stride_b, n_b_items, g, &gi)) return -1;
-    seen = (i64 *)malloc((size_t)(n_b_items ? n_b_items : 1) * sizeof(i64));
-    if (!seen) {
-        group_index_free(&gi);
-        return -1;
+/* The groups of a group_set number (ascending): *n of them; one holds a single group. */
+static const i64 *set_groups(const Side *s, i64 gs, i64 *one, i64 *n) {
+    if (gs < s->n_groups) {
+        *one = gs;
+        *n = 1;
+        return one;
     }
-    for (t = 0; t < n_b_items; t++) seen[t] = -1;
-    for (s = 0; s < n_a_items; s++) {
-        i = owners_a ? owners_a[s * owner_stride_a] : s;
-        for (gx = g->ga_ptr[i]; gx < g->ga_ptr[i + 1]; gx++) {
-            i64 key = keys_a[s * stride_a] * g->n_groups + g->ga_ids[gx];
-            lo = search_left(gi.comp, gi.n, key);
-            hi = search_right(gi.comp, gi.n, key);
-            for (x = lo; x < hi; x++) {
-                t = gi.item[x];
-                if (seen[t] == s) continue;
-                seen[t] = s;
-                count++;
+    *n = s->ptr[gs - s->n_groups + 1] - s->ptr[gs - s->n_groups];
+    return s->ids + s->ptr[gs - s->n_groups];
+}
+
+/* Whether row a of rows (width columns) comes before row b, lexicographically. */
+static int rows_less(const i64 *rows, int width, i64 a, i64 b) {
+    int c;
+    for (c = 0; c < width; c++) {
+        if (rows[a * width + c] != rows[b * width + c]) return rows[a * width + c] < rows[b * width + c];
+    }
+    return 0;
+}
+
+/* Stable argsort of n rows of width int64 columns, lexicographic (merge sort, as argsort). */
+static int argsort_rows(const i64 *rows, int width, i64 n, i64 *order) {
+    i64 *tmp;
+    i64 w, i, lo, mid, hi, a, b, k;
+    for (i = 0; i < n; i++) order[i] = i;
+    if (n < 2) return 0;
+    tmp = (i64 *)malloc((size_t)n * sizeof(i64));
+    if (!tmp) return -1;
+    for (w = 1; w < n; w *= 2) {
+        for (lo = 0; lo < n; lo += 2 * w) {
+            mid = lo + w < n ? lo + w : n;
+            hi = lo + 2 * w < n ? lo + 2 * w : n;
+            a = lo;
+            b = mid;
+            k = lo;
+            while (a < mid && b < hi) {
+                if (rows_less(rows, width, order[b], order[a])) tmp[k++] = order[b++];
+                else tmp[k++] = order[a++];
+            }
+            while (a < mid) tmp[k++] = order[a++];
+            while (b < hi) tmp[k++] = order[b++];
+        }
+        memcpy(order, tmp, (size_t)n * sizeof(i64));
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Distinct item signatures (key, group set of the owner, group set of the target or 0), ascending, and how
+ * many items have each (see _pool._signatures). */
+typedef struct {
+    i64 *sig; /* n x 3 */
+    i64 *count;
+    i64 n;
+} Sigs;
+
+static void sigs_free(Sigs *s) {
+    free(s->sig);
+    free(s->count);
+    s->sig = s->count = NULL;
+    s->n = 0;
+}
+
+/* Which items a count takes: every item (no target), relations from a node to itself (no target), the
+ * other relations (with their target). */
+enum { ITEMS_ALL, ITEMS_LOOPS, ITEMS_TERMS };
+
+/* Item t: key keys[t * stride], owner owners[t * stride] (NULL: t), target owners[t * stride + 1]. */
+static int signatures(const i64 *keys, const i64 *owners, i64 stride, i64 n_items, int which, const Side *side,
+                      Sigs *out) {
+    i64 *rows = NULL, *order = NULL, t, m = 0, x, owner, target;
+    out->sig = out->count = NULL;
+    out->n = 0;
+    rows = (i64 *)calloc((size_t)(3 * n_items + 3), sizeof(i64));
+    order = (i64 *)malloc((size_t)(n_items + 1) * sizeof(i64));
+    out->sig = (i64 *)malloc((size_t)(3 * n_items + 3) * sizeof(i64));
+    out->count = (i64 *)malloc((size_t)(n_items + 1) * sizeof(i64));
+    if (!rows || !order || !out->sig || !out->count) goto fail;
+    for (t = 0; t < n_items; t++) {
+        i64 node = owners ? owners[t * stride] : t;
+        if (which != ITEMS_ALL && (node == owners[t * stride + 1]) != (which == ITEMS_LOOPS)) continue;
+        owner = group_set(side, node);
+        target = which == ITEMS_TERMS ? group_set(side, owners[t * stride + 1]) : 0;
+        if (owner < 0 || target < 0) continue;
+        rows[3 * m] = keys[t * stride];
+        rows[3 * m + 1] = owner;
+        rows[3 * m + 2] = target;
+        m++;
+    }
+    if (argsort_rows(rows, 3, m, order)) goto fail;
+    for (x = 0; x < m; x++) {
+        const i64 *row = rows + 3 * order[x];
+        if (out->n && row[0] == out->sig[3 * out->n - 3] && row[1] == out->sig[3 * out->n - 2] &&
+            row[2] == out->sig[3 * out->n - 1]) {
+            out->count[out->n - 1]++;
+            continue;
+        }
+        memcpy(out->sig + 3 * out->n, row, 3 * sizeof(i64));
+        out->count[out->n++] = 1;
+    }
+    free(rows);
+    free(order);
+    return 0;
+fail:
+    free(rows);
+    free(order);
+    sigs_free(out);
+    return -1;
+}
+
+/* Whether two ascending lists share a value. */
+static int lists_meet(const i64 *x, i64 nx, const i64 *y, i64 ny) {
+    i64 a = 0, b = 0;
+    while (a < nx && b < ny) {
+        if (x[a] == y[b]) return 1;
+        if (x[a] < y[b]) a++;
+        else b++;
+    }
+    return 0;
+}
+
+/* First row (of n ascending rows of 3 columns) whose first two columns are >= (key, g) (right: >). */
+static i64 search_head(const i64 *rows, i64 n, i64 key, i64 g, int right) {
+    i64 lo = 0, hi = n, mid;
+    while (lo < hi) {
+        mid = (lo + hi) / 2;
+        if (rows[3 * mid] < key || (rows[3 * mid] == key && (rows[3 * mid + 1] < g || (right && rows[3 * mid + 1] == g))))
+            lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The matching (item of A, item of B) by signature (see _pool._count_pairs); -1 when out of memory. */
+static i64 count_pairs(const Sigs *a, const Sigs *b, const Side *side_a, const Side *side_b, int targets) {
+    i64 total = 0, n_list = 0, x, y, z, k, n, lo, hi, one, one_b, n_b, g;
+    i64 *rows = NULL, *order = NULL, *listing = NULL, *seen = NULL;
+    const i64 *gs, *gs_b;
+    for (y = 0; y < b->n; y++) {
+        set_groups(side_b, b->sig[3 * y + 1], &one, &n);
+        n_list += n;
+    }
+    rows = (i64 *)malloc((size_t)(3 * n_list + 3) * sizeof(i64));
+    order = (i64 *)malloc((size_t)(n_list + 1) * sizeof(i64));
+    listing = (i64 *)malloc((size_t)(3 * n_list + 3) * sizeof(i64));
+    seen = (i64 *)malloc((size_t)(b->n + 1) * sizeof(i64));
+    if (!rows || !order || !listing || !seen) {
+        total = -1;
+        goto out;
+    }
+    /* B's signatures listed under (key, group) for each group of their owner */
+    z = 0;
+    for (y = 0; y < b->n; y++) {
+        gs = set_groups(side_b, b->sig[3 * y + 1], &one, &n);
+        for (k = 0; k < n; k++) {
+            rows[3 * z] = b->sig[3 * y];
+            rows[3 * z + 1] = gs[k];
+            rows[3 * z + 2] = y;
+            z++;
+        }
+        seen[y] = -1;
+    }
+    if (argsort_rows(rows, 3, n_list, order)) {
+        total = -1;
+        goto out;
+    }
+    for (z = 0; z < n_list; z++) memcpy(listing + 3 * z, rows + 3 * order[z], 3 * sizeof(i64));
+    for (x = 0; x < a->n; x++) {
+        gs = set_groups(side_a, a->sig[3 * x + 1], &one, &n);
+        for (k = 0; k < n; k++) {
+            g = gs[k];
+            lo = search_head(listing, n_list, a->sig[3 * x], g, 0);
+            hi = search_head(listing, n_list, a->sig[3 * x], g, 1);
+            for (z = lo; z < hi; z++) {
+                y = listing[3 * z + 2];
+                if (seen[y] == x) continue;
+                seen[y] = x;
+                if (targets) {
+                    i64 one_a, n_a;
+                    const i64 *ta = set_groups(side_a, a->sig[3 * x + 2], &one_a, &n_a);
+                    gs_b = set_groups(side_b, b->sig[3 * y + 2], &one_b, &n_b);
+                    if (!lists_meet(ta, n_a, gs_b, n_b)) continue;
+                }
+                total += a->count[x] * b->count[y];
             }
         }
     }
+out:
+    free(rows);
+    free(order);
+    free(listing);
     free(seen);
-    group_index_free(&gi);
-    return count;
+    return total;
+}
+
+/* The matching items of the two sides (see count_pairs) taken by which; -1 when out of memory. */
+static i64 count_matching(const i64 *keys_a, const i64 *owners_a, i64 stride_a, i64 n_a_items, const i64 *keys_b,
+                          const i64 *owners_b, i64 stride_b, i64 n_b_items, int which, const Side *side_a,
+                          const Side *side_b) {
+    Sigs sa = {NULL, NULL, 0}, sb = {NULL, NULL, 0};
+    i64 total = -1;
+    if (!signatures(keys_a, owners_a, stride_a, n_a_items, which, side_a, &sa) &&
+        !signatures(keys_b, owners_b, stride_b, n_b_items, which, side_b, &sb))
+        total = count_pairs(&sa, &sb, side_a, side_b, which == ITEMS_TERMS);
+    sigs_free(&sa);
+    sigs_free(&sb);
+    return total;
 }
 
 /* ---------------------------------------------------------------- build_pool */
@@ -1052,8 +1202,9 @@ static double *ones_or(const double *given, i64 n, double **owned) {
  * another: inst_a (n_a), attr_a (m_a x 2), rel_a (r_a x 3), the same of B, then ga_ptr (n_a + 1), ga_ids
  * (n_ga), gb_ptr (n_b + 1), gb_ids (n_gb), as checked by checks.py (triples naming their own nodes, ids
  * within +-2**31, groups below n_groups). B's weights may be NULL (all 1). Counts the terms and the
- * matching triples (the node pairs gathered; -4 when terms * bytes_per_term + entries * bytes_per_entry
- * exceeds budget, the counts in out->over_terms and out->n_pairs), then builds the pool (build_pool),
+ * unary entries by signature (count_matching, as _pool.count_problem: without visiting node pairs; -4
+ * when terms * bytes_per_term + entries * bytes_per_entry exceeds budget, the counts in out->over_terms
+ * and out->n_pairs), then builds the pool (build_pool),
  * its adjacency (amr_adjacency) and row pointers (amr_row_pointers) into one block laid out as
  * amr_block_layout says. Returns 0, or -1 when out of memory. */
 int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m_b, i64 r_b, i64 n_ga, i64 n_gb,
@@ -1071,15 +1222,15 @@ int amr_build_problem(const i64 *ints, i64 n_a, i64 m_a, i64 r_a, i64 n_b, i64 m
     int rc;
     (void)n_gb;
     memset(out, 0, sizeof(Built));
-    n_t = count_terms(rel_a, r_a, rel_b, r_b, ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups);
-    if (n_t < 0) return -1;
     {
-        Groups g = {ga_ptr, ga_ids, gb_ptr, gb_ids, n_groups};
-        i64 n_inst = use_inst_w ? n_a * n_b : count_matches(inst_a, 1, NULL, 0, n_a, inst_b, 1, NULL, 0, n_b, &g);
-        i64 n_attr = count_matches(attr_a + 1, 2, attr_a, 2, m_a, attr_b + 1, 2, attr_b, 2, m_b, &g);
-        i64 n_rel = count_matches(rel_a, 3, rel_a + 1, 3, r_a, rel_b, 3, rel_b + 1, 3, r_b, &g);
-        if (n_inst < 0 || n_attr < 0 || n_rel < 0) return -1;
-        n_p = n_inst + n_attr + n_rel;
+        Side sa = {ga_ptr, ga_ids, n_groups}, sb = {gb_ptr, gb_ids, n_groups};
+        i64 n_inst = use_inst_w ? n_a * n_b
+                                : count_matching(inst_a, NULL, 1, n_a, inst_b, NULL, 1, n_b, ITEMS_ALL, &sa, &sb);
+        i64 n_attr = count_matching(attr_a + 1, attr_a, 2, m_a, attr_b + 1, attr_b, 2, m_b, ITEMS_ALL, &sa, &sb);
+        i64 n_loop = count_matching(rel_a, rel_a + 1, 3, r_a, rel_b, rel_b + 1, 3, r_b, ITEMS_LOOPS, &sa, &sb);
+        n_t = count_matching(rel_a, rel_a + 1, 3, r_a, rel_b, rel_b + 1, 3, r_b, ITEMS_TERMS, &sa, &sb);
+        if (n_inst < 0 || n_attr < 0 || n_loop < 0 || n_t < 0) return -1;
+        n_p = n_inst + n_attr + n_loop;
         if ((double)n_t * (double)bytes_per_term + (double)n_p * (double)bytes_per_entry > (double)budget) {
             out->over_terms = n_t;
             out->n_pairs = n_p;

@@ -4,12 +4,15 @@ They work on plain integer and float arrays only, checked by
 :mod:`amreval.match.checks`; :mod:`amreval.match.problem` prepares the arrays
 and reads the results through :func:`amreval.match.kernels.kernels`. This is the
 specification of the compiled kernels (``amr_build_problem`` and the functions it
-calls in ``_kernels.c`` follow it loop by loop and give identical results) and
-what runs where they are not built, or with ``AMREVAL_KERNELS=python``.
+calls in ``_kernels.c`` follow it loop by loop and give identical results; the
+count checked against the memory budget, :func:`count_problem`, sorts and joins
+the same signatures) and what runs where they are not built, or with
+``AMREVAL_KERNELS=python``.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -107,27 +110,112 @@ def _range_of(sorted_keys: Ints, key: int) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
-def _count_entries(a: GraphArrays, b: GraphArrays, groups: GroupArrays, dense: bool) -> int:
-    """An upper bound on the node pairs :func:`build_pool` gathers before it merges them: the matching
-    instance (every cell of a ``dense`` instance table), attribute and relation triples of shared groups."""
-    n_a, n_b = len(a.inst), len(b.inst)
-    if dense:
-        count = n_a * n_b
-    else:
-        count = sum(1 for _ in _matches(a.inst, np.arange(n_a), b.inst, np.arange(n_b), groups))
-    count += sum(1 for _ in _matches(a.attr[:, 1], a.attr[:, 0], b.attr[:, 1], b.attr[:, 0], groups))
-    return count + sum(1 for _ in _matches(a.rel[:, 0], a.rel[:, 1], b.rel[:, 0], b.rel[:, 1], groups))
+def _group_sets(ptr: Ints, ids: Ints, n_groups: int, nodes: Ints) -> Ints:
+    """Each node's groups as one number: its group when it has one, ``n_groups + node`` when it has several,
+    -1 when it has none (it aligns with nothing)."""
+    size = ptr[nodes + 1] - ptr[nodes]
+    first = ids[np.minimum(ptr[nodes], max(len(ids) - 1, 0))] if len(ids) else np.zeros(len(nodes), dtype=np.int64)
+    return np.where(size == 0, -1, np.where(size == 1, first, n_groups + nodes))
 
 
-def _count_terms(rel_a: Ints, rel_b: Ints, groups: GroupArrays) -> int:
-    """The number of pairwise terms :func:`build_pool` will make (to check memory first)."""
-    n_terms = 0
-    g = groups[:4]
-    for s, t in _matches(rel_a[:, 0], rel_a[:, 1], rel_b[:, 0], rel_b[:, 1], groups):
-        k, l = rel_a[s, 2], rel_b[t, 2]  # noqa: E741
-        if rel_a[s, 1] != k and rel_b[t, 1] != l and compatible(k, l, *g):
-            n_terms += 1
-    return n_terms
+def _set_groups(ptr: Ints, ids: Ints, n_groups: int, group_set: int) -> list[int]:
+    """The groups of a :func:`_group_sets` number (ascending)."""
+    if group_set < n_groups:
+        return [group_set]
+    node = group_set - n_groups
+    return ids[ptr[node] : ptr[node + 1]].tolist()
+
+
+#: Distinct signatures ``(key, owner's group set, target's group set)``, ascending, and the items of each.
+_Signatures = tuple[list[tuple[int, int, int]], list[int]]
+
+
+class _Side(NamedTuple):
+    """One side's nodes' groups (``ptr``, ``ids``) and the number of groups."""
+
+    ptr: Ints
+    ids: Ints
+    n_groups: int
+
+    def groups(self, group_set: int) -> list[int]:
+        return _set_groups(self.ptr, self.ids, self.n_groups, group_set)
+
+
+def _signatures(keys: Ints, owners: Ints, targets: Ints | None, side: _Side) -> _Signatures:
+    """The items' signatures ``(key, group set of the owner, group set of the target or 0)``, distinct and
+    ascending, and how many items have each; an item whose owner or target has no group is left out.
+
+    Items of one signature match the same items of the other side, so counting matches by signature
+    costs the distinct signatures, not the node pairs."""
+    owner = _group_sets(side.ptr, side.ids, side.n_groups, owners)
+    target = np.zeros(len(keys), dtype=np.int64) if targets is None else _group_sets(*side, targets)
+    keep = (owner >= 0) & (target >= 0)
+    if not keep.any():
+        return [], []
+    rows = np.stack([keys[keep], owner[keep], target[keep]], axis=1)
+    rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
+    starts = np.nonzero(np.concatenate(([True], np.any(rows[1:] != rows[:-1], axis=1))))[0]
+    counts = np.diff(np.append(starts, len(rows)))
+    return [(int(k), int(o), int(t)) for k, o, t in rows[starts].tolist()], counts.tolist()
+
+
+def _meet(x: list[int], y: list[int]) -> bool:
+    """Whether two ascending lists share a value."""
+    a = b = 0
+    while a < len(x) and b < len(y):
+        if x[a] == y[b]:
+            return True
+        if x[a] < y[b]:
+            a += 1
+        else:
+            b += 1
+    return False
+
+
+def _count_pairs(a: _Signatures, b: _Signatures, side_a: _Side, side_b: _Side, targets: bool) -> int:
+    """The (item of A, item of B) of one key whose owners share a group (and, with ``targets``, whose targets
+    do), from the two sides' :func:`_signatures`: for each signature of A, the signatures of B listed under
+    (key, group) for each group of its owner, each once (a stamp per signature of B)."""
+    (sig_a, count_a), (sig_b, count_b) = a, b
+    listing = sorted((key, g, y) for y, (key, owner, _) in enumerate(sig_b) for g in side_b.groups(owner))
+    heads = [(key, g) for key, g, _ in listing]
+    seen = [-1] * len(sig_b)
+    total = 0
+    for x, (key, owner, target) in enumerate(sig_a):
+        for g in side_a.groups(owner):
+            lo, hi = bisect.bisect_left(heads, (key, g)), bisect.bisect_right(heads, (key, g))
+            for z in range(lo, hi):
+                y = listing[z][2]
+                if seen[y] == x:
+                    continue
+                seen[y] = x
+                if targets and not _meet(side_a.groups(target), side_b.groups(sig_b[y][2])):
+                    continue
+                total += count_a[x] * count_b[y]
+    return total
+
+
+def count_problem(a: GraphArrays, b: GraphArrays, groups: GroupArrays, dense: bool) -> tuple[int, int]:
+    """``(terms, entries)``: the number of pairwise terms :func:`build_pool` will make, and of the unary
+    entries it gathers before it merges them into pairs (matching instances, or every cell of a ``dense``
+    instance table, attributes, and relations from a node to itself), counted from the triples' keys and
+    groups without visiting node pairs (:func:`_count_pairs`), to check memory first. The candidate pairs
+    number at most ``entries + 2 * terms``."""
+    side_a = _Side(groups.a_ptr, groups.a_ids, groups.n_groups)
+    side_b = _Side(groups.b_ptr, groups.b_ids, groups.n_groups)
+    loop_a, loop_b = a.rel[:, 1] == a.rel[:, 2], b.rel[:, 1] == b.rel[:, 2]
+
+    def count(rows_a: Ints, rows_b: Ints, key: int, owner: int, target: int | None) -> int:
+        sig_a = _signatures(rows_a[:, key], rows_a[:, owner], None if target is None else rows_a[:, target], side_a)
+        sig_b = _signatures(rows_b[:, key], rows_b[:, owner], None if target is None else rows_b[:, target], side_b)
+        return _count_pairs(sig_a, sig_b, side_a, side_b, target is not None)
+
+    n_terms = count(a.rel[~loop_a], b.rel[~loop_b], 0, 1, 2)
+    nodes_a = np.stack([a.inst, np.arange(len(a.inst))], axis=1)
+    nodes_b = np.stack([b.inst, np.arange(len(b.inst))], axis=1)
+    entries = len(a.inst) * len(b.inst) if dense else count(nodes_a, nodes_b, 0, 1, None)
+    entries += count(a.attr, b.attr, 1, 0, None)
+    return n_terms, entries + count(a.rel[loop_a], b.rel[loop_b], 0, 1, None)
 
 
 def build_problem_kernel(
@@ -140,8 +228,7 @@ def build_problem_kernel(
     Raises:
         TooLarge: the terms and node pairs would take more than ``budget``.
     """
-    n_terms = _count_terms(a.rel, b.rel, groups)
-    n_entries = _count_entries(a, b, groups, weights.instance is not None)
+    n_terms, n_entries = count_problem(a, b, groups, weights.instance is not None)
     if float(n_terms) * budget.per_term + float(n_entries) * budget.per_entry > float(budget.limit):
         raise TooLarge(n_terms, n_entries)
     sizes = (len(b.inst), len(b.attr), len(b.rel))

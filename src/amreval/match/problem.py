@@ -42,6 +42,7 @@ __all__ = [
     "pairs_to_nodes",
     "nodes_to_pairs",
     "MEMORY_BUDGET",
+    "memory_estimate",
 ]
 
 
@@ -294,13 +295,40 @@ class Candidates:
         return bool(np.intersect1d(mine, theirs).size)
 
 
-#: A problem that would need more memory than this (bytes) is refused before anything is allocated.
+#: The memory (bytes) scoring one pair may take beyond what the process held before (the interpreter, the
+#: modules and libraries loaded, the graphs read): the problem's arrays and each step's working memory
+#: at its peak (the build, the climbs, the exact searches, the bounds, HiGHS's LP and integer program),
+#: per process (each worker has its own). A problem whose estimate is over it is refused before
+#: anything is allocated for it; see :func:`memory_estimate`.
 MEMORY_BUDGET = 4 * 1024**3
-# bytes per pairwise term: its seven arrays, the adjacency (twice) and the integer program's share
-_BYTES_PER_TERM = 7 * 8 + 2 * 16
-# bytes per node pair gathered (a matching triple): its key and weight while gathering (doubling
-# vectors), then the pair's arrays, its row in the block and the search's share
-_BYTES_PER_ENTRY = 80
+# What the estimate charges, calibrated on measured peaks with a margin (benchmarks/bench_budget.py).
+# Every step but the LP takes a few hundred bytes a term (the build ~200, a climb ~140). HiGHS's LP
+# takes ~4.6 KB a term (its column, its four group rows, their entries) and ~0.65 KB a pair, and the
+# priced LP (amreval.match.pricing) builds a round's LP while it still holds the last round's: the
+# worst case is two LPs over every term, the two pairs each term may add, and every pair of unary
+# weight (~12 KB a term, ~1.3 KB an entry).
+_BYTES_PER_TERM = 12 * 1024
+_BYTES_PER_ENTRY = 1536
+# HiGHS's own memory whatever the size (~40 MB a solver, two at once) and the steps' small arrays
+_BYTES_FIXED = 128 * 1024**2
+
+
+def memory_estimate(n_terms: int, n_entries: int) -> int:
+    """The memory (bytes) :data:`MEMORY_BUDGET` counts for a problem of ``n_terms`` pairwise terms and
+    ``n_entries`` unary entries (instance, attribute and self-relation matches gathered before they are
+    merged into pairs; a dense instance table counts every cell).
+
+    It covers the peak of every step of the search that grows with the problem: at most
+    ``n_entries + 2 * n_terms`` candidate pairs, and the LP relaxation over all of them and the terms
+    (twice: the priced LP's rounds). The integer program is tried only on problems of up to
+    :data:`amreval.match.alignment.MILP_MAX_COLUMNS` columns; there it peaked below 0.6 GB within the
+    default time limit (a longer limit lets its search grow further).
+
+    Example:
+        >>> memory_estimate(0, 0) // 1024**2, memory_estimate(100_000, 50_000) // 1024**2
+        (128, 1373)
+    """
+    return _BYTES_FIXED + n_terms * _BYTES_PER_TERM + n_entries * _BYTES_PER_ENTRY
 
 
 def build_problem(
@@ -326,9 +354,10 @@ def build_problem(
         The :class:`Problem`.
 
     Raises:
-        InputError: the problem would need more than :data:`MEMORY_BUDGET`
-            bytes for its pairwise terms and node pairs, counted before anything is
-            allocated (the message gives the sizes).
+        TooLarge: (an :class:`InputError`) scoring the problem could need more than
+            :data:`MEMORY_BUDGET` bytes (:func:`memory_estimate`), counted from the
+            triples before anything is allocated, in a time that grows with the
+            triples, not the node pairs (the message gives the sizes).
     """
     # the kernels check the graphs' arrays (the groups' first need the sizes those give)
     a = GraphArrays(pair.inst_a, pair.attr_a, pair.rel_a)
@@ -341,21 +370,37 @@ def build_problem(
     if not isinstance(bw, (tuple, list)) or len(bw) != 3:
         raise InputError("b_weights must be three arrays (or None each): B's instance, attribute and relation weights")
     weights = PoolWeights(instance_weights, *bw)
+    budget = Budget(MEMORY_BUDGET - _BYTES_FIXED, _BYTES_PER_TERM, _BYTES_PER_ENTRY)
     try:
-        block = _kernels().build_problem_kernel(
-            a, b, groups, weights, Budget(MEMORY_BUDGET, _BYTES_PER_TERM, _BYTES_PER_ENTRY)
-        )
+        block = _kernels().build_problem_kernel(a, b, groups, weights, budget)
     except TooLarge as big:
         n_a, n_b = len(a.inst), len(b.inst)
-        need = big.n_terms * _BYTES_PER_TERM + big.n_entries * _BYTES_PER_ENTRY
-        raise InputError(
+        pairs = min(big.n_entries + 2 * big.n_terms, _node_pairs(n_a, n_b, candidates))
+        need = memory_estimate(big.n_terms, big.n_entries)
+        raise TooLarge(
+            big.n_terms,
+            big.n_entries,
             f"the alignment problem of {n_a} x {n_b} nodes has {big.n_terms:,} pairwise terms and up to "
-            f"{big.n_entries:,} node pairs and needs about {need / 1024**3:.1f} GiB, over the budget of "
+            f"{pairs:,} candidate pairs and needs about {need / 1024**3:,.1f} GiB, over the budget of "
             f"{MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph (DocSmatch: :sntK edges restrict alignments "
-            "to their sentence)"
+            "to their sentence)",
         ) from None
     integral = instance_weights is None and b_weights is None
     return Problem.from_block(block, n_a=len(a.inst), n_b=len(b.inst), integral=integral, groups=candidates)
+
+
+def _node_pairs(n_a: int, n_b: int, candidates: Candidates | None) -> int:
+    """How many node pairs may align at most: all, or those of each group (a pair sharing several counted
+    in each)."""
+    if candidates is None:
+        return n_a * n_b
+    a_ids, b_ids = candidates.a_ids.astype(np.int64), candidates.b_ids.astype(np.int64)
+    if not (len(a_ids) and len(b_ids)):
+        return 0
+    ids = sorted_distinct(np.concatenate([a_ids, b_ids]))
+    in_a = np.bincount(np.searchsorted(ids, a_ids), minlength=len(ids))
+    in_b = np.bincount(np.searchsorted(ids, b_ids), minlength=len(ids))
+    return int(np.dot(in_a, in_b))
 
 
 def _groups(allowed: Candidates | np.ndarray, n_a: int, n_b: int) -> tuple[Candidates, GroupArrays]:

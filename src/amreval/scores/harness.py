@@ -37,7 +37,7 @@ from amreval._progress import progress_bar
 from amreval._version import __version__
 from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph
-from amreval.errors import AmrevalWarning, InputError
+from amreval.errors import AmrevalWarning, InputError, OutOfMemory, TooLarge
 from amreval.match.options import SearchOptions
 from amreval.scores.checks import check_confidence, check_int
 
@@ -448,8 +448,13 @@ def map_pairs(
     With workers, ``func`` must be picklable (a module-level function or a
     ``functools.partial`` of one) and so must the columns' items; results come
     back in order, and the workers end when this process ends.
+
+    Raises:
+        TooLarge: a pair's alignment problem is over the memory budget (the message names the pair first).
+        OutOfMemory: scoring a pair ran out of memory (a ``MemoryError``; the message names the pair).
     """
     n = len(columns[0]) if columns else 0
+    one = _OnePair(func)
     if num_workers > 1 and n > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -461,9 +466,54 @@ def map_pairs(
             initializer=_die_with_parent,
             initargs=(os.getpid(),),
         ) as pool:
-            results = pool.map(func, *columns, chunksize=chunk)
+            results = pool.map(one, range(n), *columns, chunksize=chunk)
             return list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=n))
-    return [func(*row) for row in progress_bar(zip(*columns), enable=progress, desc=desc, unit=unit, total=n)]
+    rows = progress_bar(zip(range(n), *columns), enable=progress, desc=desc, unit=unit, total=n)
+    return [one(*row) for row in rows]
+
+
+class _OnePair:
+    """``func`` on the pair at an index (picklable where ``func`` is, for the workers): a pair over the
+    memory budget (:class:`~amreval.errors.TooLarge`) or one whose scoring runs out of memory
+    (``MemoryError``, from the kernels, NumPy or HiGHS) raises an error that names it."""
+
+    def __init__(self, func: Callable[..., Any]) -> None:
+        self.func = func
+
+    def __call__(self, index: int, *row: Any) -> Any:
+        try:
+            return self.func(*row)
+        except TooLarge as exc:
+            raise TooLarge(exc.n_terms, exc.n_entries, f"{_pair_name(index, row)}: {exc}") from None
+        except OutOfMemory:
+            raise
+        except MemoryError as exc:
+            detail = str(exc) or "no memory left"
+        # out of the handler, the failed call's frames (and the arrays they held) are released
+        from amreval.match.problem import MEMORY_BUDGET
+
+        raise OutOfMemory(
+            f"{_pair_name(index, row)}: out of memory scoring the pair ({detail}); scoring a pair may take up "
+            f"to the alignment's memory budget, {MEMORY_BUDGET / 1024**3:.1f} GiB, beyond what the process "
+            "holds: allow the process more memory (or run fewer workers), or split the graph"
+        )
+
+
+def _pair_name(index: int, row: Sequence[Any]) -> str:
+    """The pair at ``index`` as messages name it: ``pair #index``, and where its first two items are graphs
+    read from somewhere, where they came from.
+
+    Example:
+        >>> from amreval.amr.read import as_graph
+        >>> _pair_name(3, (as_graph("(a / b)", "prediction", 3), as_graph("(c / d)", "reference", 3)))
+        'pair #3 (prediction #3, graph #1, line 1 against reference #3, graph #1, line 1)'
+        >>> _pair_name(0, ("x", "y"))
+        'pair #0'
+    """
+    origins = [getattr(x, "origin", None) for x in row[:2]]
+    if len(origins) == 2 and all(isinstance(o, str) for o in origins):
+        return f"pair #{index} ({origins[0]} against {origins[1]})"
+    return f"pair #{index}"
 
 
 def summarize(
