@@ -172,6 +172,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
             solution = h.getSolution()
             dual = np.maximum(np.asarray(solution.row_dual, dtype=np.float64), 0.0)
             primal = np.asarray(solution.col_value, dtype=np.float64)
+            del h, solution  # freed before the next round's solver is built (the budget counts one at a time)
         else:
             # nothing kept (no pair has unary weight): every dual is zero
             dual = np.zeros(model["num_row"])
