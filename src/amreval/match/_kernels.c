@@ -27,12 +27,14 @@ typedef uint64_t u64;
 
 /* ---------------------------------------------------------------- stable sorts */
 
-/* Stable argsort (merge sort on indices): of int64 keys ascending when ikeys is given, else of the
- * doubles fkeys largest first (ascending -value); ties keep index order, so the result is unique. */
-static int argsort(const i64 *ikeys, const double *fkeys, i64 n, i64 *order) {
+/* Whether item a comes before item b (ctx: what the items are). */
+typedef int (*LessFn)(const void *ctx, i64 a, i64 b);
+
+/* Stable argsort of n items by less (merge sort on indices): ties keep index order, so the result is
+ * unique. Returns -1 when out of memory. */
+static int merge_argsort(i64 n, i64 *order, LessFn less, const void *ctx) {
     i64 *tmp;
     i64 width, i, lo, mid, hi, a, b, k;
-    int b_first;
     for (i = 0; i < n; i++) order[i] = i;
     if (n < 2) return 0;
     tmp = (i64 *)malloc((size_t)n * sizeof(i64));
@@ -45,8 +47,7 @@ static int argsort(const i64 *ikeys, const double *fkeys, i64 n, i64 *order) {
             b = mid;
             k = lo;
             while (a < mid && b < hi) {
-                b_first = ikeys ? ikeys[order[b]] < ikeys[order[a]] : -fkeys[order[b]] < -fkeys[order[a]];
-                if (b_first) tmp[k++] = order[b++];
+                if (less(ctx, order[b], order[a])) tmp[k++] = order[b++];
                 else tmp[k++] = order[a++];
             }
             while (a < mid) tmp[k++] = order[a++];
@@ -56,6 +57,25 @@ static int argsort(const i64 *ikeys, const double *fkeys, i64 n, i64 *order) {
     }
     free(tmp);
     return 0;
+}
+
+typedef struct {
+    const i64 *ikeys;
+    const double *fkeys;
+} Keys;
+
+static int keys_less(const void *ctx, i64 a, i64 b) {
+    const Keys *k = (const Keys *)ctx;
+    return k->ikeys ? k->ikeys[a] < k->ikeys[b] : -k->fkeys[a] < -k->fkeys[b];
+}
+
+/* Stable argsort: of int64 keys ascending when ikeys is given, else of the doubles fkeys largest first
+ * (ascending -value); ties keep index order, so the result is unique. */
+static int argsort(const i64 *ikeys, const double *fkeys, i64 n, i64 *order) {
+    Keys k;
+    k.ikeys = ikeys;
+    k.fkeys = fkeys;
+    return merge_argsort(n, order, keys_less, &k);
 }
 
 /* First index in ascending a[0:n] whose value is >= key (right: > key). */
@@ -233,32 +253,22 @@ static int rows_less(const i64 *rows, int width, i64 a, i64 b) {
     return 0;
 }
 
+typedef struct {
+    const i64 *rows;
+    int width;
+} Rows;
+
+static int rows_ctx_less(const void *ctx, i64 a, i64 b) {
+    const Rows *r = (const Rows *)ctx;
+    return rows_less(r->rows, r->width, a, b);
+}
+
 /* Stable argsort of n rows of width int64 columns, lexicographic (merge sort, as argsort). */
 static int argsort_rows(const i64 *rows, int width, i64 n, i64 *order) {
-    i64 *tmp;
-    i64 w, i, lo, mid, hi, a, b, k;
-    for (i = 0; i < n; i++) order[i] = i;
-    if (n < 2) return 0;
-    tmp = (i64 *)malloc((size_t)n * sizeof(i64));
-    if (!tmp) return -1;
-    for (w = 1; w < n; w *= 2) {
-        for (lo = 0; lo < n; lo += 2 * w) {
-            mid = lo + w < n ? lo + w : n;
-            hi = lo + 2 * w < n ? lo + 2 * w : n;
-            a = lo;
-            b = mid;
-            k = lo;
-            while (a < mid && b < hi) {
-                if (rows_less(rows, width, order[b], order[a])) tmp[k++] = order[b++];
-                else tmp[k++] = order[a++];
-            }
-            while (a < mid) tmp[k++] = order[a++];
-            while (b < hi) tmp[k++] = order[b++];
-        }
-        memcpy(order, tmp, (size_t)n * sizeof(i64));
-    }
-    free(tmp);
-    return 0;
+    Rows r;
+    r.rows = rows;
+    r.width = width;
+    return merge_argsort(n, order, rows_ctx_less, &r);
 }
 
 /* Distinct item signatures (key, group set of the owner, group set of the target or 0), ascending, and how
