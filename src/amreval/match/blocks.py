@@ -312,7 +312,7 @@ def _splice(problem: Problem, mapping: np.ndarray, better: list[tuple[np.ndarray
     if not better:
         return mapping
     best = nodes_to_pairs(problem, mapping)
-    best_value = _value_of_pairs(problem, best)
+    best_value = problem.pairs_value(best)
     improved = False
     for attempt in [better] if len(better) == 1 else [better, *[[b] for b in better]]:
         trial = best.copy()
@@ -320,18 +320,9 @@ def _splice(problem: Problem, mapping: np.ndarray, better: list[tuple[np.ndarray
             trial[a_nodes] = chosen
         if not is_one_to_one(problem.pair_tgt[trial[trial >= 0]]):
             continue
-        value = _value_of_pairs(problem, trial)
+        value = problem.pairs_value(trial)
         if value > best_value + 1e-9:
             best, best_value, improved = trial, value, True
             if attempt is better:
                 break
     return pairs_to_nodes(problem, best) if improved else mapping
-
-
-def _value_of_pairs(problem: Problem, pairs: np.ndarray) -> float:
-    active = np.zeros(problem.n_pairs, dtype=bool)
-    active[pairs[pairs >= 0]] = True
-    value = float(problem.pair_u[active].sum())
-    if problem.n_terms:
-        value += float(problem.term_w[active[problem.term_p] & active[problem.term_q]].sum())
-    return value

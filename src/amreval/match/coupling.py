@@ -330,15 +330,6 @@ def _own_blocks(d: _Decomposition, share: np.ndarray, active: np.ndarray, x: np.
     values[d.copy_k[best]] = np.where(take, share[best], 0.0)
 
 
-def _value_of_pairs(problem: Problem, pairs: np.ndarray) -> float:
-    on = np.zeros(problem.n_pairs, dtype=bool)
-    on[pairs[pairs >= 0]] = True
-    value = float(problem.pair_u[on].sum())
-    if problem.n_terms:
-        value += float(problem.term_w[on[problem.term_p] & on[problem.term_q]].sum())
-    return value
-
-
 def _climb(problem: Problem, pairs: np.ndarray) -> tuple[np.ndarray, float]:
     """A hill climb (no restarts) from a mapping given as pairs: the pairs it ends with, and their value."""
     found, score, _ = _kernels().hill_climb_kernel(
@@ -432,7 +423,7 @@ class _Run:
             found, value = _climb(problem, start)
             self.climbs += 1
         else:
-            found, value = start, _value_of_pairs(problem, start)
+            found, value = start, problem.pairs_value(start)
         if value > self.score + _TOL:
             self.pairs, self.score, self.improved = found, value, True
             self.active[:] = False
@@ -467,7 +458,7 @@ def couple(
         raise InputError(f"the mapping must give a target (or -1) for each of the {problem.n_a} nodes")
     check_one_to_one(mapping)
     pairs = nodes_to_pairs(problem, mapping)
-    score = _value_of_pairs(problem, pairs)
+    score = problem.pairs_value(pairs)
     if problem.n_pairs == 0:
         return Coupled(mapping, score, 0.0, True, 0, 0, 0, "empty")
     quantum = weight_quantum(problem)

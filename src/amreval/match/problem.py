@@ -162,6 +162,24 @@ class Problem:
         """The index of candidate pair ``(i, j)``, or -1."""
         return _kernels().find_pair_kernel(self.rows(), self.pair_tgt, i, j)
 
+    def pairs_value(self, pairs: np.ndarray) -> float:
+        """The score of a mapping given as a candidate pair per A node (-1 = none), taken as one-to-one.
+
+        Example:
+            >>> from amreval.amr.read import loads_graph
+            >>> from amreval.match.triples import encode_pair, graph_triples
+            >>> g = graph_triples(loads_graph("(a / x :r (b / y))"))
+            >>> p = build_problem(encode_pair(g, g))
+            >>> p.pairs_value(np.array([0, 1])), p.pairs_value(np.array([0, -1]))
+            (4.0, 2.0)
+        """
+        on = np.zeros(self.n_pairs, dtype=bool)
+        on[pairs[pairs >= 0]] = True
+        value = float(self.pair_u[on].sum())
+        if self.n_terms:
+            value += float(self.term_w[on[self.term_p] & on[self.term_q]].sum())
+        return value
+
     def value(self, mapping: np.ndarray) -> float:
         """The score of a mapping given as target node per A node (-1 = none).
 
