@@ -1,10 +1,13 @@
-"""Hypothesis strategies shared by the tests: random triples of a graph pair and the problems built from them.
+"""Hypothesis strategies shared by the tests: random triples of a graph pair and the problems built from them,
+and random documents with dense coreference drawn from a seeded generator.
 
 The tests folder is on ``sys.path`` (pytest's ``pythonpath`` option), so a test module imports these with
 ``from strategies import problems, triples``.
 """
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 from hypothesis import strategies as st
@@ -76,3 +79,36 @@ def problems(
             np.array([draw(weights) for _ in range(n_r)]),
         )
     return build_problem(encode_pair(a, b), **kw)
+
+
+def random_document(rng: random.Random, weights: str) -> Problem:
+    """Two random graphs over 2-4 sentences; a third of the nodes in two or three (dense coreference)."""
+    n_sentences = rng.randint(2, 4)
+    sides = []
+    for _ in range(2):
+        n = rng.randint(3, 10)
+        concepts = ["top"] + [rng.choice("aabbc") for _ in range(n - 1)]
+        groups = [[0]] + [
+            sorted(rng.sample(range(1, n_sentences + 1), rng.choice([1, 1, 2, 2, 3]) if n_sentences > 2 else 2))
+            if rng.random() < 0.35
+            else [rng.randint(1, n_sentences)]
+            for _ in range(n - 1)
+        ]
+        relations = [("snt", 0, k) for k in range(1, n) if rng.random() < 0.3]
+        for _ in range(rng.randint(n, 3 * n)):
+            relations.append((rng.choice("rs"), rng.randrange(1, n), rng.randrange(1, n)))
+        triples = Triples([f"v{k}" for k in range(n)], concepts, [("TOP", 0, "top")], list(dict.fromkeys(relations)))
+        sides.append((triples, groups))
+    (a, ga), (b, gb) = sides
+    kw: dict = {}
+    if weights == "tie-break":
+        # DocSmatch's coreference bonus on some of B's instances and relations
+        eps = 1.0 / (2 * (rng.randint(1, 6) + 1))
+        kw["b_weights"] = (
+            np.array([1.0 + eps * (rng.random() < 0.4) for _ in b.concepts]),
+            None,
+            np.array([1.0 + eps * (rng.random() < 0.4) for _ in b.relations]),
+        )
+    elif weights == "graded":
+        kw["b_weights"] = (np.array([rng.choice([0.25, 0.5, 1.0, 0.7]) for _ in b.concepts]), None, None)
+    return build_problem(encode_pair(a, b), allowed=Candidates.from_lists(ga, gb), **kw)

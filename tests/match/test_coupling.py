@@ -15,9 +15,11 @@ from amreval.match.alignment import align, hill_climb
 from amreval.match.blocks import BlockBound
 from amreval.match.bounds import solve_milp
 from amreval.match.coupling import couple, coupled_search, weight_quantum
-from amreval.match.problem import Candidates, build_problem
-from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.match.problem import build_problem
+from amreval.match.triples import encode_pair, graph_triples
 from amreval.scores.docsmatch import docsmatch_pair, sentence_constraint
+
+from strategies import random_document
 
 # one boy in two sentences on the predicted side, a boy in each sentence on the gold side
 PRED = "(d / document :snt1 (g / go-02 :ARG0 (e / boy)) :snt2 (s / sleep-01 :ARG0 e))"
@@ -132,43 +134,10 @@ def test_the_coreference_tie_break_holds_under_the_coupled_search(monkeypatch):
         assert (s.match, s.coref.total) == (expected.match, expected.coref.total)
 
 
-def _random_document(rng: random.Random, weights: str):
-    """Two random graphs over 2-4 sentences; a third of the nodes in two or three (dense coreference)."""
-    n_sentences = rng.randint(2, 4)
-    sides = []
-    for _ in range(2):
-        n = rng.randint(3, 10)
-        concepts = ["top"] + [rng.choice("aabbc") for _ in range(n - 1)]
-        groups = [[0]] + [
-            sorted(rng.sample(range(1, n_sentences + 1), rng.choice([1, 1, 2, 2, 3]) if n_sentences > 2 else 2))
-            if rng.random() < 0.35
-            else [rng.randint(1, n_sentences)]
-            for _ in range(n - 1)
-        ]
-        relations = [("snt", 0, k) for k in range(1, n) if rng.random() < 0.3]
-        for _ in range(rng.randint(n, 3 * n)):
-            relations.append((rng.choice("rs"), rng.randrange(1, n), rng.randrange(1, n)))
-        triples = Triples([f"v{k}" for k in range(n)], concepts, [("TOP", 0, "top")], list(dict.fromkeys(relations)))
-        sides.append((triples, groups))
-    (a, ga), (b, gb) = sides
-    kw: dict = {}
-    if weights == "tie-break":
-        # DocSmatch's coreference bonus on some of B's instances and relations
-        eps = 1.0 / (2 * (rng.randint(1, 6) + 1))
-        kw["b_weights"] = (
-            np.array([1.0 + eps * (rng.random() < 0.4) for _ in b.concepts]),
-            None,
-            np.array([1.0 + eps * (rng.random() < 0.4) for _ in b.relations]),
-        )
-    elif weights == "graded":
-        kw["b_weights"] = (np.array([rng.choice([0.25, 0.5, 1.0, 0.7]) for _ in b.concepts]), None, None)
-    return build_problem(encode_pair(a, b), allowed=Candidates.from_lists(ga, gb), **kw)
-
-
 @settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.sampled_from(["whole", "tie-break", "graded"]), st.sampled_from([2, 10, 10**5]))
 def test_the_coupled_search_never_crosses_the_optimum_and_proves_only_it(seed, weights, subtrees):
-    problem = _random_document(random.Random(seed), weights)
+    problem = random_document(random.Random(seed), weights)
     optimum = solve_milp(problem)
     assert optimum.optimal
     climb = hill_climb(problem, restarts=0, seed=seed)
@@ -191,7 +160,7 @@ def test_the_coupled_search_proves_most_random_documents_moving_the_shares():
     rng = random.Random(11)
     tried = proven = moved = improved = 0
     for k in range(150):
-        problem = _random_document(rng, ["whole", "tie-break", "graded"][k % 3])
+        problem = random_document(rng, ["whole", "tie-break", "graded"][k % 3])
         climb = hill_climb(problem, restarts=0)
         if climb.optimal:
             continue

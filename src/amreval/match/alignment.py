@@ -246,7 +246,8 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
         return _proven(result)
     result.bound = min(result.bound, bound)
     # the LP relaxation: its bound, and its solution rounded, a mapping that may beat the climb's
-    if problem.n_pairs > PRICED_LP_MIN_PAIRS:
+    priced = None
+    if problem.n_pairs > PRICED_LP_MIN_PAIRS or problem.groups is not None:
         from amreval.match.pricing import priced_lp
 
         priced = priced_lp(problem, nodes_to_pairs(problem, result.mapping), time_limit=_remaining(deadline))
@@ -258,6 +259,13 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     if _reaches(problem, result.score, bound):
         return _proven(result)
     result.bound = min(result.bound, bound)
+    if priced is not None and problem.groups is not None:
+        # a document: the coupled search again, on the pairs the LP's reduced costs leave
+        from amreval.match.fixing import fixed_search
+
+        result = fixed_search(problem, result, priced)
+        if result.optimal:
+            return result
     if search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline:
         more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
         if more.score > result.score + _TOL:

@@ -54,7 +54,7 @@ from amreval.errors import InputError
 from amreval.match.blocks import home_groups
 from amreval.match.contract import Adjacency, KernelBackend, SearchSpace
 from amreval.match.problem import Alignment, Problem, check_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
-from amreval.match.proof import PROOF_TOLERANCE, proves
+from amreval.match.proof import PROOF_TOLERANCE, proves_each
 
 __all__ = [
     "coupled_search",
@@ -141,11 +141,8 @@ def weight_quantum(problem: Problem) -> float:
 
 
 def _proves(problem: Problem, score: float, bound: float, quantum: float) -> bool:
-    """Whether ``bound`` proves ``score`` optimal (:func:`~amreval.match.proof.proves`, or, where every value
-    is a multiple of ``quantum``, no multiple of it above the score up to the bound)."""
-    if not problem.integral and quantum > 10 * PROOF_TOLERANCE:
-        return bool(bound < score + quantum - PROOF_TOLERANCE)
-    return proves(score, bound, integral=problem.integral)
+    """Whether ``bound`` proves ``score`` optimal (:func:`~amreval.match.proof.proves_each`)."""
+    return bool(proves_each(score, np.array([bound]), integral=problem.integral, quantum=quantum)[0])
 
 
 @dataclass

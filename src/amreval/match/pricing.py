@@ -30,7 +30,7 @@ the whole one (left-out pairs at zero), so its rounding is a mapping to score.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,36 +44,17 @@ _TOL = 1e-9
 @dataclass
 class PricedLP:
     """What :func:`priced_lp` found: ``bound`` (an upper bound on the optimum), ``pairs``
-    (the restricted LP's solution rounded, a pair index per A node, or None), the rounds
-    and the size of the last restricted LP."""
+    (the restricted LP's solution rounded, a pair index per A node, or None), the rounds,
+    the size of the last restricted LP, and ``slack``: per pair, the reduced cost of its
+    column in the dual solution that gives ``bound`` (every mapping that uses pair ``p``
+    is worth at most ``bound - slack[p]``), or None when the LP was not solved."""
 
     bound: float
     pairs: np.ndarray | None
     rounds: int
     n_pairs: int
     n_terms: int
-
-
-def _restricted(problem: Problem, keep: np.ndarray) -> tuple[Problem, np.ndarray, np.ndarray]:
-    """The problem over the kept pairs and the terms between them; the kept pairs and terms' indices."""
-    pairs = np.nonzero(keep)[0]
-    local = np.full(problem.n_pairs, -1, dtype=np.int64)
-    local[pairs] = np.arange(len(pairs))
-    terms = np.nonzero(keep[problem.term_p] & keep[problem.term_q])[0]
-    sub = replace(
-        problem,
-        pair_src=problem.pair_src[pairs],
-        pair_tgt=problem.pair_tgt[pairs],
-        pair_u=problem.pair_u[pairs],
-        term_p=local[problem.term_p[terms]],
-        term_q=local[problem.term_q[terms]],
-        term_ta=problem.term_ta[terms],
-        term_tb=problem.term_tb[terms],
-        term_w=problem.term_w[terms],
-        _adj=None,
-        _rows=None,
-    )
-    return sub, pairs, terms
+    slack: np.ndarray | None = None
 
 
 def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -159,7 +140,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         left = deadline - time.perf_counter()
         if left <= 0:
             return PricedLP(problem.bound, None, rounds, int(keep.sum()), 0)
-        sub, pairs, terms = _restricted(problem, keep)
+        sub, pairs, terms = problem.restrict(keep)
         model = milp_model(sub)
         if len(pairs):
             h = highs_solver(sub, False, left, presolve=basis is None, model=model)
@@ -264,5 +245,11 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         if not bad.any():
             local_pairs = round_solution(sub.pair_src, sub.pair_tgt, primal[:sp], n_a, n_b)
             chosen = np.where(local_pairs >= 0, pairs[np.maximum(local_pairs, 0)], -1) if sp else local_pairs
-            return PricedLP(min(problem.bound, bound), chosen, rounds, sp, len(terms))
+            reduced = np.maximum(slack_out - covered, 0.0)
+            reduced[pairs] = np.maximum(slack + lift[sub.pair_src], 0.0)
+            # against the simple bound where it is lower: a mapping through p is still worth at most
+            # bound - reduced[p], so at most the lower bound less what the reduced cost exceeds the difference
+            lowest = min(problem.bound, bound)
+            reduced = np.maximum(reduced - (bound - lowest), 0.0)
+            return PricedLP(lowest, chosen, rounds, sp, len(terms), reduced)
         keep |= bad

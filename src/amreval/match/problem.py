@@ -11,7 +11,7 @@ the first build, not with the package.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -129,6 +129,29 @@ class Problem:
     def search_space(self) -> SearchSpace:
         """What the kernels search over: the pairs and the adjacency of the terms."""
         return SearchSpace(self.n_a, self.n_b, self.pair_src, self.pair_tgt, self.pair_u, self.adjacency())
+
+    def restrict(self, keep: np.ndarray) -> tuple[Problem, np.ndarray, np.ndarray]:
+        """The problem over the pairs where ``keep`` is true and the terms between them (same nodes and
+        groups; its ``bound`` stays this problem's, still an upper bound); the kept pairs' and terms'
+        indices here."""
+        pairs = np.flatnonzero(keep)
+        local = np.full(self.n_pairs, -1, dtype=np.int64)
+        local[pairs] = np.arange(len(pairs))
+        terms = np.flatnonzero(keep[self.term_p] & keep[self.term_q])
+        sub = replace(
+            self,
+            pair_src=self.pair_src[pairs],
+            pair_tgt=self.pair_tgt[pairs],
+            pair_u=self.pair_u[pairs],
+            term_p=local[self.term_p[terms]],
+            term_q=local[self.term_q[terms]],
+            term_ta=self.term_ta[terms],
+            term_tb=self.term_tb[terms],
+            term_w=self.term_w[terms],
+            _adj=None,
+            _rows=None,
+        )
+        return sub, pairs, terms
 
     def set_term_weights(self, weights: np.ndarray) -> None:
         """Lower the pairwise terms' weights (finite, not negative, none above the built ones); the

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PROOF_TOLERANCE", "FRACTION_GAP", "whole_bound", "proves", "optimality_gap"]
+__all__ = ["PROOF_TOLERANCE", "FRACTION_GAP", "whole_bound", "proves", "proves_each", "optimality_gap"]
 
 #: A score this close to a bound (or above) reaches it.
 PROOF_TOLERANCE = 1e-6
@@ -34,6 +34,23 @@ def proves(score: float, bound: float, *, integral: bool) -> bool:
     if integral:
         return bool(score >= np.floor(bound + PROOF_TOLERANCE))
     return bool(score >= bound - PROOF_TOLERANCE)
+
+
+def proves_each(score: float, bounds: np.ndarray, *, integral: bool, quantum: float = 0.0) -> np.ndarray:
+    """For each bound, whether it proves ``score`` optimal: :func:`proves`, or, where every value is a whole
+    multiple of ``quantum`` (a weight quantum over ``10 * PROOF_TOLERANCE``; 0: none), no multiple of it
+    above ``score`` up to the bound.
+
+    Example:
+        >>> proves_each(2.0, np.array([2.2, 2.3]), integral=False, quantum=0.25).tolist()
+        [True, False]
+    """
+    bounds = np.asarray(bounds, dtype=np.float64)
+    if integral:
+        return np.asarray(score >= np.floor(bounds + PROOF_TOLERANCE))
+    if quantum > 10 * PROOF_TOLERANCE:
+        return np.asarray(bounds < score + quantum - PROOF_TOLERANCE)
+    return np.asarray(score >= bounds - PROOF_TOLERANCE)
 
 
 def optimality_gap(integral: bool) -> float:

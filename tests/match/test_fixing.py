@@ -1,0 +1,136 @@
+"""Reduced-cost fixing: the LP's reduced costs bound every mapping through a pair, and the coupled search on
+the pairs left reaches the integer program's optimum."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amreval import loads_graph
+from amreval.match import alignment as alignment_module
+from amreval.match.alignment import align, hill_climb
+from amreval.match.blocks import BlockBound
+from amreval.match.bounds import solve_milp
+from amreval.match.fixing import fixed_search, pairs_left
+from amreval.match.pricing import PricedLP, priced_lp
+from amreval.match.problem import build_problem, nodes_to_pairs
+from amreval.match.proof import proves_each
+from amreval.match.triples import encode_pair, graph_triples
+from amreval.scores.docsmatch import sentence_constraint
+
+from strategies import random_document
+
+# one boy in two sentences on the predicted side, a boy in each sentence on the gold side
+PRED = "(d / document :snt1 (g / go-02 :ARG0 (e / boy)) :snt2 (s / sleep-01 :ARG0 e))"
+GOLD = "(d / document :snt1 (g / go-02 :ARG0 (b / boy)) :snt2 (s / sleep-01 :ARG0 (c / boy)))"
+
+
+def _document():
+    p, g = loads_graph(PRED), loads_graph(GOLD)
+    a, b = graph_triples(p), graph_triples(g)
+    return build_problem(encode_pair(a, b), allowed=sentence_constraint(p, g, a, b))
+
+
+def test_the_proof_rule_for_each_bound():
+    bounds = np.array([8.0, 8.999, 9.0, 9.5])
+    # whole numbers: a bound proves 8 while its whole part is 8
+    assert proves_each(8.0, bounds, integral=True).tolist() == [True, True, False, False]
+    # a quantum of 0.5: no multiple of it above 8 up to the bound (8.5 is one)
+    assert proves_each(8.0, bounds, integral=False, quantum=0.5).tolist() == [True, False, False, False]
+    # no quantum: the bound must meet the score
+    assert proves_each(8.0, bounds, integral=False).tolist() == [True, False, False, False]
+
+
+def test_pairs_left_by_hand():
+    problem = _document()
+    # nodes of B in reading order d, g, b, s, c; pairs (by source, then target): d->d, g->g, e->b, e->c, s->s
+    assert list(zip(problem.pair_src.tolist(), problem.pair_tgt.tolist())) == [(0, 0), (1, 1), (2, 2), (2, 4), (3, 3)]
+    # a bound of 9.5 with reduced costs: mappings through e->c worth at most 8.9, through e->b 9.5
+    lp = PricedLP(9.5, None, 1, 5, 0, np.array([0.0, 0.0, 0.0, 0.6, 0.5]))
+    # against 8 whole matches only e->c (8.9, whole part 8) is out; s->s (9.0) is left
+    assert pairs_left(problem, lp, 8.0).tolist() == [True, True, True, False, True]
+    assert pairs_left(problem, lp, 9.0).tolist() == [False, False, False, False, False]
+    assert pairs_left(problem, PricedLP(9.5, None, 1, 5, 0), 8.0).all()  # no reduced costs: every pair
+
+
+def test_fixed_search_by_hand():
+    problem = _document()
+    climb = hill_climb(problem, restarts=0)
+    assert (climb.score, climb.mapping.tolist()) == (8.0, [0, 1, 2, 3])
+    # with e->c out, the document over d->d, g->g, e->b, s->s has one mapping worth 8: proven
+    lp = PricedLP(9.5, None, 1, 5, 0, np.array([0.0, 0.0, 0.0, 0.6, 0.5]))
+    found = fixed_search(problem, climb, lp)
+    assert (found.score, found.bound, found.optimal, found.mapping.tolist()) == (8.0, 8.0, True, [0, 1, 2, 3])
+    # no pair left: the mapping is proven as it is
+    none_left = fixed_search(problem, climb, PricedLP(8.5, None, 1, 5, 0, np.zeros(5)))
+    assert (none_left.score, none_left.optimal) == (8.0, True)
+    # no search allowed on what is left: unproven, the bound the larger of the search's and the pairs' out
+    stopped = fixed_search(problem, climb, lp, subtrees=0)
+    assert not stopped.optimal and stopped.bound == climb.bound
+
+
+def _best_through(problem, p: int) -> float:
+    """The best mapping that uses pair ``p``: the optimum once the pairs that clash with it are gone."""
+    keep = (problem.pair_src != problem.pair_src[p]) & (problem.pair_tgt != problem.pair_tgt[p])
+    keep[p] = True
+    sub, _, _ = problem.restrict(keep)
+    return solve_milp(sub).score if sub.n_pairs else 0.0
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["whole", "tie-break", "graded"]))
+def test_every_mapping_through_a_pair_is_within_its_reduced_cost(seed, weights):
+    problem = random_document(random.Random(seed), weights)
+    climb = hill_climb(problem, restarts=0, seed=seed)
+    lp = priced_lp(problem, nodes_to_pairs(problem, climb.mapping), time_limit=30)
+    assert lp.slack is not None and lp.slack.shape == (problem.n_pairs,) and np.all(lp.slack >= 0)
+    for p in range(problem.n_pairs):
+        assert _best_through(problem, p) <= lp.bound - lp.slack[p] + 1e-7
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["whole", "tie-break", "graded"]), st.sampled_from([0, 10, 10**5]))
+def test_the_fixed_search_never_crosses_the_optimum_and_proves_only_it(seed, weights, subtrees):
+    problem = random_document(random.Random(seed), weights)
+    optimum = solve_milp(problem)
+    assert optimum.optimal
+    climb = hill_climb(problem, restarts=0, seed=seed)
+    lp = priced_lp(problem, nodes_to_pairs(problem, climb.mapping), time_limit=30)
+    found = fixed_search(problem, climb, lp, subtrees=subtrees)
+    assert problem.value(found.mapping) == pytest.approx(found.score, abs=1e-9)
+    assert climb.score - 1e-9 <= found.score <= optimum.score + 1e-9
+    assert found.bound >= optimum.score - 1e-6
+    if found.optimal:
+        assert found.score == pytest.approx(optimum.score, abs=1e-9)
+
+
+def _no_block_bound(problem, mapping, **kwargs):
+    return BlockBound(None, mapping, 0, 0)
+
+
+def test_align_proves_random_documents_by_fixing_mostly_without_the_integer_program(monkeypatch):
+    # the blocks, the first coupled search and the random restarts give nothing: the LP and the fixed
+    # search prove most of what is left; the integer program the rest
+    rng = random.Random(5)
+    problems = [random_document(rng, ["whole", "tie-break", "graded"][k % 3]) for k in range(90)]
+    optima = [solve_milp(problem).score for problem in problems]
+    monkeypatch.setattr(alignment_module, "block_bound", _no_block_bound)
+    monkeypatch.setattr(alignment_module, "coupled_search", lambda problem, result: result)
+    calls = []
+
+    def counted(problem, **kwargs):
+        calls.append(problem)
+        return solve_milp(problem, **kwargs)
+
+    monkeypatch.setattr(alignment_module, "solve_milp", counted)
+    fixed = 0
+    for problem, optimum in zip(problems, optima):
+        found = align(problem, alignment_module.SearchOptions(restarts=0))
+        assert found.optimal and found.score == pytest.approx(optimum, abs=1e-9)
+        fixed += found.method == "fixing"
+    # 2 of the 90 go on to the integer program; on 6 the fixed search finds a better mapping
+    assert (len(calls), fixed) == (2, 6)
