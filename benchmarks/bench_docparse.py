@@ -31,11 +31,12 @@ and warm-up: ``amreval.docsmatch(...)`` against ``amreval.smatch(...)`` on
 the same sentences (best of ``--runs``), with the certified search's steps
 counted by wrapping the functions ``amreval.match.alignment.align`` calls
 (``hill_climb``, ``block_bound``, ``branch_and_bound``, ``coupled_search``, ``assignment_bound``,
-``lp_relaxation``, ``pricing.priced_lp``, ``solve_milp``; no library code is
+``lp_relaxation``, ``pricing.priced_lp``, ``fixing.fixed_search``, ``solve_milp``; no library code is
 changed). A document is proven by the last step that ran: the first climb
 reaching the simple bound (``climb``), the ``blocks`` (block-by-block exact
 search), the ``exact search`` (branch and bound of a problem without
-sentence groups), the ``coupling`` (the blocks made to agree), the ``assignment`` bound, the ``LP``, ``LP+restarts``
+sentence groups), the ``coupling`` (the blocks made to agree), the ``assignment`` bound, the ``LP``,
+``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
 ``unproven`` where the time limit ran out.
 
@@ -76,9 +77,9 @@ PARSERS = {"bart": "bart_sys.amr", "t5": "t5_sys.amr"}
 REPRESENTATIONS = ("docamr", "no-merge")
 SIZES = (20, 50, 100, 200)
 #: The steps of the certified search in the order they run (``restarts``: the random restarts after the LP).
-STEPS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "restarts", "integer program")
+STEPS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "fixing", "restarts", "integer program")
 #: What can prove a problem (see the module docs), weakest first.
-PROOFS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "LP+restarts", "integer program")
+PROOFS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "fixing", "LP+restarts", "integer program")
 
 _PEER_SCORE = re.compile(r"Precision: ([\d.]+)\s+Recall: ([\d.]+)\s+F-score: ([\d.]+)")
 _PEER_TIME = re.compile(r"Time\(s\): ([\d.]+)")
@@ -182,6 +183,7 @@ def install_counters() -> list[dict]:
     """Wrap the steps of the certified search; each ``align`` call appends one record to the list returned."""
     alignment = importlib.import_module("amreval.match.alignment")
     pricing = importlib.import_module("amreval.match.pricing")
+    fixing = importlib.import_module("amreval.match.fixing")
     docsmatch_module = importlib.import_module("amreval.scores.docsmatch")
 
     records: list[dict] = []
@@ -211,6 +213,7 @@ def install_counters() -> list[dict]:
     alignment.assignment_bound = timed(fixed("assignment"), alignment.assignment_bound)
     alignment.lp_relaxation = timed(fixed("LP"), alignment.lp_relaxation)
     pricing.priced_lp = timed(fixed("LP"), pricing.priced_lp)
+    fixing.fixed_search = timed(fixed("fixing"), fixing.fixed_search)
     alignment.solve_milp = timed(fixed("integer program"), alignment.solve_milp)
 
     original = alignment.align

@@ -19,7 +19,9 @@ Three ways to search, all deterministic for a given seed:
   to agree on the pairs they share, :mod:`amreval.match.coupling`) and ever stronger
   upper bounds are tried until one proves its score
   (:mod:`amreval.match.proof`): :func:`assignment_bound`, the LP relaxation
-  (:func:`lp_bound`), and last the integer program solved by HiGHS (through
+  (:func:`lp_bound`; on a document, the coupled search again on the pairs its
+  reduced costs leave, branching where the blocks disagree,
+  :mod:`amreval.match.fixing`), and last the integer program solved by HiGHS (through
   ``highspy``) within a per-problem time limit. The result is the proven
   optimum unless the time limit ran out; then it is marked unproven and
   ``bound - score`` is the gap;
@@ -103,6 +105,10 @@ PRICED_LP_MIN_PAIRS = 5_000
 #: the time limit and could not finish within any usual limit; they end with the LP bound, unproven
 #: where it does not meet the score, with the gap reported.
 MILP_MAX_COLUMNS = 100_000
+
+#: Subtrees of the first coupled search of a document, at most; where it does not prove the document, the
+#: search goes on with the LP and on the pairs its reduced costs leave (:mod:`amreval.match.fixing`).
+FIRST_COUPLING_SUBTREES = 50_000
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
 # a mapping must score this much more to replace another; a climb within it of the simple bound reaches it
@@ -188,8 +194,9 @@ def _exact_search(problem: Problem, result: Alignment) -> Alignment:
             if _reaches(problem, result.score, blocks.bound):
                 return _proven(result)
             result.bound = min(result.bound, blocks.bound)
-        # the blocks made to agree on the pairs they share (amreval.match.coupling)
-        return coupled_search(problem, result)
+        # the blocks made to agree on the pairs they share (amreval.match.coupling), briefly: where they
+        # do not agree soon, the LP's reduced costs leave fewer pairs to search (amreval.match.fixing)
+        return coupled_search(problem, result, subtrees=FIRST_COUPLING_SUBTREES)
     elif problem.n_pairs <= BRANCH_MAX_PAIRS:
         found = branch_and_bound(problem, result.mapping)
         result = _better(problem, result, found.mapping, "branch-and-bound")
@@ -213,8 +220,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     :data:`~amreval.match.exact.BRANCH_MAX_PAIRS` pairs), whose better mapping replaces the
     climb's, :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
     problems over :data:`PRICED_LP_MIN_PAIRS` pairs
-    :func:`amreval.match.pricing.priced_lp`), whose rounded solution replaces
-    the climb's mapping where it scores higher, then the random restarts, and
+    :func:`amreval.match.pricing.priced_lp`, as on every document), whose rounded solution replaces
+    the climb's mapping where it scores higher, on a document the fixed search
+    (:func:`amreval.match.fixing.fixed_search`), then the random restarts, and
     last the integer program (:func:`solve_milp`) within what is left of the
     time limit, which counts from the start of the search. A result is ``optimal`` when its score reaches a bound;
     otherwise ``bound`` is the best bound found, so ``bound - score`` is the

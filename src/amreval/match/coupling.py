@@ -344,13 +344,16 @@ class Coupled:
         score: its value.
         bound: the lowest bound found (an upper bound on the optimum), or None when a block's search ran
             out of subtrees before any round ended.
-        proven: whether ``bound`` proves ``score`` optimal.
+        proven: whether ``bound`` proves ``score`` optimal (or, with a ``floor``, that no mapping beats
+            the larger of the two).
         rounds: rounds of block searches.
         subtrees: subtrees of exact search, over all blocks and rounds.
         climbs: hill climbs made from the blocks' choices.
-        status: ``agreed`` (the blocks' choices are one mapping), ``bound`` (the bound met the score),
-            ``rounds``, ``subtrees`` (a limit), ``large`` (a block too large to search), ``stalled`` (the
-            step became too small) or ``empty`` (no pairs).
+        status: ``agreed`` (the blocks' choices are one mapping), ``bound`` (the bound met the score,
+            or the ``floor`` given), ``rounds``, ``subtrees`` (a limit), ``large`` (a block too large to
+            search), ``stalled`` (the step became too small) or ``empty`` (no pairs).
+        disputed: where unproven after a round, the pair whose copies the blocks' choices disagree on
+            most (the sum of the disagreements), else -1: where to branch.
     """
 
     mapping: np.ndarray
@@ -361,6 +364,7 @@ class Coupled:
     subtrees: int
     climbs: int
     status: str
+    disputed: int = -1
 
 
 class _Run:
@@ -433,6 +437,7 @@ def couple(
     *,
     rounds: int = COUPLING_ROUNDS,
     subtrees: int = COUPLING_SUBTREES,
+    floor: float = -np.inf,
 ) -> Coupled:
     """Search a grouped problem block by block, moving the shares until the blocks agree (module docs).
 
@@ -441,6 +446,8 @@ def couple(
         mapping: the best mapping known (target node per node of A, -1 none); one-to-one.
         rounds: rounds of block searches, at most.
         subtrees: subtrees of exact search in all, at most.
+        floor: a score known elsewhere (another part of a larger search): the search also ends, proven,
+            when the bound proves that no mapping here beats it or the best found.
 
     Raises:
         InputError: the problem has no groups, a limit is negative, or the mapping is not one (one target
@@ -467,6 +474,7 @@ def couple(
     scale, last = _STEP, 0
     status, done = "rounds", 0
     dirty = d.searched.copy()
+    disputed = -1
     for done in range(1, rounds + 1):
         if not run.solve(np.flatnonzero(dirty)):
             status = "subtrees"
@@ -483,21 +491,26 @@ def couple(
             # every block's choice is the same mapping, worth the bound (unless rounding says otherwise)
             status = "agreed" if run.score >= bound - PROOF_TOLERANCE else "stalled"
             break
-        if _proves(problem, run.score, best, quantum):
+        level = max(run.score, floor)
+        if _proves(problem, level, best, quantum):
             status = "bound"
             break
+        by_pair = np.bincount(d.copy_p[disagree], weights=np.abs(g[disagree]), minlength=problem.n_pairs)
+        disputed = int(np.argmax(by_pair))
         if done - last > _PATIENCE:
             scale, last = scale / 2, done
             if scale < _MIN_SCALE:
                 status = "stalled"
                 break
-        step = scale * max(bound - run.score, PROOF_TOLERANCE) / float(g @ g)
+        step = scale * max(bound - level, PROOF_TOLERANCE) / float(g @ g)
         run.share[disagree] -= step * g[disagree]
         dirty[d.copy_k[disagree]] = True
         dirty &= d.searched
     proven = status in ("agreed", "bound")
     found_mapping = pairs_to_nodes(problem, run.pairs) if run.improved else mapping
-    return Coupled(found_mapping, run.score, best, proven, done, run.used, run.climbs, status)
+    return Coupled(
+        found_mapping, run.score, best, proven, done, run.used, run.climbs, status, -1 if proven else disputed
+    )
 
 
 def coupled_search(

@@ -13,20 +13,38 @@ What is left is the same document over fewer pairs: its blocks are smaller and
 share fewer copies, and the coupled search (:mod:`amreval.match.coupling`) makes
 them agree within counts it could not reach on the whole. Its optimum there is
 the optimum of the whole where it beats the mapping known; otherwise the mapping
-known is optimal. Where it is not proven, the bound is the larger of its bound and
-the best bound of a pair left out.
+known is optimal. Where it is not proven but finds a better mapping, fewer pairs
+are left against that one, and they are searched again (at most
+:data:`FIXING_ROUNDS` searches, each within the coupled search's counts).
+
+Where the blocks still disagree, the search **branches** on the pair they
+disagree on most: the mappings that use it (its clashing pairs gone) and those
+that do not (it gone) are two smaller documents, each searched the same way with
+the best score so far as the floor to beat, to :data:`BRANCH_DEPTH` levels and
+:data:`BRANCH_SUBTREES` subtrees in all. Fixing one pair often settles the
+blocks on both sides. The document is proven when every last search is; the
+bound is otherwise the larger of the searches' bounds and the best bound of a
+pair left out.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from amreval.match.coupling import COUPLING_ROUNDS, COUPLING_SUBTREES, couple, weight_quantum
+from amreval.match.coupling import COUPLING_ROUNDS, COUPLING_SUBTREES, Coupled, couple, weight_quantum
 from amreval.match.pricing import PricedLP
 from amreval.match.problem import Alignment, Problem, nodes_to_pairs
 from amreval.match.proof import proves_each
 
-__all__ = ["fixed_search", "pairs_left"]
+__all__ = ["fixed_search", "pairs_left", "FIXING_ROUNDS", "BRANCH_DEPTH", "BRANCH_SUBTREES"]
+
+#: Searches at most: each better mapping found leaves fewer pairs, searched again.
+FIXING_ROUNDS = 4
+#: Levels of branching on a disputed pair, at most (up to ``2 ** BRANCH_DEPTH`` last searches).
+BRANCH_DEPTH = 3
+#: Subtrees of exact search of all the branching's searches, at most (each also within the coupled
+#: search's :data:`~amreval.match.coupling.COUPLING_SUBTREES`): a count, the same on every machine.
+BRANCH_SUBTREES = 1_500_000
 
 _TOL = 1e-9
 
@@ -38,6 +56,59 @@ def pairs_left(problem: Problem, lp: PricedLP, score: float) -> np.ndarray:
         return np.ones(problem.n_pairs, dtype=bool)
     each = lp.bound - lp.slack
     return ~proves_each(score, each, integral=problem.integral, quantum=weight_quantum(problem))
+
+
+class _Tree:
+    """The branching's state: the best mapping, its score, and the subtrees left."""
+
+    def __init__(self, result: Alignment, subtrees: int) -> None:
+        self.mapping, self.score, self.method = result.mapping, result.score, result.method
+        self.left, self.climbs = subtrees, result.climbs
+
+    def keep(self, found: Coupled, *, branching: bool = True) -> None:
+        """Count a search (against the branching's subtrees where ``branching``) and keep its mapping where
+        it is better."""
+        self.left -= found.subtrees if branching else 0
+        self.climbs += found.climbs
+        if found.score > self.score + _TOL:
+            self.mapping, self.score, self.method = found.mapping, found.score, "fixing"
+
+
+def _branch(problem: Problem, found: Coupled, tree: _Tree, depth: int, rounds: int) -> tuple[bool, float]:
+    """Whether no mapping of ``problem`` beats the tree's best, and a bound on them, given its coupled
+    search ``found``: where unproven, the search again on each side of its disputed pair (the mappings
+    that use it; those that do not), while depth and subtrees last."""
+    if found.proven:
+        return True, max(found.score, tree.score)
+    bound = problem.bound if found.bound is None else found.bound
+    p = found.disputed
+    if p < 0 or depth >= BRANCH_DEPTH or tree.left <= 0:
+        return False, bound
+    i, j = int(problem.pair_src[p]), int(problem.pair_tgt[p])
+    # with the pair: its clashes gone, the best mapping moved onto it
+    keep = (problem.pair_src != i) & (problem.pair_tgt != j)
+    keep[p] = True
+    start = tree.mapping.copy()
+    start[start == j] = -1
+    start[i] = j
+    sides = [(problem.restrict(keep)[0], start)]
+    # without it
+    keep = np.ones(problem.n_pairs, dtype=bool)
+    keep[p] = False
+    start = tree.mapping.copy()
+    if start[i] == j:
+        start[i] = -1
+    sides.append((problem.restrict(keep)[0], start))
+    proven, bounds = True, []
+    for side, start in sides:
+        if tree.left <= 0:
+            return False, bound
+        inner = couple(side, start, rounds=rounds, subtrees=min(COUPLING_SUBTREES, tree.left), floor=tree.score)
+        tree.keep(inner)
+        ok, b = _branch(side, inner, tree, depth + 1, rounds)
+        proven &= ok
+        bounds.append(b)
+    return proven, min(bound, max(bounds))
 
 
 def fixed_search(
@@ -54,33 +125,42 @@ def fixed_search(
         problem: a problem with groups (a document's sentences).
         result: the best mapping found so far and its bound.
         lp: the LP bound with its reduced costs, from :func:`~amreval.match.pricing.priced_lp`.
-        rounds, subtrees: the coupled search's limits (:func:`~amreval.match.coupling.couple`).
+        rounds, subtrees: the coupled search's limits (:func:`~amreval.match.coupling.couple`), for each
+            search; the branching's searches share :data:`BRANCH_SUBTREES` on top.
 
     Returns:
-        The better mapping (method ``fixing``) and ``optimal`` when proven; else ``result`` with the bound
-        lowered where this one is lower.
+        The better mapping (method ``fixing``) and ``optimal`` when proven; else the better mapping with
+        the bound lowered where the searches' is lower.
     """
     if problem.groups is None or lp.slack is None:
         return result
-    left = pairs_left(problem, lp, result.score)
-    if not left.any():
-        return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
-    sub, _, _ = problem.restrict(left)
-    # the mapping's pairs that are left, as its start there (node numbers are the same)
-    start = result.mapping.copy()
-    pairs = nodes_to_pairs(problem, start)
-    start[(pairs >= 0) & ~left[np.maximum(pairs, 0)]] = -1
-    start[pairs < 0] = -1
-    found = couple(sub, start, rounds=rounds, subtrees=subtrees)
-    if found.score > result.score + _TOL:
-        mapping, score, method = found.mapping, found.score, "fixing"
-    else:
-        mapping, score, method = result.mapping, result.score, result.method
-    climbs = result.climbs + found.climbs
-    if found.proven:
-        return Alignment(mapping, score, score, True, method, climbs)
-    out = lp.bound - lp.slack[~left]
+    tree = _Tree(result, BRANCH_SUBTREES)
     bound = result.bound
-    if found.bound is not None:
-        bound = min(bound, max(found.bound, float(out.max(initial=score))))
-    return Alignment(mapping, score, bound, False, method, climbs)
+
+    def done(proven: bool, at: float) -> Alignment:
+        return Alignment(tree.mapping, tree.score, tree.score if proven else at, proven, tree.method, tree.climbs)
+
+    for search in range(FIXING_ROUNDS):
+        left = pairs_left(problem, lp, tree.score)
+        if not left.any():
+            return done(True, tree.score)
+        # every mapping through a pair left out is worth at most this
+        out = float((lp.bound - lp.slack[~left]).max(initial=tree.score))
+        sub, _, _ = problem.restrict(left)
+        # the mapping's pairs that are left, as the start there (node numbers are the same)
+        start = tree.mapping.copy()
+        pairs = nodes_to_pairs(problem, start)
+        start[(pairs < 0) | ~left[np.maximum(pairs, 0)]] = -1
+        before = tree.score
+        found = couple(sub, start, rounds=rounds, subtrees=subtrees)
+        tree.keep(found, branching=False)
+        if found.proven:
+            return done(True, tree.score)
+        if tree.score > before + _TOL and search + 1 < FIXING_ROUNDS:
+            if found.bound is not None:
+                bound = min(bound, max(found.bound, out))
+            continue  # a better mapping leaves fewer pairs: search again over those
+        # where the blocks still disagree, branch on the pair they disagree on most
+        proven, at = _branch(sub, found, tree, 0, rounds)
+        return done(proven, min(bound, max(at, out)))
+    return done(False, bound)
