@@ -138,7 +138,9 @@ class _Builder:
                 pos += 2
             else:
                 pos += 1
-                var = None if pos >= n else var  # cut after the slash: the node is not there yet
+                var = None  # a slash without a concept: the node is not there
+        if concept is None and pos >= n:
+            var = None  # cut before its concept: the node is not there yet
         if var is None:
             self.change("dropped a node without a variable or concept")
             self.drop_role()
