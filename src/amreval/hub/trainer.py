@@ -121,7 +121,7 @@ def score_generations(
     else:
         from amreval.scores.smatch import smatch
 
-        result = smatch(grouped, refs, progress=False, **search)
+        result = smatch(grouped, refs, progress=False, **search)  # type: ignore[arg-type]  # checked there
     numbers = {k: v for k, v in result.as_dict().items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     unreadable = sum(d.status == "unreadable" for d in read)
     if name == "docsmatch":
