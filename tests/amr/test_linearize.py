@@ -68,6 +68,11 @@ def test_each_style_reads_back_the_graph(style):
         ("spring", "( <pointer:0> want-01 :ARG0 ( <pointer:1> boy ) :ARG1", "(p0 / want-01 :ARG0 (p1 / boy))"),
         ("amrlib", "( want-01 :ARG0 ( boy ) :ARG1", "(v0 / want-01 :ARG0 (v1 / boy))"),
         ("spring", "( <pointer:0> name :op1 <lit> Little Pri", '(p0 / name :op1 "Little Pri")'),
+        (
+            "spring",
+            "( <pointer:0> want-01 :ARG0 ( <pointer:1> boy ) :ARG1 <pointer:1",
+            "(p0 / want-01 :ARG0 (p1 / boy))",
+        ),
     ],
 )
 def test_a_generation_cut_short_is_repaired_or_unreadable(style, generation, penman):

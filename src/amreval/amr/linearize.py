@@ -54,7 +54,8 @@ Style = Literal["penman", "spring", "amrlib"]
 #: The linearizations :func:`linearize` and :func:`delinearize` know.
 STYLES: tuple[str, ...] = ("penman", "spring", "amrlib")
 
-_SPRING_TOKEN_RE = re.compile(r'</?lit>|<pointer:\d+>|<[^<>\s]*>|"(?:[^"\\]|\\.)*"?|[()]|[^\s()<>"]+')
+# a special token cut in the middle (``<pointer:1``) is a token too, and is dropped
+_SPRING_TOKEN_RE = re.compile(r'</?lit>|<pointer:\d+>|<[^<>\s]*>?|"(?:[^"\\]|\\.)*"?|[()]|[^\s()<>"]+')
 _POINTER_RE = re.compile(r"<pointer:(\d+)>$")
 _AMRLIB_TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"?|[()/]|[^\s()/"]+')
 _UID_RE = re.compile(r"_\d+$")
@@ -69,8 +70,10 @@ def _check_style(style: str) -> None:
 def _tree(graph: Graph | str) -> Node:
     text = graph.to_string(indent=None) if isinstance(graph, Graph) else graph
     read = repair_tokens(penman_tokens(text))
-    if read.tree is None or read.changed:
-        what = "; ".join(read.changes) or "no graph"
+    # a variable defined nowhere is a constant, as the reader takes it; anything else is not one graph
+    damage = [c for c in read.changes if not c.startswith("an unbound variable made a constant")]
+    if read.tree is None or damage:
+        what = "; ".join(damage) or "no graph"
         raise InputError(f"cannot linearize {text[:60]!r}: not a well-formed PENMAN graph ({what})")
     return read.tree
 
@@ -84,7 +87,8 @@ def linearize(graph: Graph | str, style: Style | str = "penman", *, indent: int 
         indent: for ``"penman"``, the indentation of nested nodes (None: one line).
 
     Raises:
-        InputError: an unknown style, or text that is not one well-formed graph.
+        InputError: an unknown style, or text that is not one well-formed graph (a variable
+            defined nowhere is written as a quoted constant, which it is in a :class:`Graph`).
 
     Example:
         >>> print(linearize('(n / name :op1 "Little" :op2 "Prince")', "spring"))
@@ -253,10 +257,11 @@ class Delinearized:
 
 
 def _tokens(text: str, style: str) -> list[str]:
+    """PENMAN tokens, as the reader splits them (a value such as ``a:b`` is two tokens there)."""
     if style == "spring":
-        return spring_to_penman(text)
+        return penman_tokens(" ".join(spring_to_penman(text)))
     if style == "amrlib":
-        return amrlib_to_penman(text)
+        return penman_tokens(" ".join(amrlib_to_penman(text)))
     return penman_tokens(text)
 
 
