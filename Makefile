@@ -65,6 +65,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_docparse.py
 	$(PY) benchmarks/bench_compare.py
 	$(PY) benchmarks/bench_finegrained.py
+	$(PY) benchmarks/bench_trainer.py
 
 clean:
 	rm -rf $(VENV) $(CORE_VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info

@@ -5,6 +5,8 @@
 * :mod:`amreval.hub.modelcard`: scores as ``model-index`` metadata (extra ``hub``);
 * :mod:`amreval.hub.ms_amr_rows`: the MS-AMR dataset rows, read without ``datasets``;
 * :mod:`amreval.hub.ms_amr`: the ``datasets`` builder and the Parquet export (extra ``hub``).
+* :mod:`amreval.hub.trainer`: :func:`make_compute_metrics` (``compute_metrics`` for ``Seq2SeqTrainer``:
+  Smatch or DocSmatch of linearized generations, repaired and counted) and :func:`score_generations`.
 
 Nothing that needs an extra is imported until used.
 """
