@@ -200,10 +200,25 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
     )
     p.add_argument("--beta", type=_beta, default=1.0, help="MFβ's β (default 1)")
+    _add_standardize(p)
     p.add_argument(
         "--tolerance", type=_tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance"
     )
     _add_progress(p)
+
+
+def _add_standardize(p: argparse.ArgumentParser) -> None:
+    from amreval.match.standard import DEFAULT_STANDARDIZATION, STANDARDIZATIONS
+
+    p.add_argument(
+        "--standardize",
+        choices=STANDARDIZATIONS,
+        default=DEFAULT_STANDARDIZATION,
+        help=(
+            "how triples are read: smatch 1.0.4's reading (default), as written (none, SMATCH++'s default), "
+            "or SMATCH++ 1.8's standardizations smatchpp-generic and smatchpp-amr"
+        ),
+    )
 
 
 def _add_progress(p: argparse.ArgumentParser) -> None:
@@ -380,6 +395,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.",
     )
     _add_scoring_flags(p)
+    _add_standardize(p)
     p.set_defaults(func=commands.run_smatch, s2=False)
 
     s2 = sub.add_parser(

@@ -151,6 +151,12 @@ def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _standardize(args: argparse.Namespace) -> dict[str, str]:
+    """``standardize`` for the scorer, given only when not the default (S²match has no such keyword)."""
+    value = getattr(args, "standardize", "smatch")
+    return {} if value == "smatch" else {"standardize": value}
+
+
 def run_smatch(args: argparse.Namespace) -> int:
     from amreval.scores.smatch import smatch
 
@@ -158,6 +164,8 @@ def run_smatch(args: argparse.Namespace) -> int:
     if args.s2:
         from amreval.scores.s2match import s2match
 
+        if _standardize(args):
+            raise UsageError("--standardize: S²match reads triples only as smatch does")
         result = s2match(
             pred,
             gold,
@@ -168,7 +176,7 @@ def run_smatch(args: argparse.Namespace) -> int:
             **_scoring_options(args),
         )
     else:
-        result = smatch(pred, gold, **_scoring_options(args))
+        result = smatch(pred, gold, **_scoring_options(args), **_standardize(args))
     if args.json:
         out: dict[str, Any] = dict(result.as_dict())
         out.update(_intervals(result, args))
@@ -504,6 +512,7 @@ def run_compare(args: argparse.Namespace) -> int:
         restarts=args.r,
         time_limit=args.time_limit,
         progress=args.progress,
+        **_standardize(args),
     )
     if args.score in ("s2match", *MF_PARTS):
         options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
