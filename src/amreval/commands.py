@@ -151,7 +151,7 @@ def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _standardize(args: argparse.Namespace) -> dict[str, str]:
+def _standardize(args: argparse.Namespace) -> dict[str, Any]:
     """``standardize`` for the scorer, given only when not the default (S²match has no such keyword)."""
     value = getattr(args, "standardize", "smatch")
     return {} if value == "smatch" else {"standardize": value}

@@ -273,7 +273,11 @@ def standard_triples(graph: Graph, standardize: str = DEFAULT_STANDARDIZATION) -
     triples = _marked(graph, standardize)
     if not triples:
         return Triples([], []), []
-    return to_triples(triples, triples[0][0] if standardize == "smatchpp-amr" else triples[0][2])
+    t, loose = to_triples(triples, triples[0][0] if standardize == "smatchpp-amr" else triples[0][2])
+    if standardize != "none":  # the variables' names as written (read lower-cased, without quotes)
+        written = {_unquote(v.lower()): v for v in reversed(graph.instances)}
+        t.variables = [written.get(v, v) for v in t.variables]
+    return t, loose
 
 
 def loose_matches(a: list[StringTriple], b: list[StringTriple]) -> int:
