@@ -207,9 +207,16 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     _add_progress(p)
 
 
-def _add_standardize(p: argparse.ArgumentParser) -> None:
+def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None:
     from amreval.match.standard import DEFAULT_STANDARDIZATION, STANDARDIZATIONS
 
+    if averages:
+        p.add_argument(
+            "--averages",
+            action="store_true",
+            help="print the micro and the macro average (the mean of the pairs' scores) with 95%% bootstrap "
+            "intervals (--ci N resamples, default 10000)",
+        )
     p.add_argument(
         "--standardize",
         choices=STANDARDIZATIONS,
@@ -395,7 +402,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.",
     )
     _add_scoring_flags(p)
-    _add_standardize(p)
+    _add_standardize(p, averages=True)
     p.set_defaults(func=commands.run_smatch, s2=False)
 
     s2 = sub.add_parser(

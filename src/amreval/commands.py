@@ -157,6 +157,24 @@ def _standardize(args: argparse.Namespace) -> dict[str, Any]:
     return {} if value == "smatch" else {"standardize": value}
 
 
+def _averages(result: Any, args: argparse.Namespace) -> Any:
+    """With ``--averages``: the micro and macro averages, their intervals from ``--ci`` resamples (10000)."""
+    if not getattr(args, "averages", False):
+        return None
+    from amreval.scores.averages import averages
+
+    return averages(result, n_resamples=args.ci or 10000, seed=args.seed)
+
+
+def _print_averages(averaged: Any, args: argparse.Namespace) -> None:
+    names = (("Precision", "precision"), ("Recall", "recall"), ("F-score", "f1")) if args.pr else (("F-score", "f1"),)
+    for kind, average in (("Micro", averaged.micro), ("Macro", averaged.macro)):
+        for name, key in names:
+            lo, hi = getattr(average, f"{key}_ci")
+            d = args.significant
+            print(f"{kind} {name}: {_fmt(getattr(average, key), d)} (95% CI {_fmt(lo, d)} - {_fmt(hi, d)})")
+
+
 def run_smatch(args: argparse.Namespace) -> int:
     from amreval.scores.smatch import smatch
 
@@ -177,9 +195,12 @@ def run_smatch(args: argparse.Namespace) -> int:
         )
     else:
         result = smatch(pred, gold, **_scoring_options(args), **_standardize(args))
+    averaged = _averages(result, args)
     if args.json:
         out: dict[str, Any] = dict(result.as_dict())
         out.update(_intervals(result, args))
+        if averaged is not None:
+            out["averages"] = averaged.as_dict()
         out["pairs"] = _pair_rows(result, pred, gold)
         print(json.dumps(out, indent=2))
         return 0
@@ -192,6 +213,8 @@ def run_smatch(args: argparse.Namespace) -> int:
     _print_unproven(result)
     if result.ci is not None:
         _print_intervals(result, args)
+    if averaged is not None:
+        _print_averages(averaged, args)
     logging.getLogger("amreval").info(
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
         len(result.pairs),
