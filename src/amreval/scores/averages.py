@@ -125,15 +125,14 @@ def _counts_of(source: Any) -> np.ndarray:
 
 
 def _average(value: np.ndarray, resampled: np.ndarray | None, confidence: float) -> Average:
+    p, r, f = (float(v) for v in value)
     if resampled is None:
-        return Average(*(float(v) for v in value))
+        return Average(p, r, f)
     # the percentile method's linear quantiles, by NumPy (no SciPy to import)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(resampled, [alpha, 1 - alpha], axis=0)
-    return Average(
-        *(float(v) for v in value),
-        *((float(lo), float(hi)) for lo, hi in zip(low, high)),  # type: ignore[arg-type]
-    )
+    ci = [(float(lo), float(hi)) for lo, hi in zip(low, high)]
+    return Average(p, r, f, ci[0], ci[1], ci[2])
 
 
 def averages(
