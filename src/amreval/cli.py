@@ -217,6 +217,9 @@ def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None
             help="print the micro and the macro average (the mean of the pairs' scores) with 95%% bootstrap "
             "intervals (--ci N resamples, default 10000)",
         )
+        p.add_argument(
+            "--tsv", action="store_true", help="the two files hold SMATCH++'s tab-separated triples, not PENMAN"
+        )
     p.add_argument(
         "--standardize",
         choices=STANDARDIZATIONS,

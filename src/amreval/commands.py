@@ -96,8 +96,13 @@ def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
     (unless ``--strict``) for the scorer to count."""
     from amreval.amr.read import read_graphs
 
-    pred = read_graphs(args.f[0], errors=None if args.strict else [])
-    gold = read_graphs(args.f[1])
+    if getattr(args, "tsv", False):
+        from amreval.amr.tsv import read_tsv
+
+        pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
+    else:
+        pred = read_graphs(args.f[0], errors=None if args.strict else [])
+        gold = read_graphs(args.f[1])
     for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
         if not graphs:
             raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
