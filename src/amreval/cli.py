@@ -208,27 +208,15 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None:
-    from amreval.match.standard import DEFAULT_STANDARDIZATION, STANDARDIZATIONS
+    from amreval.amr.standardize import DEFAULT_STANDARDIZATION as DEFAULT
+    from amreval.amr.standardize import STANDARDIZATIONS
 
     if averages:
-        p.add_argument(
-            "--averages",
-            action="store_true",
-            help="print the micro and the macro average (the mean of the pairs' scores) with 95%% bootstrap "
-            "intervals (--ci N resamples, default 10000)",
-        )
-        p.add_argument(
-            "--tsv", action="store_true", help="the two files hold SMATCH++'s tab-separated triples, not PENMAN"
-        )
-    p.add_argument(
-        "--standardize",
-        choices=STANDARDIZATIONS,
-        default=DEFAULT_STANDARDIZATION,
-        help=(
-            "how triples are read: smatch 1.0.4's reading (default), as written (none, SMATCH++'s default), "
-            "or SMATCH++ 1.8's standardizations smatchpp-generic and smatchpp-amr"
-        ),
-    )
+        mean = "print the micro and the macro average (mean of the pairs' scores), 95%% intervals (--ci N, 10000)"
+        p.add_argument("--averages", action="store_true", help=mean)
+        p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
+    how = "how triples are read: smatch 1.0.4's way (default), as written (none), or by SMATCH++ 1.8's standardizations"
+    p.add_argument("--standardize", choices=STANDARDIZATIONS, default=DEFAULT, help=how)
 
 
 def _add_progress(p: argparse.ArgumentParser) -> None:

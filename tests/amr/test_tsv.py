@@ -8,8 +8,8 @@ import pytest
 
 from amreval import InputError, smatch
 from amreval.amr.read import loads_graph, read_graphs
+from amreval.amr.standardize import standardized
 from amreval.amr.tsv import dumps_tsv, loads_tsv, read_tsv, write_tsv
-from amreval.match.standard import standardized
 
 GRAPH = '(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -) :mod (n / name :op1 "Big Ben"))'
 

@@ -10,14 +10,8 @@ import pytest
 
 from amreval import AmrevalWarning, InputError, smatch, smatch_pair
 from amreval.amr.read import loads_graph, read_graphs
-from amreval.match.standard import (
-    STANDARDIZATIONS,
-    loose_matches,
-    standard_triples,
-    standardized,
-    to_triples,
-    written_triples,
-)
+from amreval.amr.standardize import STANDARDIZATIONS, standardized, written_triples
+from amreval.match.standard import loose_matches, standard_triples, to_triples
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "smatchpp_counts.json"

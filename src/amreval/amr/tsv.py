@@ -103,7 +103,7 @@ def dumps_tsv(graphs: Iterable[Graph], standardize: str = "none") -> str:
     Raises:
         InputError: another ``standardize``, or a graph that is empty.
     """
-    from amreval.match.standard import standardized
+    from amreval.amr.standardize import standardized
 
     if standardize not in ("none", "smatchpp-generic", "smatchpp-amr"):
         raise InputError(f"standardize: expected none, smatchpp-generic or smatchpp-amr, got {standardize!r}")
