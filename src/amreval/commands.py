@@ -187,8 +187,6 @@ def run_smatch(args: argparse.Namespace) -> int:
     if args.s2:
         from amreval.scores.s2match import s2match
 
-        if _standardize(args):
-            raise UsageError("--standardize: S²match reads triples only as smatch does")
         result = s2match(
             pred,
             gold,
@@ -547,6 +545,8 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.score in MF_PARTS:
         from amreval.mfbeta.counts import compare_mfbeta_systems
 
+        if options.pop("standardize", None):
+            raise InputError(f"--standardize: only the smatch score reads triples another way; got {args.score}")
         if not args.form or len(args.form) != len(names):
             raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
         form = {name: _read_form(path) for name, path in zip(names, args.form)}

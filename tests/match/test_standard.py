@@ -252,3 +252,17 @@ def test_the_docsmatch_metric_takes_the_reading(monkeypatch, tmp_path):
     out = metric.compute(predictions=[DOC_PRED], references=[DOC_GOLD], coref=False, standardize="smatchpp-amr")
     assert (out["match"], out["test"], out["gold"]) == (6, 6, 6)
     assert "standardize=smatchpp-amr" in out["config"]
+
+
+def test_compare_on_the_command_line(tmp_path, capsys):
+    from amreval.cli import main
+
+    pred, gold = TRICKY[0][0], TRICKY[0][1]
+    for name, text in (("a", f"{pred}\n\n{gold}\n"), ("b", f"{gold}\n\n{gold}\n"), ("g", f"{gold}\n\n{gold}\n")):
+        (tmp_path / f"{name}.amr").write_text(text, encoding="utf-8")
+    files = ["-f", str(tmp_path / "a.amr"), str(tmp_path / "b.amr"), "--gold", str(tmp_path / "g.amr")]
+    assert main(["compare", *files, "--standardize", "smatchpp-amr", "--json", "--resamples", "100"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "standardize=smatchpp-amr" in out["config"]
+    assert main(["compare", *files, "--standardize", "none", "--score", "mfbeta", "--form", "x", "y"]) == 1
+    assert "--standardize: only the smatch score" in capsys.readouterr().err
