@@ -20,8 +20,11 @@ A standardized graph becomes :class:`~amreval.match.triples.Triples` (one node p
 a triple from a constant into a variable becomes an attribute of its role marked ``^``, the
 ``k``-th copy of a repeated triple (k ≥ 2) gets its role marked with ``k``, so that a repeated
 triple matches as often as both graphs have it; a triple with no variable (both ends
-constants, possible after dereification) matches when the other graph has it, whatever the
-alignment (:func:`loose_matches`).
+constants) matches when the other graph has it, whatever the alignment (:func:`loose_matches`;
+a connected graph read by amreval has none). The search maximizes the matched triples, as for
+every reading. SMATCH++'s ILP maximizes a slightly different objective when a triple is
+repeated (its count in one graph times that in the other, for a triple of one variable) and
+then counts matches as here; the two agree on every pair of the parses and the Little Prince.
 
 The string triples are :mod:`amreval.amr.standardize`'s.
 
