@@ -57,6 +57,7 @@ test-core: $(CORE_STAMP)
 bench: $(STAMP)
 	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
+	$(PY) benchmarks/bench_smatchpp.py
 	$(PY) benchmarks/bench_certified.py
 	$(PY) benchmarks/bench_mfbeta.py
 	$(PY) benchmarks/bench_docamr.py

@@ -79,6 +79,9 @@ Args:
     test (str): "permutation" (default) or "bootstrap": the paired test over documents.
     n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
     alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
+    standardize (str): how triples are read: "smatch" (default, smatch 1.0.4's reading), "none" (as
+        written), "smatchpp-generic" or "smatchpp-amr" (SMATCH++ 1.8's); another than "smatch" needs
+        `coref` and `fine_grained` off, and is recorded in `config`.
 Returns:
     precision, recall, f1: overall DocSmatch, micro-averaged.
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
@@ -188,6 +191,7 @@ class Docsmatch(evaluate.Metric):
         test="permutation",
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
+        standardize="smatch",
     ):
         # the config name is the default solver; the core checks every setting
         if solver is None:
@@ -204,6 +208,7 @@ class Docsmatch(evaluate.Metric):
             strict=strict,
             progress=progress,
             confidence=confidence,
+            standardize=standardize,
         )
         result = score_documents(predictions, references, bootstrap=bootstrap, **options)
         out: dict[str, Any] = dict(result.as_dict())

@@ -200,10 +200,23 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
     )
     p.add_argument("--beta", type=_beta, default=1.0, help="MFβ's β (default 1)")
+    _add_standardize(p)
     p.add_argument(
         "--tolerance", type=_tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance"
     )
     _add_progress(p)
+
+
+def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None:
+    from amreval.amr.standardize import DEFAULT_STANDARDIZATION as DEFAULT
+    from amreval.amr.standardize import STANDARDIZATIONS
+
+    if averages:
+        mean = "print the micro and the macro average (mean of the pairs' scores), 95%% intervals (--ci N, 10000)"
+        p.add_argument("--averages", action="store_true", help=mean)
+        p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
+    how = "how triples are read: smatch 1.0.4's way (default), as written (none), or by SMATCH++ 1.8's standardizations"
+    p.add_argument("--standardize", choices=STANDARDIZATIONS, default=DEFAULT, help=how)
 
 
 def _add_progress(p: argparse.ArgumentParser) -> None:
@@ -380,6 +393,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Smatch of predicted against gold AMR graphs, printed as smatch.py does.",
     )
     _add_scoring_flags(p)
+    _add_standardize(p, averages=True)
     p.set_defaults(func=commands.run_smatch, s2=False)
 
     s2 = sub.add_parser(

@@ -96,8 +96,13 @@ def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
     (unless ``--strict``) for the scorer to count."""
     from amreval.amr.read import read_graphs
 
-    pred = read_graphs(args.f[0], errors=None if args.strict else [])
-    gold = read_graphs(args.f[1])
+    if getattr(args, "tsv", False):
+        from amreval.amr.tsv import read_tsv
+
+        pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
+    else:
+        pred = read_graphs(args.f[0], errors=None if args.strict else [])
+        gold = read_graphs(args.f[1])
     for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
         if not graphs:
             raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
@@ -151,6 +156,30 @@ def _scoring_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _standardize(args: argparse.Namespace) -> dict[str, Any]:
+    """``standardize`` for the scorer, given only when not the default (S²match has no such keyword)."""
+    value = getattr(args, "standardize", "smatch")
+    return {} if value == "smatch" else {"standardize": value}
+
+
+def _averages(result: Any, args: argparse.Namespace) -> Any:
+    """With ``--averages``: the micro and macro averages, their intervals from ``--ci`` resamples (10000)."""
+    if not getattr(args, "averages", False):
+        return None
+    from amreval.scores.averages import averages
+
+    return averages(result, n_resamples=args.ci or 10000, seed=args.seed)
+
+
+def _print_averages(averaged: Any, args: argparse.Namespace) -> None:
+    names = (("Precision", "precision"), ("Recall", "recall"), ("F-score", "f1")) if args.pr else (("F-score", "f1"),)
+    for kind, average in (("Micro", averaged.micro), ("Macro", averaged.macro)):
+        for name, key in names:
+            lo, hi = getattr(average, f"{key}_ci")
+            d = args.significant
+            print(f"{kind} {name}: {_fmt(getattr(average, key), d)} (95% CI {_fmt(lo, d)} - {_fmt(hi, d)})")
+
+
 def run_smatch(args: argparse.Namespace) -> int:
     from amreval.scores.smatch import smatch
 
@@ -168,10 +197,13 @@ def run_smatch(args: argparse.Namespace) -> int:
             **_scoring_options(args),
         )
     else:
-        result = smatch(pred, gold, **_scoring_options(args))
+        result = smatch(pred, gold, **_scoring_options(args), **_standardize(args))
+    averaged = _averages(result, args)
     if args.json:
         out: dict[str, Any] = dict(result.as_dict())
         out.update(_intervals(result, args))
+        if averaged is not None:
+            out["averages"] = averaged.as_dict()
         out["pairs"] = _pair_rows(result, pred, gold)
         print(json.dumps(out, indent=2))
         return 0
@@ -184,6 +216,8 @@ def run_smatch(args: argparse.Namespace) -> int:
     _print_unproven(result)
     if result.ci is not None:
         _print_intervals(result, args)
+    if averaged is not None:
+        _print_averages(averaged, args)
     logging.getLogger("amreval").info(
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
         len(result.pairs),
@@ -504,12 +538,15 @@ def run_compare(args: argparse.Namespace) -> int:
         restarts=args.r,
         time_limit=args.time_limit,
         progress=args.progress,
+        **_standardize(args),
     )
     if args.score in ("s2match", *MF_PARTS):
         options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
     if args.score in MF_PARTS:
         from amreval.mfbeta.counts import compare_mfbeta_systems
 
+        if options.pop("standardize", None):
+            raise InputError(f"--standardize: only the smatch score reads triples another way; got {args.score}")
         if not args.form or len(args.form) != len(names):
             raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
         form = {name: _read_form(path) for name, path in zip(names, args.form)}

@@ -37,6 +37,7 @@ DOCSMATCH = {
     "test": "permutation",
     "n_resamples": 10000,
     "alternative": "two-sided",
+    "standardize": "smatch",
 }
 MFBETA = {
     "reference_amrs": None,

@@ -299,6 +299,7 @@ def compare_systems(
     diffsense: float | None = None,
     num_workers: int = 1,
     progress: bool | None = None,
+    standardize: str = "smatch",
     **search: Any,
 ) -> Comparison:
     """Score each system once against the references, then compare them (see the module docs).
@@ -317,6 +318,8 @@ def compare_systems(
         fine_grained: with a DocSmatch score, add the fine-grained scores to the breakdown.
         vectors, cutoff, diffsense: S²match settings.
         num_workers: processes for DocSmatch scores.
+        standardize: Smatch's reading of the triples (:data:`~amreval.match.standard.STANDARDIZATIONS`;
+            default ``smatch``); the other scores read them only as ``smatch`` does.
         search: ``solver``, ``restarts``, ``time_limit`` of the alignment
             search; its seed is ``seed``.
         test, n_resamples, seed, alternative, confidence: as in :func:`paired_test`.
@@ -328,6 +331,8 @@ def compare_systems(
     if score in _MFBETA_SCORES:
         raise InputError(f"{score} is an MFβ score: compare it with amreval.mfbeta.counts.compare_mfbeta_systems")
     score = check_choice("score", score, SCORES)
+    if standardize != "smatch" and score != "smatch":
+        raise InputError(f"standardize={standardize!r}: only the smatch score reads triples another way; got {score}")
     statistic = check_choice("statistic", statistic, STATISTICS)
     refs = list(references)
     named = named_systems(systems, refs)
@@ -344,7 +349,7 @@ def compare_systems(
             if score == "smatch":
                 from amreval.scores.smatch import smatch
 
-                results[name] = smatch(preds, golds, progress=progress, **search)
+                results[name] = smatch(preds, golds, progress=progress, standardize=standardize, **search)
             else:
                 from amreval.scores.s2match import s2match
 

@@ -40,10 +40,12 @@ import numpy as np
 
 from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
+from amreval.errors import InputError
 from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
+from amreval.match.standard import DEFAULT_STANDARDIZATION, loose_matches, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
@@ -163,10 +165,12 @@ def docsmatch_pair(
     *,
     coref: bool = False,
     fine_grained: bool = False,
+    standardize: str = DEFAULT_STANDARDIZATION,
     **search: Unpack[SearchKeywords],
 ) -> DocPairScore:
     """DocSmatch of one predicted document graph against one gold document graph
     (the first pair of :func:`docsmatch`; the search settings are as there)."""
+    _check_standardize(standardize, coref, fine_grained)
     options = SearchOptions.from_keywords(**search)
     return score_docsmatch_pair(
         document_graph(prediction, "prediction", 0),
@@ -174,7 +178,19 @@ def docsmatch_pair(
         pair_search(options, 0),
         coref=coref,
         fine_grained=fine_grained,
+        standardize=standardize,
     )
+
+
+def _check_standardize(standardize: str, coref: bool, fine_grained: bool) -> None:
+    """Another reading than smatch's is for the main score alone (the sub-scores read smatch's triples)."""
+    from amreval.scores.smatch import standardize_option
+
+    if standardize_option(standardize) and (coref or fine_grained):
+        raise InputError(
+            f"standardize={standardize!r} applies to the main DocSmatch score only; "
+            "the coreference and fine-grained scores read triples as smatch does (set coref and fine_grained off)"
+        )
 
 
 def score_docsmatch_pair(
@@ -184,8 +200,24 @@ def score_docsmatch_pair(
     *,
     coref: bool = False,
     fine_grained: bool = False,
+    standardize: str = DEFAULT_STANDARDIZATION,
 ) -> DocPairScore:
-    """DocSmatch of one pair of document graphs, with the mapping it found."""
+    """DocSmatch of one pair of document graphs, with the mapping it found (under a reading of the
+    triples, :mod:`amreval.match.standard`, for the main score)."""
+    if standardize != DEFAULT_STANDARDIZATION:
+        _check_standardize(standardize, coref, fine_grained)
+        (a, loose_a), (b, loose_b) = standard_triples(pred, standardize), standard_triples(gold, standardize)
+        ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
+        found = align_triples(a, b, search, allowed=sentence_constraint(pred, gold, a, b, members=(ma, mb)))
+        extra = loose_matches(loose_a, loose_b)
+        return DocPairScore(
+            int(round(found.score)) + extra,
+            a.count + len(loose_a),
+            b.count + len(loose_b),
+            found.optimal,
+            whole_bound(found.bound) + extra,
+            mapping=found.mapping,
+        )
     a, b = graph_triples(pred), graph_triples(gold)
     ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
     allowed = sentence_constraint(pred, gold, a, b, members=(ma, mb))
@@ -246,6 +278,7 @@ def docsmatch(
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
+    standardize: str = DEFAULT_STANDARDIZATION,
     **search: Unpack[SearchKeywords],
 ) -> DocsmatchResult:
     """Corpus DocSmatch: documents paired by position, counts micro-averaged.
@@ -265,14 +298,20 @@ def docsmatch(
             (or the sentence of a list that cannot be read) is scored as
             empty, its position is kept in ``unreadable_predictions`` and one
             warning names them all.
+        standardize: the reading of the triples for the main score (see
+            :func:`amreval.scores.smatch.smatch`); another than ``"smatch"`` needs ``coref`` and
+            ``fine_grained`` off.
 
     Raises:
         InputError: lengths differ, no documents, an entry is not a graph, or
             a search setting is invalid.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
+    from amreval.scores.smatch import standardize_option
+
+    _check_standardize(standardize, coref, fine_grained)
     options = SearchOptions.from_keywords(**search)
-    recorded: list[tuple[str, object]] = []
+    recorded: list[tuple[str, object]] = list(standardize_option(standardize))
     if coref:
         recorded.append(("coref", "tiebreak"))
     if fine_grained:
@@ -280,7 +319,7 @@ def docsmatch(
     base = score_corpus(
         predictions,
         references,
-        partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained),
+        partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained, standardize=standardize),
         Config("docsmatch", options, tuple(recorded) + strict_option(strict)),
         bootstrap=bootstrap,
         confidence=confidence,

@@ -14,13 +14,14 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import align_triples
 from amreval.match.options import SearchOptions
-from amreval.match.triples import graph_triples
+from amreval.match.standard import DEFAULT_STANDARDIZATION, check_standardization, loose_matches, standard_triples
 from amreval.scores.harness import (
     Config,
     PairScore,
@@ -36,19 +37,41 @@ if TYPE_CHECKING:
 
     from amreval.match.options import SearchKeywords
 
-__all__ = ["smatch", "smatch_pair", "score_smatch_pair"]
+__all__ = ["smatch", "smatch_pair", "score_smatch_pair", "standardize_option"]
 
 
-def score_smatch_pair(prediction: Graph, gold: Graph, search: SearchOptions) -> PairScore:
-    """Smatch of one pair of graphs, with the mapping it found."""
-    a, b = graph_triples(prediction), graph_triples(gold)
+def score_smatch_pair(
+    prediction: Graph, gold: Graph, search: SearchOptions, standardize: str = DEFAULT_STANDARDIZATION
+) -> PairScore:
+    """Smatch of one pair of graphs, with the mapping it found, under a reading
+    (:mod:`amreval.match.standard`; the default is smatch's)."""
+    (a, loose_a), (b, loose_b) = standard_triples(prediction, standardize), standard_triples(gold, standardize)
     found = align_triples(a, b, search)
+    extra = loose_matches(loose_a, loose_b)
     return PairScore(
-        int(round(found.score)), a.count, b.count, found.optimal, whole_bound(found.bound), mapping=found.mapping
+        int(round(found.score)) + extra,
+        a.count + len(loose_a),
+        b.count + len(loose_b),
+        found.optimal,
+        whole_bound(found.bound) + extra,
+        mapping=found.mapping,
     )
 
 
-def smatch_pair(prediction: GraphLike, gold: GraphLike, **search: Unpack[SearchKeywords]) -> PairScore:
+def standardize_option(standardize: str) -> tuple[tuple[str, str], ...]:
+    """The ``standardize`` entry of a :class:`~amreval.scores.harness.Config`'s options: recorded
+    when it is not the default reading (so the default's configuration line stays as it was)."""
+    check_standardization(standardize)
+    return () if standardize == DEFAULT_STANDARDIZATION else (("standardize", standardize),)
+
+
+def smatch_pair(
+    prediction: GraphLike,
+    gold: GraphLike,
+    *,
+    standardize: str = DEFAULT_STANDARDIZATION,
+    **search: Unpack[SearchKeywords],
+) -> PairScore:
     """Smatch of one predicted graph against one gold graph (the first pair of :func:`smatch`).
 
     ``solver``, ``restarts``, ``seed`` and ``time_limit`` are as for :func:`smatch`.
@@ -58,9 +81,10 @@ def smatch_pair(prediction: GraphLike, gold: GraphLike, **search: Unpack[SearchK
         >>> s.match, s.test, s.gold, s.f1
         (2, 2, 2, 1.0)
     """
+    check_standardization(standardize)
     options = SearchOptions.from_keywords(**search)
     return score_smatch_pair(
-        as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0), pair_search(options, 0)
+        as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0), pair_search(options, 0), standardize
     )
 
 
@@ -72,6 +96,7 @@ def smatch(
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
+    standardize: str = DEFAULT_STANDARDIZATION,
     **search: Unpack[SearchKeywords],
 ) -> SmatchResult:
     """Corpus Smatch of predicted graphs against gold graphs, paired by position.
@@ -86,6 +111,10 @@ def smatch(
         strict: raise on a prediction that cannot be read; by default it is
             scored as an empty graph, its position is kept in
             ``unreadable_predictions`` and one warning names them all.
+        standardize: how triples are read (:data:`~amreval.match.standard.STANDARDIZATIONS`):
+            ``"smatch"`` (default, smatch 1.0.4's reading), ``"none"`` (as written),
+            ``"smatchpp-generic"`` or ``"smatchpp-amr"`` (SMATCH++ 1.8's standardizations); a
+            reading other than the default is recorded in the result's ``config``.
         **search: the search settings (:class:`~amreval.match.options.SearchKeywords`), each optional:
 
             * ``solver``: ``"exact"`` (default: certified), ``"hillclimb"`` or ``"auto"``
@@ -105,11 +134,13 @@ def smatch(
         DecodeError: a reference (or, with ``strict``, a prediction) is
             malformed PENMAN (the message names it).
     """
+    options = standardize_option(standardize)
+    score_pair = score_smatch_pair if not options else partial(score_smatch_pair, standardize=standardize)
     return score_corpus(
         predictions,
         references,
-        score_smatch_pair,
-        Config("smatch", SearchOptions.from_keywords(**search), strict_option(strict)),
+        score_pair,
+        Config("smatch", SearchOptions.from_keywords(**search), options + strict_option(strict)),
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,
