@@ -45,6 +45,7 @@ from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.scores.checks import check_bool
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
 from amreval.scores.harness import (
@@ -267,10 +268,12 @@ def docsmatch(
             warning names them all.
 
     Raises:
-        InputError: lengths differ, no documents, an entry is not a graph, or
-            a search setting is invalid.
+        InputError: lengths differ, no documents, an entry is not a graph, a
+            search setting is invalid, or a flag is not True or False.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
+    coref = bool(check_bool("coref", coref))
+    fine_grained = bool(check_bool("fine_grained", fine_grained))
     options = SearchOptions.from_keywords(**search)
     recorded: list[tuple[str, object]] = []
     if coref:

@@ -39,7 +39,7 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph
 from amreval.errors import AmrevalWarning, InputError, OutOfMemory, TooLarge
 from amreval.match.options import SearchOptions
-from amreval.scores.checks import check_confidence, check_int
+from amreval.scores.checks import check_bool, check_confidence, check_int
 
 T = TypeVar("T")
 
@@ -413,8 +413,10 @@ def score_corpus(
     Raises:
         InputError: the lists differ in length or are empty, an entry is not
             a graph, a reference cannot be read, or ``num_workers``,
-            ``bootstrap`` or ``confidence`` is out of range.
+            ``bootstrap`` or ``confidence`` is out of range, or ``strict`` or ``progress`` is not a bool.
     """
+    strict = bool(check_bool("strict", strict))
+    progress = check_bool("progress", progress, optional=True)
     num_workers = check_int("num_workers", num_workers, 1)
     bootstrap = check_int("bootstrap", bootstrap, 0)
     confidence = check_confidence(confidence)
