@@ -493,8 +493,90 @@ def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
         out = metric.compute(predictions=[doc, ["(a / boy"]], references=[doc, doc], coref=False)
     # the second prediction joins no sentence: (d / document), 2 triples, both matched
     assert (out["match"], out["test"], out["gold"], out["n_unreadable"]) == (8, 8, 12, 1)
-    with pytest.raises(ValueError, match="prediction #1: expected a DocAMR string or a list of sentence strings"):
+    with pytest.raises(InputError, match="prediction #1: expected a DocAMR string, a Graph or a list of sentence"):
         metric.compute(predictions=[doc, 3], references=[doc, doc])
+
+
+def _metric(name):
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    return evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / name))
+
+
+def test_metric_inputs_that_are_not_text_or_graphs_name_the_argument_and_the_item():
+    metric = _metric("docsmatch")
+    doc = "(d / document :snt1 (a / boy))"
+    cases = [
+        (dict(predictions=[doc, None], references=[doc, doc]), r"prediction #1: expected a DocAMR string, a Graph"),
+        (dict(predictions=[doc], references=[[doc, 3.5]]), r"reference #0, sentence #2: expected a PENMAN string or"),
+        (dict(predictions=[doc], references=None), r"^references: expected a list with one item per example, got None"),
+        (dict(predictions=doc, references=[doc]), r"^predictions: expected a list with one item per example, got str"),
+        (
+            dict(predictions=[doc, doc], references=[doc]),
+            r"^2 predictions but 1 references; they are paired by position",
+        ),
+        (
+            dict(predictions=["(d / document :snt1 (a / b\udc80y))"], references=[doc]),
+            r"^prediction #0: not valid Unicode text: '\\udc80' at character 26 is a lone surrogate",
+        ),
+        (
+            dict(predictions=[doc], references=[doc], compare_predictions=[None]),
+            r"^compare_prediction #0: expected a DocAMR string, a Graph",
+        ),
+    ]
+    for inputs, message in cases:
+        with pytest.raises(InputError, match=message):
+            metric.compute(**inputs)
+    with pytest.raises(InputError, match=r"^prediction #0: expected a DocAMR string, a Graph .* got None$"):
+        metric.add(prediction=None, reference=doc)
+    mfbeta = _metric("mfbeta")
+    sentence = "the boy wants to go ."
+    amr = "(w / want-01 :ARG0 (b / boy))"
+    cases = [
+        (dict(predictions=[None], references=[sentence]), r"^prediction #0: expected a string, got None$"),
+        (dict(predictions=[sentence], references=[7]), r"^reference #0: expected a string, got int$"),
+        (
+            dict(predictions=["caf\ud800"], references=[sentence]),
+            r"^prediction #0: not valid Unicode text: '\\ud800' at",
+        ),
+        (
+            dict(predictions=[sentence], references=[sentence], reference_amrs=[b"(w / want-01)"]),
+            r"^reference_amrs #0: expected a PENMAN string, a Graph or None, got bytes$",
+        ),
+        (
+            dict(predictions=[sentence], references=[sentence], reference_amrs=amr),
+            r"^reference_amrs: expected a list with one item per example, got str$",
+        ),
+        (
+            dict(predictions=[sentence], references=[sentence], prediction_amrs=["(w / want-01 :name \udfff)"]),
+            r"^prediction_amrs #0: not valid Unicode text",
+        ),
+    ]
+    for inputs, message in cases:
+        with pytest.raises(InputError, match=message):
+            mfbeta.compute(**inputs)
+
+
+def test_flags_are_true_or_false_never_truthiness():
+    doc = "(d / document :snt1 (a / boy))"
+    with pytest.raises(InputError, match=r"^coref must be True or False, got 'no'$"):
+        docsmatch([doc], [doc], coref="no")
+    with pytest.raises(InputError, match=r"^fine_grained must be True or False, got 1$"):
+        docsmatch([doc], [doc], fine_grained=1)
+    with pytest.raises(InputError, match=r"^strict must be True or False, got 'false'$"):
+        smatch(["(a / b)"], ["(a / b)"], strict="false")
+    with pytest.raises(InputError, match=r"^progress must be True, False or None, got 'off'$"):
+        s2match(["(b / boy)"], ["(g / girl)"], vectors=VECTORS, progress="off")
+    from amreval.mfbeta.score import mfbeta as mfbeta_core
+
+    with pytest.raises(InputError, match=r"^explain must be True or False, got 'yes'$"):
+        mfbeta_core(["a"], ["a"], prediction_amrs=["(a / a)"], reference_amrs=["(a / a)"], explain="yes")
+    metric = _metric("docsmatch")
+    for flag, value in (("coref", "no"), ("per_document", "yes"), ("strict", 0), ("fine_grained", None)):
+        with pytest.raises(InputError, match=rf"^{flag} must be True or False, got {value!r}$"):
+            metric.compute(predictions=[doc], references=[doc], **{flag: value})
+    with pytest.raises(InputError, match=r"^per_example must be True or False, got 'yes'$"):
+        _metric("mfbeta").compute(predictions=["a"], references=["a"], per_example="yes")
 
 
 def test_every_row_of_the_catalogue_names_a_test_that_exists():
@@ -503,7 +585,7 @@ def test_every_row_of_the_catalogue_names_a_test_that_exists():
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 42 and len(named) == 58
+    assert len(rows) == 44 and len(named) == 61
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name
