@@ -48,14 +48,14 @@ def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
     assert (r.match, r.test, r.gold, r.precision, r.recall, r.f1) == (2, 2, 8, 1.0, 0.25, 0.4)
     assert r.unreadable_predictions == [0, 2] and r.as_dict()["n_unreadable"] == 2
     assert [str(w.message).split(" (")[0] for w in caught] == [
-        "2 of 3 predictions could not be read and were scored as empty graphs"
+        "2 of 3 predicted graphs could not be read and were scored as empty graphs"
     ]
     assert "#0, #2; the first: prediction #0, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
     # the configuration of a lenient run is that of any default run; strict is recorded
     assert r.config.as_string() == smatch(refs, refs).config.as_string()
     with pytest.raises(DecodeError, match="prediction #0, graph #1, line 1: malformed PENMAN"):
         smatch(preds, refs, strict=True)
-    with pytest.warns(AmrevalWarning, match="1 of 1 predictions"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted graphs could not be read and was scored as an empty"):
         r2 = s2match(["(b / boy"], ["(g / girl)"], vectors=VECTORS)
     assert (r2.match, r2.test, r2.gold, r2.unreadable_predictions) == (0, 0, 2, [0])
     assert "strict=True" in smatch(refs, refs, strict=True).config.as_string()
@@ -67,8 +67,14 @@ def test_unreadable_sentence_of_a_predicted_list_is_an_empty_sentence():
         r = docsmatch([["(a / boy)", "(b / boy"]], [doc])
     # prediction: d, s1.a, TOP, :snt1 (4 triples, all matched); gold adds b and :snt2 (6)
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (4, 4, 6, [0])
-    with pytest.warns(AmrevalWarning, match="2 of 2 predictions"):
+    with pytest.warns(AmrevalWarning) as caught:
         r = docsmatch(["(d / document", ["(a / boy"]], [doc, doc], num_workers=2)
+    # counted by what they are: a document scored empty, a sentence of another scored empty; the caller named
+    assert [str(w.message).split(" (")[0] for w in caught] == [
+        "1 of 2 predicted documents could not be read and was scored as an empty graph",
+        "1 sentence of 1 of 2 predicted documents could not be read and was scored as an empty sentence",
+    ]
+    assert [w.filename for w in caught] == [__file__, __file__]
     # the first is empty; the second joins no sentence: (d / document), its instance and TOP match
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (2, 2, 12, [0, 1])
 
@@ -103,7 +109,7 @@ def test_cli_scores_unreadable_predictions_in_their_place(capsys, tmp_path):
     # TOP, 4 relations); the other two score as when every prediction is read
     assert [(p["match"], p["test"], p["gold"]) for p in data["pairs"]] == [(0, 0, 9), (7, 9, 9), (9, 9, 10)]
     assert data["pairs"][0]["f1"] == 0.0
-    assert err.count("amreval: warning: 1 of 3 predictions could not be read") == 1
+    assert err.count("amreval: warning: 1 of 3 predicted graphs could not be read and was scored") == 1
     code, _, err = run(capsys, "smatch", "-f", str(pred), str(EXAMPLES / "gold.amr"), "--strict")
     assert code == 1 and f"amreval: error: {pred}, graph #1 (id demo.1)" in err
 
@@ -489,7 +495,7 @@ def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
     metric.add_batch(predictions=[doc], references=[sents])
     metric.add_batch(predictions=[sents], references=[doc])
     assert metric.compute(coref=False)["match"] == 12
-    with pytest.warns(AmrevalWarning, match="1 of 2 predictions"):
+    with pytest.warns(AmrevalWarning, match="1 sentence of 1 of 2 predicted documents could not be read"):
         out = metric.compute(predictions=[doc, ["(a / boy"]], references=[doc, doc], coref=False)
     # the second prediction joins no sentence: (d / document), 2 triples, both matched
     assert (out["match"], out["test"], out["gold"], out["n_unreadable"]) == (8, 8, 12, 1)
@@ -579,13 +585,48 @@ def test_flags_are_true_or_false_never_truthiness():
         _metric("mfbeta").compute(predictions=["a"], references=["a"], per_example="yes")
 
 
+def test_warnings_name_the_line_that_called_amreval():
+    import inspect
+
+    def line():  # the line after the one that calls this
+        return inspect.currentframe().f_back.f_lineno + 1
+
+    calls = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        calls.append(line())
+        smatch(["(a / b"], ["(a / b)"])
+        calls.append(line())
+        loads_graph("(a / b :ARG0 z1)")
+        calls.append(line())
+        docsmatch([["(a / boy)", ""]], ["(d / document :snt1 (a / boy))"])
+        calls.append(line())
+        docsmatch(["(d / document :snt1 (a / boy) :snt3 (b / boy))"], ["(d / document :snt1 (a / boy))"])
+    found = [(w.filename, w.lineno, str(w.message).split(":")[0]) for w in caught]
+    assert found == [
+        (
+            __file__,
+            calls[0],
+            "1 of 1 predicted graphs could not be read and was scored as an empty graph (#0; the first",
+        ),
+        (__file__, calls[1], "<string>, graph #1, line 1"),
+        (__file__, calls[2], "prediction #0, sentence 2"),
+        (__file__, calls[3], "prediction #0"),
+    ]
+    metric = _metric("docsmatch")
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted documents could not be read") as caught:
+        calls = [line()]
+        metric.compute(predictions=["(d / document"], references=["(d / document :snt1 (a / boy))"])
+    assert [(w.filename, w.lineno) for w in caught] == [(__file__, calls[0])]
+
+
 def test_every_row_of_the_catalogue_names_a_test_that_exists():
     root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 44 and len(named) == 61
+    assert len(rows) == 45 and len(named) == 62
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name

@@ -293,6 +293,7 @@ def docsmatch(
         num_workers=num_workers,
         strict=strict,
         read=document_graph,
+        noun="documents",
     )
     result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
     pairs: list[DocPairScore] = base.pairs  # type: ignore[assignment]
