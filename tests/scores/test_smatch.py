@@ -137,7 +137,7 @@ def _random_corpus(rng: random.Random, n: int):
 def test_smatch_examples_25_of_30_29(data_dir):
     d = data_dir / "smatch-examples"
     r = smatch(read_graphs(d / "test_input1.txt"), read_graphs(d / "test_input2.txt"))
-    assert (r.match, r.test, r.gold) == (25, 27, 28)
+    assert (r.match, r.test, r.gold) == (25, 30, 29)
     assert round(r.f1, 5) == 0.84746
 
 
