@@ -52,7 +52,7 @@ $(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernel
 	touch $(CORE_STAMP)
 
 test-core: $(CORE_STAMP)
-	$(CORE_VENV)/bin/python -m pytest -q -p no:cacheprovider
+	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider
 
 bench: $(STAMP)
 	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'

@@ -71,9 +71,9 @@ def _fmt(value: float) -> str:
 
 
 def _cell(key: str, value: float | None) -> str:
-    """A table cell showing ``value`` to 4 places, or "–" when there was nothing to score (None);
-    ``data-key`` and ``data-value`` keep the exact number (empty for None)."""
-    if value is None:
+    """A table cell showing ``value`` to 4 places, or "–" when there was nothing to score (NaN, the
+    metric's 0/0; None in the core's dict); ``data-key`` and ``data-value`` keep the exact number (empty then)."""
+    if value is None or value != value:
         return f'<td data-key="{html.escape(key)}" data-value="" title="nothing to score">–</td>'
     value = float(value)
     return f'<td data-key="{html.escape(key)}" data-value="{value!r}">{_fmt(value)}</td>'

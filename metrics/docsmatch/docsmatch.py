@@ -8,9 +8,19 @@ from typing import Any
 import datasets
 import evaluate
 
+from amreval.amr.graph import Graph
 from amreval.errors import InputError
+from amreval.hub.metric_io import (
+    ZERO_DIVISION,
+    check_batch,
+    check_zero_division,
+    numeric_results,
+    penman_text,
+    per_item_f1,
+)
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 from amreval.scores.bootstrap import score_intervals
+from amreval.scores.checks import check_bool
 from amreval.scores.compare import compare_against
 from amreval.scores.docsmatch import docsmatch as score_documents
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
@@ -50,8 +60,9 @@ same overall score it prefers the one with the most coreference matches.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions: predicted documents, each a DocAMR PENMAN string, or a list of sentence PENMAN
-        strings (joined under a `document` node without coreference); the two forms may be mixed,
+    predictions: predicted documents, each a DocAMR PENMAN string or an amreval `Graph`, or a list of
+        sentence PENMAN strings or Graphs (joined under a `document` node without coreference; a
+        file's graphs: `amreval.read_graphs(path)`); the forms may be mixed,
         in a batch and between predictions and references. A prediction that cannot be read is
         scored as an empty graph (a sentence of a list: an empty sentence), counted in
         `n_unreadable` and named in a warning.
@@ -82,16 +93,20 @@ Args:
     standardize (str): how triples are read: "smatch" (default, smatch 1.0.4's reading), "none" (as
         written), "smatchpp-generic" or "smatchpp-amr" (SMATCH++ 1.8's); another than "smatch" needs
         `coref` and `fine_grained` off, and is recorded in `config`.
+    zero_division (float): the value of a score that is 0/0 (a precision without predicted items, a
+        recall without gold items, an F1 with neither) and of its interval: float("nan") (default),
+        0.0 (Smatch's convention) or 1.0.
 Returns:
     precision, recall, f1: overall DocSmatch, micro-averaged.
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
         coref_named_entity_*, coref_bridging_*, coref_other_*, noncoref_* likewise; each with its
-        counts (`_match`, `_test`, `_gold`) and None where there is nothing to score (no predicted
-        items: precision; no gold items: recall; neither: F1).
+        counts (`_match`, `_test`, `_gold`); `zero_division` (NaN by default) where there is nothing
+        to score (no predicted items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
     match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
-    config: solver, restarts, seed and amreval version.
+    config: the one string: solver, restarts, seed, the score (`score=docsmatch`), its options and
+        the amreval version. Every other value is a number (`per_document_f1`: a list of numbers).
     With `compare_predictions`, for `f1` and every other F1 (`coref_f1`, `srl_f1`, ...):
         compare_f1 (the second system's), f1_difference (first minus second), its interval
         f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
@@ -104,7 +119,7 @@ Examples:
     >>> round(results["f1"], 4), results["coref_recall"], round(results["noncoref_f1"], 4)
     (0.8421, 0.0, 0.8235)
     >>> results["coref_precision"], results["coref_test"]  # no coref items predicted: nothing to score
-    (None, 0)
+    (nan, 0)
     >>> results = docsmatch.compute(predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]],
     ...                             references=[gold], coref=False)
     >>> results["match"], results["test"], results["gold"]
@@ -117,27 +132,25 @@ _DOCUMENT = {"strings": datasets.Sequence(datasets.Value("string")), "is_list": 
 
 
 def _stored_one(doc, what, index=0):
-    """One document in the stored format (None stays None: evaluate reports it)."""
-    if doc is None:
-        return None
-    if isinstance(doc, str):
-        return {"strings": [doc], "is_list": False}
-    if isinstance(doc, (list, tuple)) and all(isinstance(s, str) for s in doc):
-        return {"strings": list(doc), "is_list": True}
+    """One document in the stored format: PENMAN text (a Graph is written as PENMAN), checked."""
+    if isinstance(doc, (str, Graph)):
+        return {"strings": [penman_text(doc, what, index)], "is_list": False}
+    if isinstance(doc, (list, tuple)):
+        strings = [penman_text(s, f"{what} #{index}, sentence", k) for k, s in enumerate(doc, start=1)]
+        return {"strings": strings, "is_list": True}
+    got = "None" if doc is None else type(doc).__name__
     raise InputError(
-        f"{what} #{index}: expected a DocAMR string or a list of sentence strings, got {type(doc).__name__}"
+        f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence strings or Graphs, got {got}"
     )
 
 
 def _stored(documents, what):
     """The documents of a batch in the stored format."""
-    if documents is None or isinstance(documents, str):
-        return documents  # evaluate names the problem
-    return [_stored_one(doc, what, k) for k, doc in enumerate(documents)]
+    return [_stored_one(doc, what.rstrip("s"), k) for k, doc in enumerate(check_batch(documents, what))]
 
 
 def _document(stored):
-    """A stored document back in the form it was given."""
+    """A stored document back in the form it was given (graphs as their PENMAN text)."""
     return list(stored["strings"]) if stored["is_list"] else stored["strings"][0]
 
 
@@ -160,13 +173,18 @@ class Docsmatch(evaluate.Metric):
         )
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predicted and gold documents (DocAMR strings or lists of sentence strings, mixed at will)."""
-        super().add_batch(
-            predictions=_stored(predictions, "prediction"), references=_stored(references, "reference"), **kwargs
-        )
+        """Add a batch of predicted and gold documents (DocAMR strings or Graphs, or lists of sentence strings
+        or Graphs, mixed at will)."""
+        predictions, references = _stored(predictions, "predictions"), _stored(references, "references")
+        if len(predictions) != len(references):
+            raise InputError(
+                f"{len(predictions)} predictions but {len(references)} references; they are paired by position"
+            )
+        super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one predicted and one gold document (a DocAMR string or a list of sentence strings each)."""
+        """Add one predicted and one gold document (a DocAMR string or Graph, or a list of sentence strings
+        or Graphs, each)."""
         super().add(
             prediction=_stored_one(prediction, "prediction"), reference=_stored_one(reference, "reference"), **kwargs
         )
@@ -192,8 +210,13 @@ class Docsmatch(evaluate.Metric):
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
         standardize="smatch",
+        zero_division=ZERO_DIVISION,
     ):
-        # the config name is the default solver; the core checks every setting
+        # the config name is the default solver; the core checks every other setting
+        per_document = check_bool("per_document", per_document)
+        zero_division = check_zero_division(zero_division)
+        if compare_predictions is not None:
+            compare_predictions = [_document(d) for d in _stored(compare_predictions, "compare_predictions")]
         if solver is None:
             solver = self.config_name if self.config_name in SOLVERS else DEFAULT_SOLVER
         predictions, references = [_document(p) for p in predictions], [_document(r) for r in references]
@@ -213,7 +236,7 @@ class Docsmatch(evaluate.Metric):
         result = score_documents(predictions, references, bootstrap=bootstrap, **options)
         out: dict[str, Any] = dict(result.as_dict())
         if per_document:
-            out["per_document_f1"] = [pair.f1 for pair in result.pairs]
+            out["per_document_f1"] = per_item_f1([(p.match, p.test, p.gold) for p in result.pairs])
         if bootstrap:
             intervals = score_intervals(result, n_resamples=bootstrap, seed=seed, confidence=confidence)
             out.update({key: value for key, value in intervals.items() if key not in out})  # the core gives F1's
@@ -224,5 +247,5 @@ class Docsmatch(evaluate.Metric):
             )
             out.update(compare_against(result_parts(result), result_parts(other), **testing))
             if per_document:
-                out["compare_per_document_f1"] = [pair.f1 for pair in other.pairs]
-        return out
+                out["compare_per_document_f1"] = per_item_f1([(p.match, p.test, p.gold) for p in other.pairs])
+        return numeric_results(out, zero_division=zero_division)

@@ -6,10 +6,14 @@ A thin door into ``amreval.mfbeta.score``: every number is computed there.
 import datasets
 import evaluate
 
+from amreval.amr.graph import Graph
+from amreval.errors import InputError
+from amreval.hub.metric_io import check_batch, numeric_results, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.mfbeta.counts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_item_parts, mfbeta_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
+from amreval.scores.checks import check_bool
 from amreval.scores.compare import compare_against
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
@@ -47,8 +51,10 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions: the generated sentences; an empty one is scored (its parse fails, it is never preferred).
     references: the reference sentences.
-    reference_amrs: gold AMRs (PENMAN strings), paired by position (default: parse the references).
-    prediction_amrs: parses of the generated sentences made beforehand (None marks a failed parse).
+    reference_amrs: gold AMRs (PENMAN strings or amreval `Graph`s; a file's graphs:
+        `amreval.read_graphs(path)`), paired by position (default: parse the references).
+    prediction_amrs: parses of the generated sentences made beforehand, strings or Graphs (None marks
+        a failed parse).
         Both are inputs like predictions and references: `add_batch` and `add` take them and they are
         carried across processes (`num_process`); give them for every batch or for none.
     parser: an amrlib model folder, or a callable list[str] -> list[str | None] (default: none; then
@@ -93,7 +99,9 @@ Returns:
     mf_beta, mf_1, mf_0.5, mf_2: MFβ scores; meaning, form: M and F; beta;
     parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
         dummy graph `(er / serialization-error)`);
-    config: the settings and amreval version.
+    config: the one string: the settings (`score=mfbeta`, ...) and the amreval version. Every other
+        value is a number (`per_example`'s lists and `explanations` are lists). No score of MFβ is 0/0:
+        a gold AMR has triples, and MFβ of Meaning 0 and Form 0 is 0.
     With `compare_predictions`, for mf_beta, meaning and form: compare_mf_beta (the second system's),
         mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
         (paired bootstrap) and mf_beta_p_value; compare_meaning, meaning_difference, ... likewise.
@@ -122,21 +130,21 @@ def _stored_amr(amr, name, k):
         return dict(_NOT_GIVEN)
     if amr is None:
         return {"state": 1, "amr": ""}
-    if not isinstance(amr, str):
-        to_string = getattr(amr, "to_string", None)
-        if not callable(to_string):
-            raise ValueError(f"{name} #{k}: expected a PENMAN string or None, got {type(amr).__name__}")
-        amr = to_string()
-    return {"state": 2, "amr": amr}
+    if not isinstance(amr, (str, Graph)):
+        raise InputError(f"{name} #{k}: expected a PENMAN string, a Graph or None, got {type(amr).__name__}")
+    return {"state": 2, "amr": penman_text(amr, name, k)}
 
 
 def _stored_amrs(amrs, name, n):
     """One batch of an optional AMR input in the stored format (``n`` items; evaluate checks the lengths)."""
     if amrs is None:
         return [dict(_NOT_GIVEN) for _ in range(n)]
-    if isinstance(amrs, str):
-        raise ValueError(f"{name}: expected a list of PENMAN strings, got a string")
-    return [_stored_amr(amr, name, k) for k, amr in enumerate(amrs)]
+    return [_stored_amr(amr, name, k) for k, amr in enumerate(check_batch(amrs, name))]
+
+
+def _sentences(sentences, name):
+    """A batch of sentences, checked (strings of valid Unicode)."""
+    return [sentence_text(s, name.rstrip("s"), k) for k, s in enumerate(check_batch(sentences, name))]
 
 
 def _given_amrs(column, name):
@@ -145,7 +153,7 @@ def _given_amrs(column, name):
     if not any(given):
         return None
     if not all(given):
-        raise ValueError(f"{name} were given for {sum(given)} of {len(given)} examples: give them for every batch")
+        raise InputError(f"{name} were given for {sum(given)} of {len(given)} examples: give them for every batch")
     return [item["amr"] if item["state"] == 2 else None for item in column]
 
 
@@ -178,11 +186,14 @@ class Mfbeta(evaluate.Metric):
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, reference_amrs=None, prediction_amrs=None, **kwargs):
-        """Add generated and reference sentences, with their AMRs when given."""
-        if predictions is None or isinstance(predictions, str):
-            n = 0 if predictions is None else 1  # evaluate names the problem
-        else:
-            n = len(predictions)
+        """Add generated and reference sentences, with their AMRs (PENMAN strings or Graphs) when given."""
+        predictions, references = _sentences(predictions, "predictions"), _sentences(references, "references")
+        n = len(predictions)
+        if len(references) != n:
+            raise InputError(f"{n} predictions but {len(references)} references; they are paired by position")
+        for name, amrs in (("reference_amrs", reference_amrs), ("prediction_amrs", prediction_amrs)):
+            if amrs is not None and isinstance(amrs, (list, tuple)) and len(amrs) != n:
+                raise InputError(f"{n} predictions but {len(amrs)} {name}; they are paired by position")
         super().add_batch(
             predictions=predictions,
             references=references,
@@ -192,11 +203,11 @@ class Mfbeta(evaluate.Metric):
         )
 
     def add(self, *, prediction=None, reference=None, reference_amrs=_ABSENT, prediction_amrs=_ABSENT, **kwargs):
-        """Add one generated and one reference sentence, with one AMR each when given (a prediction's
-        None: a failed parse)."""
+        """Add one generated and one reference sentence, with one AMR (a PENMAN string or a Graph) each when
+        given (a prediction's None: a failed parse)."""
         super().add(
-            prediction=prediction,
-            reference=reference,
+            prediction=sentence_text(prediction, "prediction", 0),
+            reference=sentence_text(reference, "reference", 0),
             reference_amrs=_stored_amr(reference_amrs, "reference_amrs", 0),
             prediction_amrs=_stored_amr(prediction_amrs, "prediction_amrs", 0),
             **kwargs,
@@ -241,7 +252,13 @@ class Mfbeta(evaluate.Metric):
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
     ):
-        # the config name is the default language model; the core checks every setting
+        # the config name is the default language model; the core checks every other setting
+        per_example = check_bool("per_example", per_example)
+        if compare_predictions is not None:
+            compare_predictions = _sentences(compare_predictions, "compare_predictions")
+        if compare_prediction_amrs is not None:
+            stored = _stored_amrs(compare_prediction_amrs, "compare_prediction_amrs", 0)
+            compare_prediction_amrs = [item["amr"] if item["state"] == 2 else None for item in stored]
         lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
         gold = None if reference_amrs is None else _given_amrs(reference_amrs, "reference_amrs")
         parses = None if prediction_amrs is None else _given_amrs(prediction_amrs, "prediction_amrs")
@@ -279,7 +296,7 @@ class Mfbeta(evaluate.Metric):
         )
         out = result.as_dict(per_example=per_example)
         if not bootstrap and compare_predictions is None:
-            return out
+            return numeric_results(out)
         items = mfbeta_parts(result, parses, gold, matching)
         if bootstrap:
             out.update(
@@ -303,4 +320,4 @@ class Mfbeta(evaluate.Metric):
                     mfbeta_item_parts(items, result.beta), mfbeta_item_parts(other_items, result.beta), **testing
                 )
             )
-        return out
+        return numeric_results(out)

@@ -271,6 +271,11 @@ def run_docsmatch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _print_docsmatch(result: Any, pred: list, gold: list, args: argparse.Namespace) -> None:
     from amreval.scores.coref import CATEGORIES
     from amreval.scores.finegrained import MEASURE_LABELS
@@ -329,7 +334,6 @@ def run_docamr(args: argparse.Namespace) -> int:
         read_sentence_amrs,
         text_coref_to_docamr,
     )
-    from amreval.errors import AmrevalWarning
 
     rep = usage_checked(check_representation, args.rep, "--rep")
     graphs = []
@@ -348,13 +352,13 @@ def run_docamr(args: argparse.Namespace) -> int:
         )
         mentions = sum(len(r.mentions) for r in reports)
         mapped = sum(len(r.mapped) for r in reports)
-        warnings.warn(
-            f"{args.coref}: {len(reports)} documents, {mentions} mentions in "
-            f"{sum(r.n_clusters for r in reports)} clusters: {mapped} mapped to nodes, {mentions - mapped} "
-            f"unmapped; {sum(len(r.chains) for r in reports)} chains, "
-            f"{sum(len(r.within_sentence) for r in reports)} clusters within one sentence left out",
-            AmrevalWarning,
-            stacklevel=1,
+        # what the conversion did: information, not a warning (standard error: the graphs may go to stdout)
+        print(
+            f"amreval: {args.coref}: {_counted(len(reports), 'document')}, {_counted(mentions, 'mention')} in "
+            f"{_counted(sum(r.n_clusters for r in reports), 'cluster')}: {mapped} mapped to nodes, "
+            f"{mentions - mapped} unmapped; {_counted(sum(len(r.chains) for r in reports), 'chain')}, "
+            f"{_counted(sum(len(r.within_sentence) for r in reports), 'cluster')} within one sentence left out",
+            file=sys.stderr,
         )
     elif args.no_merge or args.pairwise:
         for g in progress_bar(

@@ -48,14 +48,14 @@ def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
     assert (r.match, r.test, r.gold, r.precision, r.recall, r.f1) == (2, 2, 8, 1.0, 0.25, 0.4)
     assert r.unreadable_predictions == [0, 2] and r.as_dict()["n_unreadable"] == 2
     assert [str(w.message).split(" (")[0] for w in caught] == [
-        "2 of 3 predictions could not be read and were scored as empty graphs"
+        "2 of 3 predicted graphs could not be read and were scored as empty graphs"
     ]
     assert "#0, #2; the first: prediction #0, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
     # the configuration of a lenient run is that of any default run; strict is recorded
     assert r.config.as_string() == smatch(refs, refs).config.as_string()
     with pytest.raises(DecodeError, match="prediction #0, graph #1, line 1: malformed PENMAN"):
         smatch(preds, refs, strict=True)
-    with pytest.warns(AmrevalWarning, match="1 of 1 predictions"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted graphs could not be read and was scored as an empty"):
         r2 = s2match(["(b / boy"], ["(g / girl)"], vectors=VECTORS)
     assert (r2.match, r2.test, r2.gold, r2.unreadable_predictions) == (0, 0, 2, [0])
     assert "strict=True" in smatch(refs, refs, strict=True).config.as_string()
@@ -67,8 +67,14 @@ def test_unreadable_sentence_of_a_predicted_list_is_an_empty_sentence():
         r = docsmatch([["(a / boy)", "(b / boy"]], [doc])
     # prediction: d, s1.a, TOP, :snt1 (4 triples, all matched); gold adds b and :snt2 (6)
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (4, 4, 6, [0])
-    with pytest.warns(AmrevalWarning, match="2 of 2 predictions"):
+    with pytest.warns(AmrevalWarning) as caught:
         r = docsmatch(["(d / document", ["(a / boy"]], [doc, doc], num_workers=2)
+    # counted by what they are: a document scored empty, a sentence of another scored empty; the caller named
+    assert [str(w.message).split(" (")[0] for w in caught] == [
+        "1 of 2 predicted documents could not be read and was scored as an empty graph",
+        "1 sentence of 1 of 2 predicted documents could not be read and was scored as an empty sentence",
+    ]
+    assert [w.filename for w in caught] == [__file__, __file__]
     # the first is empty; the second joins no sentence: (d / document), its instance and TOP match
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (2, 2, 12, [0, 1])
 
@@ -103,7 +109,7 @@ def test_cli_scores_unreadable_predictions_in_their_place(capsys, tmp_path):
     # TOP, 4 relations); the other two score as when every prediction is read
     assert [(p["match"], p["test"], p["gold"]) for p in data["pairs"]] == [(0, 0, 9), (7, 9, 9), (9, 9, 10)]
     assert data["pairs"][0]["f1"] == 0.0
-    assert err.count("amreval: warning: 1 of 3 predictions could not be read") == 1
+    assert err.count("amreval: warning: 1 of 3 predicted graphs could not be read and was scored") == 1
     code, _, err = run(capsys, "smatch", "-f", str(pred), str(EXAMPLES / "gold.amr"), "--strict")
     assert code == 1 and f"amreval: error: {pred}, graph #1 (id demo.1)" in err
 
@@ -489,12 +495,129 @@ def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
     metric.add_batch(predictions=[doc], references=[sents])
     metric.add_batch(predictions=[sents], references=[doc])
     assert metric.compute(coref=False)["match"] == 12
-    with pytest.warns(AmrevalWarning, match="1 of 2 predictions"):
+    with pytest.warns(AmrevalWarning, match="1 sentence of 1 of 2 predicted documents could not be read"):
         out = metric.compute(predictions=[doc, ["(a / boy"]], references=[doc, doc], coref=False)
     # the second prediction joins no sentence: (d / document), 2 triples, both matched
     assert (out["match"], out["test"], out["gold"], out["n_unreadable"]) == (8, 8, 12, 1)
-    with pytest.raises(ValueError, match="prediction #1: expected a DocAMR string or a list of sentence strings"):
+    with pytest.raises(InputError, match="prediction #1: expected a DocAMR string, a Graph or a list of sentence"):
         metric.compute(predictions=[doc, 3], references=[doc, doc])
+
+
+def _metric(name):
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    return evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / name))
+
+
+def test_metric_inputs_that_are_not_text_or_graphs_name_the_argument_and_the_item():
+    metric = _metric("docsmatch")
+    doc = "(d / document :snt1 (a / boy))"
+    cases = [
+        (dict(predictions=[doc, None], references=[doc, doc]), r"prediction #1: expected a DocAMR string, a Graph"),
+        (dict(predictions=[doc], references=[[doc, 3.5]]), r"reference #0, sentence #2: expected a PENMAN string or"),
+        (dict(predictions=[doc], references=None), r"^references: expected a list with one item per example, got None"),
+        (dict(predictions=doc, references=[doc]), r"^predictions: expected a list with one item per example, got str"),
+        (
+            dict(predictions=[doc, doc], references=[doc]),
+            r"^2 predictions but 1 references; they are paired by position",
+        ),
+        (
+            dict(predictions=["(d / document :snt1 (a / b\udc80y))"], references=[doc]),
+            r"^prediction #0: not valid Unicode text: '\\udc80' at character 26 is a lone surrogate",
+        ),
+        (
+            dict(predictions=[doc], references=[doc], compare_predictions=[None]),
+            r"^compare_prediction #0: expected a DocAMR string, a Graph",
+        ),
+    ]
+    for inputs, message in cases:
+        with pytest.raises(InputError, match=message):
+            metric.compute(**inputs)
+    with pytest.raises(InputError, match=r"^prediction #0: expected a DocAMR string, a Graph .* got None$"):
+        metric.add(prediction=None, reference=doc)
+    mfbeta = _metric("mfbeta")
+    sentence = "the boy wants to go ."
+    amr = "(w / want-01 :ARG0 (b / boy))"
+    cases = [
+        (dict(predictions=[None], references=[sentence]), r"^prediction #0: expected a string, got None$"),
+        (dict(predictions=[sentence], references=[7]), r"^reference #0: expected a string, got int$"),
+        (
+            dict(predictions=["caf\ud800"], references=[sentence]),
+            r"^prediction #0: not valid Unicode text: '\\ud800' at",
+        ),
+        (
+            dict(predictions=[sentence], references=[sentence], reference_amrs=[b"(w / want-01)"]),
+            r"^reference_amrs #0: expected a PENMAN string, a Graph or None, got bytes$",
+        ),
+        (
+            dict(predictions=[sentence], references=[sentence], reference_amrs=amr),
+            r"^reference_amrs: expected a list with one item per example, got str$",
+        ),
+        (
+            dict(predictions=[sentence], references=[sentence], prediction_amrs=["(w / want-01 :name \udfff)"]),
+            r"^prediction_amrs #0: not valid Unicode text",
+        ),
+    ]
+    for inputs, message in cases:
+        with pytest.raises(InputError, match=message):
+            mfbeta.compute(**inputs)
+
+
+def test_flags_are_true_or_false_never_truthiness():
+    doc = "(d / document :snt1 (a / boy))"
+    with pytest.raises(InputError, match=r"^coref must be True or False, got 'no'$"):
+        docsmatch([doc], [doc], coref="no")
+    with pytest.raises(InputError, match=r"^fine_grained must be True or False, got 1$"):
+        docsmatch([doc], [doc], fine_grained=1)
+    with pytest.raises(InputError, match=r"^strict must be True or False, got 'false'$"):
+        smatch(["(a / b)"], ["(a / b)"], strict="false")
+    with pytest.raises(InputError, match=r"^progress must be True, False or None, got 'off'$"):
+        s2match(["(b / boy)"], ["(g / girl)"], vectors=VECTORS, progress="off")
+    from amreval.mfbeta.score import mfbeta as mfbeta_core
+
+    with pytest.raises(InputError, match=r"^explain must be True or False, got 'yes'$"):
+        mfbeta_core(["a"], ["a"], prediction_amrs=["(a / a)"], reference_amrs=["(a / a)"], explain="yes")
+    metric = _metric("docsmatch")
+    for flag, value in (("coref", "no"), ("per_document", "yes"), ("strict", 0), ("fine_grained", None)):
+        with pytest.raises(InputError, match=rf"^{flag} must be True or False, got {value!r}$"):
+            metric.compute(predictions=[doc], references=[doc], **{flag: value})
+    with pytest.raises(InputError, match=r"^per_example must be True or False, got 'yes'$"):
+        _metric("mfbeta").compute(predictions=["a"], references=["a"], per_example="yes")
+
+
+def test_warnings_name_the_line_that_called_amreval():
+    import inspect
+
+    def line():  # the line after the one that calls this
+        return inspect.currentframe().f_back.f_lineno + 1
+
+    calls = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        calls.append(line())
+        smatch(["(a / b"], ["(a / b)"])
+        calls.append(line())
+        loads_graph("(a / b :ARG0 z1)")
+        calls.append(line())
+        docsmatch([["(a / boy)", ""]], ["(d / document :snt1 (a / boy))"])
+        calls.append(line())
+        docsmatch(["(d / document :snt1 (a / boy) :snt3 (b / boy))"], ["(d / document :snt1 (a / boy))"])
+    found = [(w.filename, w.lineno, str(w.message).split(":")[0]) for w in caught]
+    assert found == [
+        (
+            __file__,
+            calls[0],
+            "1 of 1 predicted graphs could not be read and was scored as an empty graph (#0; the first",
+        ),
+        (__file__, calls[1], "<string>, graph #1, line 1"),
+        (__file__, calls[2], "prediction #0, sentence 2"),
+        (__file__, calls[3], "prediction #0"),
+    ]
+    metric = _metric("docsmatch")
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted documents could not be read") as caught:
+        calls = [line()]
+        metric.compute(predictions=["(d / document"], references=["(d / document :snt1 (a / boy))"])
+    assert [(w.filename, w.lineno) for w in caught] == [(__file__, calls[0])]
 
 
 def test_every_row_of_the_catalogue_names_a_test_that_exists():
@@ -503,7 +626,7 @@ def test_every_row_of_the_catalogue_names_a_test_that_exists():
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 43 and len(named) == 60
+    assert len(rows) == 46 and len(named) == 64
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name

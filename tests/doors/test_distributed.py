@@ -179,11 +179,11 @@ def test_two_processes_equal_one_compute(distributed, metric):
         )
     rank0, rank1 = distributed()
     assert rank1 == {name: None for name in RUNS}
-    for name in RUNS:
-        assert rank0[name] == expected[name], name
+    for name in RUNS:  # as JSON text: a 0/0 sub-score is NaN, which equals nothing
+        assert json.dumps(rank0[name]) == json.dumps(expected[name]), name
     # the contiguous split is the plain evaluation of all documents in their order
     everything = expected["contiguous"]
-    assert rank0["uneven"] == everything
+    assert json.dumps(rank0["uneven"]) == json.dumps(everything)
     assert (everything["n_pairs"], everything["match"], everything["test"], everything["gold"]) == (6, 57, 67, 63)
     assert everything["config"] == rank0["contiguous"]["config"]
     assert everything["config"].startswith(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -13,7 +14,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
 
-from amreval import read_graphs
+from amreval import InputError, loads_graph, read_graphs
 from amreval.scores.docsmatch import docsmatch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,14 +35,21 @@ def test_loads_as_the_docsmatch_metric(metric):
 def test_compute_equals_the_core(metric):
     out = metric.compute(predictions=[PRED], references=[GOLD])
     core = docsmatch([PRED], [GOLD], coref=True).as_dict()
-    assert out == core
+    # the core's dict, with its score's name in config only and a 0/0 score (None there) NaN
+    assert set(out) == set(core) - {"score"} and core["score"] == "docsmatch"
+    undefined = sorted(k for k, v in core.items() if v is None)
+    assert undefined == sorted(k for k, v in out.items() if isinstance(v, float) and math.isnan(v))
+    assert all(out[k] == v for k, v in core.items() if v is not None and k != "score")
+    # zero_division=0.0 is Smatch's convention: 0 where the core has None
+    zero = metric.compute(predictions=[PRED], references=[GOLD], zero_division=0.0)
+    assert zero == {k: 0.0 if v is None else v for k, v in core.items() if k != "score"}
     # pred: 5 concepts, TOP, 2 snt, 2 ARG0 = 10; gold 9; matched: 4 concepts, TOP, snt1, snt2, ARG0 w b
     assert (out["match"], out["test"], out["gold"]) == (8, 10, 9)
     # gold b is merged: (w ARG0 b), (g ARG0 b) are its coref edges; the prediction has none: precision 0/0
-    assert (out["coref_precision"], out["coref_recall"], out["coref_f1"]) == (None, 0.0, 0.0)
+    assert math.isnan(out["coref_precision"]) and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
     assert (out["coref_match"], out["coref_test"], out["coref_gold"]) == (0, 0, 2)  # the two edges into b
     assert out["config"].startswith("solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak")
-    assert all(v is None or v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
+    assert all(math.isnan(v) or v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
 
 
 def test_lists_of_sentences_and_keywords(metric):
@@ -79,7 +87,7 @@ def test_add_batch_then_compute_equals_one_compute(metric, reference_dir):
 
 
 def test_bad_input_raises_value_errors_naming_the_index(metric):
-    with pytest.raises(ValueError, match=r"Mismatch in the number of predictions \(2\) and references \(1\)"):
+    with pytest.raises(InputError, match=r"^2 predictions but 1 references; they are paired by position$"):
         metric.compute(predictions=[PRED, PRED], references=[GOLD])
     with pytest.raises(ValueError, match="nothing to score"):
         metric.compute(predictions=[], references=[])
@@ -117,3 +125,48 @@ def test_unknown_config_name_is_an_error():
         ValueError, match=r"unknown config name 'fast' for docsmatch; expected one of hillclimb, exact, auto"
     ):
         evaluate.load(str(SCRIPT), "fast")
+
+
+def _is_number(value):
+    return isinstance(value, (int, float))
+
+
+def test_every_value_is_a_number_but_config(metric):
+    # no coref item of the named-entity or bridging kind, no wikification: 0/0 sub-scores everywhere
+    out = metric.compute(
+        predictions=[PRED, GOLD],
+        references=[GOLD, GOLD],
+        fine_grained=True,
+        bootstrap=20,
+        compare_predictions=[GOLD, PRED],
+        n_resamples=50,
+    )
+    assert all(isinstance(v, (int, float)) for k, v in out.items() if k != "config")
+    assert isinstance(out["config"], str) and "score" not in out
+    # the bootstrap bounds of a 0/0 score are 0/0 too (every resample has no items)
+    assert [out[k] for k in ("coref_bridging_test", "coref_bridging_gold", "wikification_gold")] == [0, 0, 0]
+    undefined = ["coref_bridging_f1", "coref_bridging_f1_ci_low", "coref_bridging_recall_ci_high", "wikification_f1"]
+    assert all(math.isnan(out[k]) for k in undefined)
+    assert out["f1_ci_low"] == pytest.approx(16 / 19) and out["f1_ci_high"] == 1.0  # 16 of 19: pair 0's 2 × 8 / 19
+    ones = metric.compute(predictions=[PRED], references=[GOLD], zero_division=1.0, per_document=True)
+    assert (ones["coref_precision"], ones["coref_bridging_f1"], ones["coref_f1"]) == (1.0, 1.0, 0.0)
+    assert ones["per_document_f1"] == [pytest.approx(16 / 19)] and all(
+        _is_number(v) for k, v in ones.items() if k not in ("config", "per_document_f1")
+    )
+    with pytest.raises(InputError, match=r'^zero_division must be 0.0, 1.0 or float\("nan"\), got \'warn\'$'):
+        metric.compute(predictions=[PRED], references=[GOLD], zero_division="warn")
+
+
+def test_graphs_are_taken_where_strings_are(metric, reference_dir):
+    base = reference_dir / "docamr"
+    pred_graphs = read_graphs(base / "synth.docAMR.pred.amr")
+    gold_graphs = read_graphs(base / "expected" / "synth.docAMR.amr")
+    as_text = metric.compute(
+        predictions=[g.to_string() for g in pred_graphs], references=[g.to_string() for g in gold_graphs]
+    )
+    assert metric.compute(predictions=pred_graphs, references=gold_graphs) == as_text
+    sentences = [loads_graph("(w / want-01 :ARG0 (b / boy))"), "(g / go-02)"]
+    out = metric.compute(predictions=[sentences], references=[loads_graph(GOLD)], coref=False)
+    assert (out["match"], out["test"], out["gold"]) == (8, 8, 9)
+    metric.add(prediction=loads_graph(PRED), reference=GOLD)
+    assert metric.compute()["f1"] == pytest.approx(16 / 19)

@@ -120,8 +120,8 @@ def shown(page: Page, selector: str) -> dict[str, tuple[str, str | None]]:
 
 def assert_number(cells: dict, key: str, expected: float | None) -> None:
     text, value = cells[key]
-    if expected is None:  # nothing to score: a dash, no number
-        assert (text, value) == ("–", ""), f"{key}: the page shows {text}, compute gives None"
+    if expected is None or expected != expected:  # nothing to score (NaN, 0/0): a dash, no number
+        assert (text, value) == ("–", ""), f"{key}: the page shows {text}, compute gives {expected}"
         return
     assert text == f"{expected:.4f}", f"{key}: the page shows {text}, compute gives {expected}"
     assert float(value) == expected, f"{key}: the page holds {value}, compute gives {expected}"

@@ -40,8 +40,10 @@ def test_load_metric_computes_what_the_core_computes():
 
     metric = load_metric("docsmatch")
     assert type(metric).__name__ == "Docsmatch" and metric.name == "docsmatch"
-    out = metric.compute(predictions=[PRED], references=[GOLD])
-    assert out == docsmatch([PRED], [GOLD], coref=True).as_dict()
+    out = metric.compute(predictions=[PRED], references=[GOLD], zero_division=0.0)
+    core = docsmatch([PRED], [GOLD], coref=True).as_dict()
+    # the score's name is in config only; a 0/0 sub-score (None in the core's dict) is zero_division
+    assert core.pop("score") == "docsmatch" and out == {k: 0.0 if v is None else v for k, v in core.items()}
     # 8 of 10 predicted and 9 gold triples: F1 = 16/19
     assert (out["match"], out["test"], out["gold"]) == (8, 10, 9) and out["f1"] == pytest.approx(16 / 19)
     fast = load_metric("docsmatch", "hillclimb")
@@ -90,6 +92,7 @@ def test_space_folder_files_and_contents(tmp_path):
         "examples/pred2.docamr.amr",
         "packages.txt",
         "requirements.txt",
+        "space.py",
     ]
     source = ROOT / "metrics" / "docsmatch"
     for same in ("app.py", "docsmatch.py", "packages.txt", "examples/gold.docamr.amr"):
@@ -100,21 +103,43 @@ def test_space_folder_files_and_contents(tmp_path):
     card = (out / "README.md").read_text()
     assert card.startswith("---\ntitle: DocSmatch\nemoji: 📄\ncolorFrom: blue\ncolorTo: green\nsdk: gradio\n")
     assert "\nsdk: gradio\nsdk_version: 6.31.0\napp_file: app.py\n" in card
-    assert 'docsmatch = evaluate.load("someone/docsmatch")  # the folder of this card' in card
+    assert (
+        'docsmatch = evaluate.load("someone/docsmatch")  # this Space; a copy of its folder loads by its path, '
+        "under any name"
+        in card
+        and "the folder of this card" not in card
+    )
     assert 'evaluate.load("someone/docsmatch", "hillclimb")' in card and "metrics/docsmatch" not in card
     # the rest of the card is the metric card
     original = (source / "README.md").read_text()
     assert card.split("\n---\n", 1)[1] == original.split("\n---\n", 1)[1].replace(
-        "metrics/docsmatch", "someone/docsmatch"
-    )
+        "the folder of this card", "this Space; a copy of its folder loads by its path, under any name"
+    ).replace("metrics/docsmatch", "someone/docsmatch")
     # a Space named otherwise: evaluate.load("USER/NAME") reads NAME.py, the app its metric's script
+    # (and evaluate.load(folder) reads <folder>.py)
     other = write_space("docsmatch", tmp_path / "app", hub_id="someone/amr-doc", gradio_version="6.31.0")
-    assert "amr-doc.py" in [p.as_posix() for p in other] and "docsmatch.py" in [p.as_posix() for p in other]
+    scripts = [p.as_posix() for p in other if p.suffix == ".py"]
+    assert scripts == ["amr-doc.py", "app.py", "docsmatch.py"]
     assert (tmp_path / "app" / "amr-doc.py").read_bytes() == (source / "docsmatch.py").read_bytes()
+    assert (tmp_path / "app" / "app.py").read_bytes() == (source / "app.py").read_bytes()  # not the script
     with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
         write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0")
     with pytest.raises(InputError, match=r"--hub-id must be USER/NAME"):
         write_space("docsmatch", tmp_path / "other", hub_id="docsmatch", gradio_version="6.31.0")
+
+
+def test_a_space_folder_loads_from_its_folder_and_by_its_script(tmp_path):
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+    out = tmp_path / "my-bundle"
+    write_space("docsmatch", out, hub_id="someone/amr-doc", gradio_version="6.31.0")
+    assert (out / "my-bundle.py").read_bytes() == (ROOT / "metrics" / "docsmatch" / "docsmatch.py").read_bytes()
+    # evaluate.load(folder) reads <folder>.py; a folder renamed after it was written loads by a script's path
+    loaded = [evaluate.load(str(out))]
+    renamed = out.rename(tmp_path / "renamed")
+    loaded.append(evaluate.load(str(renamed / "docsmatch.py")))
+    for metric in loaded:
+        results = metric.compute(predictions=[PRED], references=[GOLD])
+        assert (results["match"], results["test"], results["gold"]) == (8, 10, 9)
 
 
 def test_space_helpers():

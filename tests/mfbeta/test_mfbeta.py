@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from amreval import InputError
+from amreval import InputError, loads_graph
 from amreval.mfbeta.score import mf_beta, mfbeta
 from amreval.scores.vectors import WordVectors
 
@@ -156,7 +156,18 @@ def test_metric_equals_the_core(metric, tiny_gpt2):
     kw = dict(reference_amrs=GOLD, prediction_amrs=PARSES, vectors=None)
     out = metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, per_example=True, explain=True, **kw)
     core = mfbeta(GEN, REF, scorer=get_scorer(tiny_gpt2), explain=True, **kw).as_dict(per_example=True)
-    assert out == core
+    # the core's dict, with the score's name in config only (score=mfbeta); every other value a number
+    assert core.pop("score") == "mfbeta" and out == core and ",score=mfbeta," in out["config"]
+    lists = ("pref_scores", "acceptable", "s2match_f1", "explanations")
+    assert all(isinstance(v, (int, float)) for k, v in out.items() if k not in ("config", *lists))
+    # the parses may be amreval Graphs, as the core takes them
+    graphs = dict(reference_amrs=[loads_graph(g) for g in GOLD], prediction_amrs=[loads_graph(PARSES[0]), None])
+    assert (
+        metric.compute(
+            predictions=GEN, references=REF, lm=tiny_gpt2, per_example=True, explain=True, vectors=None, **graphs
+        )
+        == out
+    )
     assert out["parse_failures"] == 1 and out["pref_scores"][0] == 0.5
     # the model is loaded once and kept; a second compute on the same sentences reuses every score
     scorer = get_scorer(tiny_gpt2)
@@ -188,7 +199,7 @@ def test_metric_amrs_given_for_some_batches_only_is_an_error(metric, tiny_gpt2):
     metric.add_batch(predictions=GEN[1:], references=REF[1:], reference_amrs=GOLD[1:])
     with pytest.raises(ValueError, match=r"prediction_amrs were given for 1 of 2 examples: give them for every batch"):
         metric.compute(lm=tiny_gpt2, vectors=None)
-    with pytest.raises(ValueError, match=r"Mismatch in the number of predictions \(2\) and reference_amrs \(1\)"):
+    with pytest.raises(InputError, match=r"^2 predictions but 1 reference_amrs; they are paired by position$"):
         metric.add_batch(predictions=GEN, references=REF, reference_amrs=GOLD[:1], prediction_amrs=PARSES)
     metric.compute(predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES)
 

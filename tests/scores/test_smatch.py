@@ -244,3 +244,30 @@ def test_a_fractional_bound_proves_a_whole_count(monkeypatch):
     monkeypatch.setattr(alignment, "lp_relaxation", lambda problem, time_limit=None: (4.5, None))
     r = smatch(["(a / x :r (b / y) :s (c / z))"], ["(p / x :s (q / y) :r (t / z))"])
     assert (r.match, r.n_optimal, r.unproven, r.gap, r.pairs[0].bound) == (4, 1, [], 0, 4.0)
+
+
+def test_graphs_are_taken_wherever_penman_strings_are():
+    from pathlib import Path
+
+    from amreval import compare_systems, docsmatch, docsmatch_pair, loads_graph, s2match
+    from amreval.scores.vectors import WordVectors
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    pred, gold = read_graphs(examples / "pred.amr"), read_graphs(examples / "gold.amr")
+    as_text = [g.to_string() for g in pred], [g.to_string() for g in gold]
+    by_graph, by_text = smatch(pred, gold), smatch(*as_text)
+    # the pairs of test_cli_scores_unreadable_predictions_in_their_place: 9 of 9 and 9, 7 of 9 and 9, 9 of 9 and 10
+    assert (by_graph.match, by_graph.test, by_graph.gold) == (by_text.match, by_text.test, by_text.gold) == (25, 27, 28)
+    assert smatch_pair(pred[0], gold[0]).match == smatch_pair(as_text[0][0], as_text[1][0]).match
+    vectors = WordVectors.from_dict({"boy": [1.0, 0.0], "girl": [0.8, 0.6]})
+    assert s2match(pred, gold, vectors=vectors).f1 == s2match(*as_text, vectors=vectors).f1
+    doc = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
+    sentences = [loads_graph("(w / want-01 :ARG0 (b / boy))"), "(g / go-02)"]
+    assert (
+        docsmatch([sentences], [loads_graph(doc)]).match
+        == docsmatch([[s if isinstance(s, str) else s.to_string() for s in sentences]], [doc]).match
+        == 8
+    )
+    assert docsmatch_pair(loads_graph(doc), doc).match == 9  # 4 instances, TOP, :snt1, :snt2, two :ARG0
+    compared = compare_systems({"a": pred, "b": as_text[0]}, gold, n_resamples=50)
+    assert compared.scores["a"] == compared.scores["b"] == by_text.f1

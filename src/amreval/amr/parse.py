@@ -11,15 +11,15 @@ from is :mod:`amreval.amr.read`'s business.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     import penman
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Attribute, Edge, Graph, canonical_role
-from amreval.errors import AmrevalWarning, DecodeError
+from amreval.errors import DecodeError
 
 __all__ = ["Block", "split_blocks", "blank_line_parts", "parse_block", "nesting_depth", "metadata_id"]
 
@@ -254,7 +254,7 @@ def _build_graph(flat: _Flat, origin: str, warn_unbound: bool = True) -> Graph:
 
 
 def _warn(message: str) -> None:
-    warnings.warn(message, AmrevalWarning, stacklevel=5)
+    warn_caller(message)
 
 
 class Block(NamedTuple):

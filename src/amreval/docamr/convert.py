@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import logging
 import re
-import warnings
 from collections.abc import Iterable, Mapping
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
 from amreval.docamr.docgraph import ChainState, DocGraph, check_representation
 from amreval.docamr.document import DOCUMENT_TOP, numbered_sentences
 from amreval.docamr.msamr import Chain, MsAmrDocument
-from amreval.errors import AmrevalWarning, InputError
+from amreval.errors import InputError
 
 __all__ = [
     "convert_document",
@@ -60,7 +60,7 @@ _ROLE = re.compile(r'^[^\s"()/:~]+$')
 
 
 def _warn(message: str) -> None:
-    warnings.warn(message, AmrevalWarning, stacklevel=4)
+    warn_caller(message)
 
 
 class _Resolver:

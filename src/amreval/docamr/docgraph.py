@@ -6,13 +6,13 @@ and normalises it to one of :data:`REPRESENTATIONS` (``docamr.md``, step 3).
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Attribute, Edge, Graph
-from amreval.errors import AmrevalError, AmrevalWarning, InputError
+from amreval.errors import AmrevalError, InputError
 
 __all__ = ["REPRESENTATIONS", "PRONOUNS", "NAMED_ENTITY_TYPES", "DocGraph", "ChainState", "check_representation"]
 
@@ -235,11 +235,9 @@ class DocGraph:
                 if wikis and all(_unquote(w) == "-" for w in wikis):
                     keep = [a for a in keep if not (a[0] == n1 and a[1] == "wiki")]
                 elif wikis:
-                    warnings.warn(
+                    warn_caller(
                         f"{self.label}: merging {n2} into {n1}: two different :wiki values "
-                        f"{wikis[0]} and {value}; both kept",
-                        AmrevalWarning,
-                        stacklevel=3,
+                        f"{wikis[0]} and {value}; both kept"
                     )
             item = (n1, role, value)
             if item not in have:

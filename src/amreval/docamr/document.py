@@ -30,14 +30,14 @@ Example:
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.amr.read import as_graph
-from amreval.errors import AmrevalWarning, InputError
+from amreval.errors import InputError
 
 __all__ = [
     "numbered_sentences",
@@ -126,11 +126,7 @@ def document_graph(
         sentences = []
         for k, s in enumerate(doc, start=1):
             if isinstance(s, str) and not s.strip():
-                warnings.warn(
-                    f"{what} #{index}, sentence {k}: empty string; scored as an empty graph",
-                    AmrevalWarning,
-                    stacklevel=3,
-                )
+                warn_caller(f"{what} #{index}, sentence {k}: empty string; scored as an empty graph")
                 sentences.append(Graph.empty())
             else:
                 sentences.append(as_graph(s, f"{what} #{index}, sentence", k, errors=errors))
@@ -160,7 +156,7 @@ def _warn_sentence_edges(graph: Graph, what: str, index: int) -> None:
         shown = ", ".join(f":snt{k}" for k in gaps[:5]) + (", ..." if present[-1] - len(present) > 5 else "")
         problems.append(f"no {shown} below :snt{present[-1]} (counted as empty sentences)")
     if problems:
-        warnings.warn(f"{what} #{index}: " + "; ".join(problems), AmrevalWarning, stacklevel=3)
+        warn_caller(f"{what} #{index}: " + "; ".join(problems))
 
 
 def sentence_membership(graph: Graph, variables: Sequence[str] | None = None) -> list[tuple[int, ...]] | None:

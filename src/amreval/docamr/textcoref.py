@@ -62,12 +62,12 @@ from __future__ import annotations
 
 import bisect
 import os
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 from amreval._progress import progress_bar
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
 from amreval.amr.read import FileSource
 from amreval.amr.token_alignments import AlignedSentence, Span, read_aligned_amrs
@@ -75,7 +75,7 @@ from amreval.docamr.convert import convert_document
 from amreval.docamr.corefiles import CorefDocument, CorefSource, check_coref_format, read_coref
 from amreval.docamr.docgraph import check_representation
 from amreval.docamr.msamr import Chain, Mention, MsAmrDocument
-from amreval.errors import AmrevalWarning, InputError
+from amreval.errors import InputError
 
 __all__ = [
     "AmrSource",
@@ -94,7 +94,7 @@ AmrSource = Union[FileSource, Iterable[FileSource], Iterable[AlignedSentence]]
 
 
 def _warn(message: str) -> None:
-    warnings.warn(message, AmrevalWarning, stacklevel=4)
+    warn_caller(message)
 
 
 # ====================================================================== mapping

@@ -75,7 +75,8 @@ def load_metric(name: str, config_name: str | None = None, **kwargs: Any) -> Any
 
 
 def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str) -> str:
-    """The metric card as a Space card: ``sdk: gradio`` with ``sdk_version``, and usage by Hub id."""
+    """The metric card as a Space card: ``sdk: gradio`` with ``sdk_version``, and usage by Hub id
+    (where the metric card says "the folder of this card", the Space card names the Space and its folder)."""
     if not card.startswith("---\n") or "\n---\n" not in card[4:]:
         raise InputError(f"the {name} card has no front matter")
     end = card.index("\n---\n", 4)
@@ -83,7 +84,11 @@ def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str) -> s
     sdk = [k for k, line in enumerate(lines) if line.startswith("sdk:")]
     at = sdk[0] if sdk else 0
     lines[at : at + len(sdk[:1])] = ["sdk: gradio", f"sdk_version: {gradio_version}"]
-    body = card[end + 5 :].replace(f'evaluate.load("metrics/{name}"', f'evaluate.load("{hub_id}"')
+    body = card[end + 5 :].replace(
+        f'evaluate.load("metrics/{name}")  # the folder of this card',
+        f'evaluate.load("{hub_id}")  # this Space; a copy of its folder loads by its path, under any name',
+    )
+    body = body.replace(f'evaluate.load("metrics/{name}"', f'evaluate.load("{hub_id}"')
     return "---\n" + "\n".join(lines) + f"\n---\n{body}"
 
 
@@ -112,8 +117,10 @@ def write_space(
 ) -> list[Path]:
     """Write a self-contained Hugging Face Space folder for a shipped metric.
 
-    The folder holds the metric script (so ``evaluate.load(hub_id)`` works once it is uploaded: as
-    ``evaluate`` reads it, ``NAME.py`` for a Space ``USER/NAME``, and as ``<metric>.py`` for the app), the
+    The folder holds the metric script (so ``evaluate.load(hub_id)`` works once it is uploaded and
+    ``evaluate.load(out_dir)`` before: as ``evaluate`` reads it, ``NAME.py`` for a Space ``USER/NAME``,
+    ``<folder>.py`` for the folder written, and as ``<metric>.py`` for the app; a folder renamed later
+    loads with ``evaluate.load("<folder>/<metric>.py")``), the
     Gradio ``app.py``, the examples, ``packages.txt`` (Debian packages: Graphviz), ``requirements.txt``
     with this amreval version, and the card ``README.md`` with ``sdk: gradio``, ``sdk_version`` (the
     installed gradio's unless given) and the usage written with ``hub_id``.
@@ -144,9 +151,10 @@ def write_space(
     out.mkdir(parents=True, exist_ok=True)
     for file in (f"{name}.py", "app.py", "packages.txt"):
         shutil.copyfile(folder / file, out / file)
-    space_name = hub_id.split("/", 1)[1]
-    if space_name != name:  # evaluate.load("USER/NAME") reads NAME.py; the app reads <metric>.py
-        shutil.copyfile(folder / f"{name}.py", out / f"{space_name}.py")
+    # evaluate.load("USER/NAME") reads NAME.py, evaluate.load(out_dir) <folder>.py; the app reads <metric>.py
+    for script in dict.fromkeys((hub_id.split("/", 1)[1], out.resolve().name)):
+        if script not in (name, "app"):  # a folder named app keeps its app.py (then load <metric>.py)
+            shutil.copyfile(folder / f"{name}.py", out / f"{script}.py")
     examples = folder / "examples"
     for example in sorted(examples.iterdir()) if examples.is_dir() else []:
         if example.is_file():

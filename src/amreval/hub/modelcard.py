@@ -76,7 +76,9 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -178,6 +180,10 @@ def _infer_metric(values: Mapping[str, Any]) -> str:
     score = values.get("score")
     if isinstance(score, str) and score:
         return score
+    config = values.get("config")  # an evaluate metric's results: the score's name is in config
+    named = re.search(r"(?:^|,)score=([^,]+)", config) if isinstance(config, str) else None
+    if named:
+        return named.group(1)
     if "mf_beta" in values:
         return "mfbeta"
     if "f1" in values:
@@ -205,6 +211,10 @@ def _metric_name(metric: str, key: str, values: Mapping[str, Any]) -> str:
     if measure in _MEASURES and group:
         return f"{label} {_GROUPS.get(group, group.replace('_', ' '))} {_MEASURES[measure]}"
     return f"{label} {key.replace('_', ' ')}"
+
+
+def _scored(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
 def _number(key: str, value: Any) -> float | int:
@@ -286,8 +296,8 @@ def eval_results(
     values = _flat(result)
     metric = metric or _infer_metric(values)
     if keys is None:
-        # a sub-score with nothing to score (None) is not reported
-        chosen = [k for k in DEFAULT_KEYS.get(metric, ("precision", "recall", "f1")) if values.get(k) is not None]
+        # a sub-score with nothing to score (None, or NaN in a metric's results) is not reported
+        chosen = [k for k in DEFAULT_KEYS.get(metric, ("precision", "recall", "f1")) if _scored(values.get(k))]
         if not chosen:
             raise InputError(f"the result has none of the default {metric} keys; pass keys=")
     else:

@@ -13,13 +13,13 @@ Example:
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Union
 
 from amreval._progress import progress_bar
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
 from amreval.docamr import (
     SPLITS,
@@ -31,7 +31,7 @@ from amreval.docamr import (
     read_sentence_amrs,
 )
 from amreval.docamr.msamr import Chain, MsAmrDocument
-from amreval.errors import AmrevalError, AmrevalWarning, InputError
+from amreval.errors import AmrevalError, InputError
 
 __all__ = ["FIELDS", "SPLIT_NAMES", "iter_ms_amr", "document_row"]
 
@@ -177,8 +177,4 @@ def iter_ms_amr(
             continue
         yield row
     if skipped:
-        warnings.warn(
-            f"MS-AMR {split}: skipped {len(skipped)} malformed document(s): " + "; ".join(skipped),
-            AmrevalWarning,
-            stacklevel=2,
-        )
+        warn_caller(f"MS-AMR {split}: skipped {len(skipped)} malformed document(s): " + "; ".join(skipped))

@@ -51,6 +51,7 @@ from amreval.match.options import SearchOptions
 from amreval.mfbeta.cache import CacheLike
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
+from amreval.scores.checks import check_bool
 from amreval.scores.harness import Config, map_pairs, pair_search, prf
 from amreval.scores.s2match import (
     DEFAULT_CUTOFF,
@@ -343,6 +344,8 @@ def mfbeta(
     from amreval.mfbeta.clean import clean_sentences, cleaner_name, get_cleaner
     from amreval.mfbeta.form import KINDS, check_sentences, check_tolerance, form_score, get_scorer
 
+    explain = bool(check_bool("explain", explain))
+    progress = check_bool("progress", progress, optional=True)
     gen = check_sentences(generated, "generated", allow_empty=True)
     refs = check_sentences(references, "reference")
     n = len(gen)

@@ -1,4 +1,4 @@
-"""The checks of the settings the scores and the resampling share: whole numbers, choices, confidence levels.
+"""The checks of the settings the scores and the resampling share: whole numbers, choices, confidence levels, flags.
 
 Each returns the value in its plain Python type or raises an
 :class:`~amreval.errors.InputError` that names the setting and what it must be.
@@ -10,6 +10,10 @@ Example:
     Traceback (most recent call last):
     ...
     amreval.errors.InputError: num_workers must be an integer >= 1, got True
+    >>> check_bool("coref", "no")
+    Traceback (most recent call last):
+    ...
+    amreval.errors.InputError: coref must be True or False, got 'no'
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import numpy as np
 
 from amreval.errors import InputError
 
-__all__ = ["check_int", "check_choice", "check_confidence"]
+__all__ = ["check_int", "check_choice", "check_confidence", "check_bool"]
 
 
 def check_int(name: str, value: object, low: int) -> int:
@@ -52,3 +56,19 @@ def check_confidence(confidence: object) -> float:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) or not 0 < confidence < 1:
         raise InputError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
     return float(confidence)
+
+
+def check_bool(name: str, value: object, *, optional: bool = False) -> bool | None:
+    """``value`` as a bool: ``True`` or ``False`` (a NumPy bool too), or ``None`` when ``optional``.
+
+    A flag is never taken by truthiness: ``"no"``, ``"yes"``, ``0`` and ``1`` are refused.
+
+    Raises:
+        InputError: anything else, naming ``name``.
+    """
+    if value is None and optional:
+        return None
+    if not isinstance(value, (bool, np.bool_)):
+        expected = "True, False or None" if optional else "True or False"
+        raise InputError(f"{name} must be {expected}, got {value!r}")
+    return bool(value)

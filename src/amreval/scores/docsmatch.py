@@ -47,6 +47,7 @@ from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.standard import DEFAULT_STANDARDIZATION, loose_matches, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.scores.checks import check_bool
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
 from amreval.scores.harness import (
@@ -303,12 +304,14 @@ def docsmatch(
             ``fine_grained`` off.
 
     Raises:
-        InputError: lengths differ, no documents, an entry is not a graph, or
-            a search setting is invalid.
+        InputError: lengths differ, no documents, an entry is not a graph, a
+            search setting is invalid, or a flag is not True or False.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
     from amreval.scores.smatch import standardize_option
 
+    coref = bool(check_bool("coref", coref))
+    fine_grained = bool(check_bool("fine_grained", fine_grained))
     _check_standardize(standardize, coref, fine_grained)
     options = SearchOptions.from_keywords(**search)
     recorded: list[tuple[str, object]] = list(standardize_option(standardize))
@@ -329,6 +332,7 @@ def docsmatch(
         num_workers=num_workers,
         strict=strict,
         read=document_graph,
+        noun="documents",
     )
     result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
     pairs: list[DocPairScore] = base.pairs  # type: ignore[assignment]

@@ -26,7 +26,6 @@ import signal
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -35,11 +34,12 @@ import numpy as np
 
 from amreval._progress import progress_bar
 from amreval._version import __version__
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
-from amreval.amr.read import as_graph
-from amreval.errors import AmrevalWarning, InputError, OutOfMemory, TooLarge
+from amreval.amr.read import UnreadableGraph, as_graph
+from amreval.errors import InputError, OutOfMemory, TooLarge
 from amreval.match.options import SearchOptions
-from amreval.scores.checks import check_confidence, check_int
+from amreval.scores.checks import check_bool, check_confidence, check_int
 
 T = TypeVar("T")
 
@@ -305,36 +305,59 @@ def strict_option(strict: bool) -> tuple[tuple[str, Any], ...]:
 
 
 def read_predictions(
-    predictions: Sequence[object], read: ReadGraph = as_graph, *, strict: bool = False
+    predictions: Sequence[object], read: ReadGraph = as_graph, *, strict: bool = False, noun: str = "graphs"
 ) -> tuple[list[Graph], list[int]]:
     """Read predictions by the one rule for bad predictions.
 
-    A prediction that cannot be read (malformed or empty PENMAN, or a list of
-    sentences with such a sentence) is scored as an empty graph (that sentence
-    empty), and its position is returned; one :class:`~amreval.errors.AmrevalWarning`
-    names them all. With ``strict=True`` the first such prediction raises its error.
+    A prediction that cannot be read (malformed or empty PENMAN) is scored as an empty graph, and
+    a sentence that cannot be read in a list of sentences as an empty sentence; their positions
+    are returned. One :class:`~amreval.errors.AmrevalWarning` names the predictions scored empty
+    and one the sentences, counted by what they are (``noun``: ``"graphs"``, ``"documents"``) and
+    attributed to the caller. With ``strict=True`` the first such prediction raises its error.
 
     Returns:
-        The graphs and the positions of the unreadable predictions.
+        The graphs and the positions of the predictions with anything unreadable.
     """
     graphs: list[Graph] = []
     failed: list[int] = []
-    first: InputError | None = None
+    whole: list[tuple[int, InputError]] = []  # scored as empty graphs
+    sentences: list[tuple[int, list[InputError]]] = []  # documents with sentences scored as empty
     for k, item in enumerate(predictions):
         errors: list[InputError] | None = None if strict else []
-        graphs.append(read(item, "prediction", k, errors=errors))
+        graph = read(item, "prediction", k, errors=errors)
+        graphs.append(graph)
         if errors:
             failed.append(k)
-            first = first or errors[0]
-    if failed:
-        listed = ", ".join(f"#{k}" for k in failed[:10]) + (", ..." if len(failed) > 10 else "")
-        warnings.warn(
-            f"{len(failed)} of {len(graphs)} predictions could not be read and were scored as empty graphs "
-            f"({listed}; the first: {first}); pass strict=True (--strict) to stop at the first",
-            AmrevalWarning,
-            stacklevel=3,
+            if isinstance(graph, UnreadableGraph):
+                whole.append((k, errors[0]))
+            else:
+                sentences.append((k, errors))
+    n = len(graphs)
+    advice = "pass strict=True (--strict) to stop at the first"
+    if whole:
+        scored = "was scored as an empty graph" if len(whole) == 1 else "were scored as empty graphs"
+        warn_caller(
+            f"{len(whole)} of {n} predicted {noun} could not be read and {scored} "
+            f"({_listed(k for k, _ in whole)}; the first: {whole[0][1]}); {advice}"
+        )
+    if sentences:
+        count = sum(len(errors) for _, errors in sentences)
+        scored = "was scored as an empty sentence" if count == 1 else "were scored as empty sentences"
+        warn_caller(
+            f"{_plural(count, 'sentence')} of {len(sentences)} of {n} predicted {noun} could not be read "
+            f"and {scored} ({_listed(k for k, _ in sentences)}; the first: "
+            f"{sentences[0][1][0]}); {advice}"
         )
     return graphs, failed
+
+
+def _listed(positions: Iterable[int]) -> str:
+    shown = [f"#{k}" for k in positions]
+    return ", ".join(shown[:10]) + (", ..." if len(shown) > 10 else "")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _die_with_parent(parent: int) -> None:
@@ -395,6 +418,7 @@ def score_corpus(
     num_workers: int = 1,
     strict: bool = False,
     read: ReadGraph = as_graph,
+    noun: str = "graphs",
 ) -> SmatchResult:
     """Check two lists paired by position, score each pair, micro-average.
 
@@ -413,8 +437,10 @@ def score_corpus(
     Raises:
         InputError: the lists differ in length or are empty, an entry is not
             a graph, a reference cannot be read, or ``num_workers``,
-            ``bootstrap`` or ``confidence`` is out of range.
+            ``bootstrap`` or ``confidence`` is out of range, or ``strict`` or ``progress`` is not a bool.
     """
+    strict = bool(check_bool("strict", strict))
+    progress = check_bool("progress", progress, optional=True)
     num_workers = check_int("num_workers", num_workers, 1)
     bootstrap = check_int("bootstrap", bootstrap, 0)
     confidence = check_confidence(confidence)
@@ -425,7 +451,7 @@ def score_corpus(
     if not preds:
         raise InputError("nothing to score: predictions and references are empty")
     golds = [read(r, "reference", k) for k, r in enumerate(refs)]
-    graphs, failed = read_predictions(preds, read, strict=strict)
+    graphs, failed = read_predictions(preds, read, strict=strict, noun=noun)
     searches = [pair_search(config.search, k) for k in range(len(graphs))]
     pairs = map_pairs(
         score_pair, graphs, golds, searches, num_workers=num_workers, progress=progress, desc=desc, unit=unit
