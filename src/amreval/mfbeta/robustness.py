@@ -282,10 +282,11 @@ class RobustnessResult:
             pairs = [a for a in self.agreement if a.score == score]
             if not pairs:
                 continue
-            label = max(len(f"{a.a} vs {a.b}") for a in pairs) + 2
+            header = f"Rank agreement by {names[score]}"
+            label = max(len(header), *(len(f"{a.a} vs {a.b}") for a in pairs)) + 2
             lines.append("")
             lines.append(
-                f"Rank agreement by {names[score]}".ljust(label)
+                header.ljust(label)
                 + "".join(h.rjust(digits + 5) for h in ("rho", "tau", "r"))
                 + "  switches (ahead in first > ahead in second)"
             )
