@@ -311,3 +311,16 @@ def test_bad_settings_are_named():
     with pytest.raises(InputError, match="beta must be"):
         parser_robustness(GEN, REF, PARSES, beta=0, **kw)
     assert lm.calls == []  # every check comes before any work
+
+
+def second_to_first(sentences):
+    return [s.replace("two", "one") for s in sentences]
+
+
+def test_cleaning_comes_before_form_and_is_recorded():
+    # cleaned, B's "b two" (0.1) is "b one" (0.3): prefScore 0.5, acceptable, so B's Form is 1
+    lm = fixed_lm()
+    r = parser_robustness(GEN, REF, PARSES, reference_amrs=GOLD, scorer=lm, vectors=V, clean=second_to_first)
+    assert r.form == {"A": 1.0, "B": 1.0, "C": 1.0} and lm.calls[1] == ["b one", "b one", *REF]
+    assert r.results["gsii"]["B"].config.as_dict()["clean"] == "second_to_first"
+    assert ",clean=second_to_first," in r.as_dict()["config"]

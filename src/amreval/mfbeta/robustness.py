@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -457,7 +458,7 @@ def parser_robustness(
             reference parses and has none (``ablation=True``, or no gold AMRs), a setting named like a
             gold-ablation setting, or a setting of :func:`~amreval.mfbeta.score.mfbeta` that is wrong.
     """
-    from amreval.mfbeta.clean import clean_sentences, get_cleaner
+    from amreval.mfbeta.clean import clean_sentences, cleaner_name, get_cleaner
     from amreval.mfbeta.form import check_sentences, get_scorer
 
     systems = list(generated)
@@ -531,6 +532,13 @@ def parser_robustness(
             for system in systems:
                 result = mfbeta(gens[system], refs, reference_amrs=golds, prediction_amrs=preds[system], **options)
                 result.reference_parse_failures = ref_failures
+                if cleaner is not None:  # cleaned here, before Form: the config says how
+                    result.config = dataclasses.replace(
+                        result.config,
+                        options=tuple(
+                            (k, cleaner_name(cleaner) if k == "clean" else v) for k, v in result.config.options
+                        ),
+                    )
                 by_system[system] = result
             settings.append(setting)
             results[setting] = by_system
