@@ -308,6 +308,8 @@ def test_bad_settings_are_named():
         parser_robustness({**GEN, "B": ["b one"]}, REF, PARSES, **kw)
     with pytest.raises(InputError, match="setting 'gsii': 1 reference parses but 2 references"):
         parser_robustness(GEN, REF, PARSES, reference_parses={"gsii": [None]}, **kw)
+    with pytest.raises(InputError, match="parse set 'gpla', system 'C': 1 parses but 2 references"):
+        parser_robustness(GEN, REF, {**PARSES, "gpla": {**PARSES["gpla"], "C": [S1[7]]}}, **kw)
     with pytest.raises(InputError, match="beta must be"):
         parser_robustness(GEN, REF, PARSES, beta=0, **kw)
     assert lm.calls == []  # every check comes before any work

@@ -341,12 +341,18 @@ def _parse_all(
     return out
 
 
-def _setting_parses(name: str, value: Any, systems: Sequence[str]) -> Mapping[str, Sequence[Any]] | None:
-    """A given parse set (system → parses), checked to name the systems; None for a parser."""
+def _setting_parses(name: str, value: Any, systems: Sequence[str], n: int) -> Mapping[str, Sequence[Any]] | None:
+    """A given parse set (system → parses), checked to name the systems, a parse per sentence; None for a parser."""
     if not isinstance(value, Mapping):
         return None
     if set(value) != set(systems):
         raise InputError(f"parse set {name!r} names systems {sorted(value)} but the systems are {sorted(systems)}")
+    for system in systems:
+        if len(value[system]) != n:
+            raise InputError(
+                f"parse set {name!r}, system {system!r}: {len(value[system])} parses but {n} references; "
+                "they are paired by position"
+            )
     return value
 
 
@@ -479,7 +485,7 @@ def parser_robustness(
             raise InputError(f"reference parses for {name!r}, which is not a parser setting")
         if name.endswith(ABLATION_SUFFIX):
             raise InputError(f"setting {name!r}: a name ending in {ABLATION_SUFFIX!r} is a gold-ablation setting's")
-    given = {name: _setting_parses(name, value, systems) for name, value in parses.items()}
+    given = {name: _setting_parses(name, value, systems, n) for name, value in parses.items()}
     for name, given_refs in ref_given.items():
         if len(given_refs) != n:
             raise InputError(
