@@ -369,7 +369,8 @@ def _add_s2match_arguments(s2: argparse.ArgumentParser) -> None:
 
 
 #: The subcommands.
-_COMMANDS = ("smatch", "s2match", "docsmatch", "docamr", "export-ms-amr", "space", "mfbeta", "compare")
+_COMMANDS: tuple[str, ...] = ("smatch", "s2match", "docsmatch", "docamr", "export-ms-amr", "space", "mfbeta")
+_COMMANDS += ("mfbeta-robustness", "compare")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -547,6 +548,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_mfbeta_arguments(m)
     m.set_defaults(func=commands.run_mfbeta)
 
+    mr = sub.add_parser(
+        "mfbeta-robustness",
+        help="MFβ of several systems under several parser settings: scores, rank agreement, rank switches",
+        description="Score every system under every parser setting (given parses or a parser; with reference "
+        "parses, the gold-ablation setting too) and compare the settings' rankings of the systems.",
+    )
+    if only in (None, "mfbeta-robustness"):
+        from amreval.mfbeta.robustness_command import add_arguments
+
+        add_arguments(mr)
+    mr.set_defaults(func=_run_robustness)
+
     c = sub.add_parser(
         "compare",
         help="is one system better than another: paired tests over items, intervals, per-item report",
@@ -558,6 +571,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_compare_arguments(c)
     c.set_defaults(func=commands.run_compare)
     return parser
+
+
+def _run_robustness(args: argparse.Namespace) -> int:
+    from amreval.mfbeta.robustness_command import run
+
+    return run(args)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

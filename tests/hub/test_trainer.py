@@ -25,13 +25,13 @@ DOC = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 
 def test_repair_scores_the_prefix_and_counts_it():
     generations = ["(w / want-01 :ARG0 (b / boy", "(g / go-02 :ARG0", "(("]
     references = [WANT, GO, GO]
-    with pytest.warns(UserWarning, match="1 of 3 predictions could not be read"):
+    with pytest.warns(UserWarning, match="1 of 3 predicted graphs could not be read"):
         out = score_generations(generations, references)
     # want: 4 of 4; go: (g / go-02), 2 of the 4 gold triples; "((" nothing: 0 of 4
     assert (out["smatch_match"], out["smatch_test"], out["smatch_gold"]) == (6, 6, 12)
     assert (out["smatch_n_generations"], out["smatch_n_intact"], out["smatch_n_repaired"]) == (3, 0, 2)
     assert (out["smatch_n_unreadable"], out["smatch_n_pairs"], out["smatch_f1"]) == (1, 3, 2 * 0.5 / 1.5)
-    with pytest.warns(UserWarning, match="3 of 3 predictions could not be read"):
+    with pytest.warns(UserWarning, match="3 of 3 predicted graphs could not be read"):
         strict = score_generations(generations, references, repair=False, prefix="dev")
     assert (strict["dev_match"], strict["dev_test"], strict["dev_gold"], strict["dev_f1"]) == (0, 0, 12, 0.0)
     assert (strict["dev_n_intact"], strict["dev_n_repaired"], strict["dev_n_unreadable"]) == (0, 0, 3)

@@ -1,6 +1,8 @@
 # The package's names, one a line with the module each comes from. Type checkers read them here; at run time
 # amreval._lazy.attach_stub reads the same lines, and a module loads when one of its names is first used.
 
+from amreval.mfbeta.robustness import RobustnessResult as RobustnessResult
+from amreval.mfbeta.robustness import parser_robustness as parser_robustness
 from amreval.mfbeta.score import BETAS as BETAS
 from amreval.mfbeta.score import MFResult as MFResult
 from amreval.mfbeta.score import explain_alignment as explain_alignment

@@ -1,0 +1,195 @@
+"""``amreval mfbeta-robustness``: MFβ of several systems under several parser settings, from files.
+
+Each system is a text file of generated sentences, one per line (an empty
+line is an empty generation), paired by line with the reference file. A
+setting is either given parses (``--parses gsii=parses/gsii/{system}.amr``,
+one PENMAN file per system, ``{system}`` standing for the system's name) or an
+amrlib parser model folder (``--parser t5=/models/parse_t5``); ``--reference-parses
+gsii=parses/gsii/ref.amr`` adds the setting's gold-ablation setting
+``gsii/ref``. The table (or ``--json``) holds what
+:func:`~amreval.mfbeta.robustness.parser_robustness` returns.
+
+Example:
+    amreval mfbeta-robustness ref.txt gen/A.txt gen/B.txt gen/C.txt --gold gold.amr \\
+        --parses gsii=gsii/{system}.amr --parses gpla=gpla/{system}.amr --reference-parses gsii=gsii/ref.amr
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from amreval.errors import AmrevalError, InputError
+
+__all__ = ["add_arguments", "run"]
+
+
+def _kept(kind: str) -> Any:
+    return lambda text: (kind, text)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``amreval mfbeta-robustness``."""
+    from amreval.match.options import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+    from amreval.mfbeta.lm import DEFAULT_KIND, DEFAULT_MODEL, DTYPES, KINDS
+
+    p.add_argument("references", metavar="REFERENCES", help="text file: the reference sentences, one per line")
+    p.add_argument("generated", nargs="+", metavar="GENERATED", help="text files: each system's generated sentences")
+    p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names (default: file names to a dot)")
+    p.add_argument(
+        "--parses",
+        dest="settings",
+        action="append",
+        type=_kept("parses"),
+        metavar="SETTING=PATTERN",
+        help="a setting of given parses: PENMAN files, one per system, {system} in PATTERN standing for its name",
+    )
+    p.add_argument(
+        "--parser",
+        dest="settings",
+        action="append",
+        type=_kept("parser"),
+        metavar="SETTING=DIR",
+        help="a setting whose amrlib parser model folder parses every system's sentences",
+    )
+    p.add_argument(
+        "--reference-parses",
+        action="append",
+        metavar="SETTING=FILE",
+        help="PENMAN file: a setting's parses of the reference sentences (adds its gold-ablation setting)",
+    )
+    p.add_argument(
+        "--ablation",
+        action="store_true",
+        default=None,
+        help="a gold-ablation setting for every setting (a --parser setting parses the references)",
+    )
+    p.add_argument("--gold", metavar="FILE", help="PENMAN file: the gold AMR of each sentence")
+    p.add_argument("--lm", default=DEFAULT_MODEL, help=f"language model name or folder (default {DEFAULT_MODEL})")
+    p.add_argument("--lm-kind", choices=KINDS, default=DEFAULT_KIND, help=f"default {DEFAULT_KIND}")
+    p.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: CUDA, else MPS, else CPU)")
+    p.add_argument("--dtype", choices=(*sorted(set(DTYPES.values())), "auto"), help="default float32")
+    p.add_argument("--max-tokens", type=int, metavar="N", help="padded tokens per forward pass")
+    p.add_argument("--batch-size", type=int, default=16, metavar="N", help="sentences per parser call")
+    p.add_argument("--cache", default="memory", metavar="WHERE", help="memory (default), disk, none, or a folder")
+    p.add_argument("-j", "--workers", type=int, default=1, metavar="N", help="processes for S²match pairs")
+    p.add_argument("--beta", type=float, default=1.0, help="the β of MFβ (default 1)")
+    p.add_argument("--tolerance", type=float, default=0.05, help="acceptable when prefScore >= 0.5 - it")
+    p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"default {DEFAULT_SOLVER}")
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    p.add_argument("--significant", type=int, default=4, metavar="D", help="digits (default 4)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bars")
+    p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what is done")
+
+
+def _lines(path: str) -> list[str]:
+    from amreval.amr.read import read_text
+
+    text, _ = read_text(path, what="text file of sentences")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    return lines
+
+
+def _names(paths: list[str], given: list[str] | None) -> list[str]:
+    """``--names``, or the file names up to the first dot (the paths when those are not distinct)."""
+    if given:
+        if len(given) != len(paths):
+            raise InputError(f"{len(given)} names for {len(paths)} systems")
+        return list(given)
+    names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]
+    return names if len(set(names)) == len(names) else list(paths)
+
+
+def _named_value(text: str, option: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        raise InputError(f"{option}: expected SETTING=VALUE, got {text!r}")
+    return name, value
+
+
+def _parse_file(path: str, n: int, references: str) -> list:
+    """A PENMAN file of parses, one per sentence (an unreadable graph is kept in its place: a failed parse)."""
+    from amreval.amr.read import read_graphs
+
+    graphs = read_graphs(path, errors=[])
+    if len(graphs) != n:
+        raise AmrevalError(
+            f"{path} has {len(graphs)} graphs but {references} has {n} lines; they are paired by position"
+        )
+    return graphs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the files, score every system under every setting, print the table or the JSON."""
+    from amreval.amr.read import read_graphs
+    from amreval.mfbeta.form import get_scorer
+    from amreval.mfbeta.robustness import parser_robustness
+
+    if args.significant < 0:
+        raise InputError(f"--significant must be 0 or more, got {args.significant}")
+    names = _names(args.generated, args.names)
+    if len(set(names)) < len(names) or len(names) < 2:
+        raise InputError(f"rank agreement needs two or more systems with different names, got {', '.join(names)}")
+    references = _lines(args.references)
+    generated = {name: _lines(path) for name, path in zip(names, args.generated)}
+    for name, path in zip(names, args.generated):
+        if len(generated[name]) != len(references):
+            raise AmrevalError(
+                f"{path} has {len(generated[name])} lines but {args.references} has {len(references)}; "
+                "they are paired by line"
+            )
+    settings: dict[str, Any] = {}
+    for kind, text in args.settings or ():
+        name, value = _named_value(text, f"--{kind}")
+        if name in settings:
+            raise InputError(f"--{kind}: setting {name!r} is named twice")
+        if kind == "parser":
+            settings[name] = value
+        elif "{system}" not in value:
+            raise InputError(f"--parses {text}: the pattern needs {{system}} where each system's name goes")
+        else:
+            settings[name] = {
+                s: _parse_file(value.replace("{system}", s), len(references), args.references) for s in names
+            }
+    if not settings:
+        raise InputError("no parser settings: pass --parses SETTING=PATTERN or --parser SETTING=DIR (repeated)")
+    reference_parses = {}
+    for text in args.reference_parses or ():
+        name, path = _named_value(text, "--reference-parses")
+        reference_parses[name] = _parse_file(path, len(references), args.references)
+    gold = read_graphs(args.gold) if args.gold else None
+    scorer = get_scorer(
+        args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
+    )
+    result = parser_robustness(
+        generated,
+        references,
+        settings,
+        reference_amrs=gold,
+        reference_parses=reference_parses or None,
+        ablation=args.ablation,
+        scorer=scorer,
+        beta=args.beta,
+        tolerance=args.tolerance,
+        vectors=args.vectors,
+        solver=args.solver,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        batch_size=args.batch_size,
+        device=args.device,
+        cache=args.cache,
+        num_workers=args.workers,
+        progress=args.progress,
+    )
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print(result.table(args.significant), end="")
+    return 0
