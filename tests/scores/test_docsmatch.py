@@ -206,3 +206,16 @@ def test_sentence_numbers_cost_nothing_and_nodes_in_no_sentence_align():
         [False, True, False],
         [False, False, True],
     ]
+
+
+def test_nodes_in_no_sentence_beside_a_coreference_node():
+    # x and y hang from the document node, in no sentence (group -1), beside b in both sentences
+    pred = (
+        "(d / document :snt1 (a / go-02 :ARG0 (b / boy)) :snt2 (s / sleep-01 :ARG0 b)"
+        " :mod (x / thing) :mod (y / thing))"
+    )
+    gold = "(d / document :snt1 (a / go-02 :ARG0 (b / boy)) :snt2 (s / sleep-01 :ARG0 (c / boy)) :mod (x / thing))"
+    r = docsmatch([pred], [gold], coref=True, progress=False).as_dict()
+    # test: 6 instances, TOP, 6 relations = 13; gold: 6 + 1 + 5 = 12; matched: d a b s x, TOP, :snt1, :snt2,
+    # :mod x, and one :ARG0 (b goes to b or to c, not both) = 10
+    assert (r["match"], r["test"], r["gold"]) == (10, 13, 12)

@@ -106,9 +106,11 @@ def home_groups(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
         home = np.where(span > 0, ids[np.minimum(ptr[:-1], max(len(ids) - 1, 0))], 0)
         n_pairs = np.bincount(ends, minlength=n)
         single = span == 1
-        sums = np.bincount(home[single], weights=n_pairs[single])
+        # group numbers may be negative (DocSmatch's -1: nodes in no sentence)
+        shift = -min(int(ids.min(initial=0)), 0)
+        sums = np.bincount(home[single] + shift, weights=n_pairs[single])
         for k in np.flatnonzero(sums).tolist():
-            load[k] = load.get(k, 0) + int(sums[k])
+            load[k - shift] = load.get(k - shift, 0) + int(sums[k])
         found.append((ptr, ids, span, home, n_pairs))
     out: list[np.ndarray] = []
     for ptr, ids, span, home, n_pairs in found:
