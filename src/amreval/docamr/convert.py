@@ -37,7 +37,7 @@ import re
 import warnings
 from collections.abc import Iterable, Mapping
 
-from amreval.amr.graph import Graph
+from amreval.amr.graph import Graph, canonical_role
 from amreval.docamr.docgraph import ChainState, DocGraph, check_representation
 from amreval.docamr.document import DOCUMENT_TOP, numbered_sentences
 from amreval.docamr.msamr import Chain, MsAmrDocument
@@ -284,7 +284,7 @@ def chains_from_pairs(graph: Graph, relation: str = "same-as", rep: str = "docam
 
     kept = []
     for s, r, t in dg.edges:
-        if r == relation:
+        if r == relation or canonical_role(r) == (relation, True):  # also :<relation>-of as written
             a, b = root(s), root(t)
             if a != b:
                 parent[b] = a

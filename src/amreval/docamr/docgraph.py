@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from amreval.amr.graph import Attribute, Edge, Graph
+from amreval.amr.graph import Attribute, Edge, Graph, canonical_role
 from amreval.errors import AmrevalError, AmrevalWarning, InputError
 
 __all__ = ["REPRESENTATIONS", "PRONOUNS", "NAMED_ENTITY_TYPES", "DocGraph", "ChainState", "check_representation"]
@@ -83,7 +83,8 @@ class DocGraph:
     """A mutable document graph used during conversion.
 
     Edges are ``(source, role, target)`` with inverted roles turned round
-    (``:ARG0-of`` stored as ``ARG0``) and ``:mod`` kept as written.
+    (``:ARG0-of`` stored as ``ARG0``) except where the inverted edge opens its
+    node (see :meth:`add_graph`), and ``:mod`` kept as written.
     """
 
     top: str = "d"
@@ -98,12 +99,23 @@ class DocGraph:
 
     # -- building ---------------------------------------------------------
     def add_graph(self, graph: Graph, rename: Mapping[str, str]) -> None:
-        """Add a sentence graph with its variables renamed."""
+        """Add a sentence graph with its variables renamed.
+
+        An inverted edge that opens its node (``:ARG1-of (d / draw-01)``) is kept as written, so that
+        ``d`` is a child of the node above it when children of the same role and concept are merged,
+        as the reference converter keeps such edges; every other edge is turned round.
+        """
         for var, concept in graph.instances.items():
             self.concepts[rename[var]] = concept
+        reached = {graph.top}  # nodes already written: a later edge to one is a re-entrancy
         for e in graph.edges:
+            written_target = e.source if e.inverted else e.target
+            opens = written_target not in reached
+            reached.add(written_target)
             if e.written == "mod":
                 self.edges.append((rename[e.target], "mod", rename[e.source]))
+            elif opens and e.role not in _NO_RECURSIVE_MERGE and canonical_role(e.written)[1]:
+                self.edges.append((rename[e.target], e.written, rename[e.source]))
             else:
                 self.edges.append((rename[e.source], e.role, rename[e.target]))
         for a in graph.attributes:
@@ -167,8 +179,13 @@ class DocGraph:
                 ch.node = new
         self.alias[old] = new
 
-    def merge(self, keep: str, absorb: str, additional: bool = False) -> None:
-        """Merge node ``absorb`` into node ``keep`` (spec: "Merging two nodes")."""
+    def merge(self, keep: str, absorb: str, additional: bool = False, merge_kids: bool = True) -> None:
+        """Merge node ``absorb`` into node ``keep`` (spec: "Merging two nodes").
+
+        With ``merge_kids`` (the default), a child of ``absorb`` that has the same role and concept as a
+        child of ``keep`` is merged into it, recursively; without, it moves to ``keep`` beside the other
+        (pronoun dropping merges this way, as the reference converter does).
+        """
         n1, n2 = self.find(keep), self.find(absorb)
         if n1 == n2 or n2 not in self.concepts or n1 not in self.concepts:
             return
@@ -199,7 +216,7 @@ class DocGraph:
                         dropped_names.append(t)
                         continue
                     n1_names.add(text)
-                elif r not in _NO_RECURSIVE_MERGE:
+                elif merge_kids and r not in _NO_RECURSIVE_MERGE:
                     twin = n1_children.get((r, self.concepts.get(t)))
                     if twin is not None and twin != t:
                         recursive.append((twin, t))
@@ -271,7 +288,11 @@ class DocGraph:
         return min(named, key=lambda m: (-counts[self.concepts[m]], named.index(m)))
 
     def drop_pronouns(self) -> None:
-        """Drop pronoun members (docamr): into the chain node, or a new pronoun head."""
+        """Drop pronoun members (docamr): into the chain node, or a new pronoun head.
+
+        A pronoun's children move to the head without merging into its children of the same role and
+        concept (two ``eye`` nodes each ``:part-of`` a pronoun stay two).
+        """
         for chain in self.chains:
             if not chain.alive:
                 continue
@@ -281,7 +302,7 @@ class DocGraph:
                 continue
             if len(pronouns) < len(members):
                 for p in pronouns:
-                    self.merge(chain.node, p)
+                    self.merge(chain.node, p, merge_kids=False)
                 continue
             forms = list(dict.fromkeys(self.concepts[m] for m in pronouns))
             if len(forms) == 1:
@@ -297,7 +318,7 @@ class DocGraph:
             old = chain.node
             self.rename(old, name, concept)
             for p in pronouns:
-                self.merge(name, p)
+                self.merge(name, p, merge_kids=False)
             chain.alive = False
 
     def merge_all(self) -> None:
@@ -357,8 +378,11 @@ class DocGraph:
         self.check_connected()
         g = Graph(top=self.top, instances=dict(self.concepts), metadata=dict(self.metadata), origin=self.label)
         for s, r, t in self.edges:
+            canon, swapped = canonical_role(r)
             if r == "mod":
                 g.edges.append(Edge(t, "domain", s, "mod"))
+            elif swapped:  # an inverted edge kept as written
+                g.edges.append(Edge(t, canon, s, r))
             else:
                 g.edges.append(Edge(s, r, t, r))
         g.attributes = [Attribute(s, r, v) for s, r, v in self.attrs]
