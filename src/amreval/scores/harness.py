@@ -58,6 +58,9 @@ __all__ = [
     "read_predictions",
     "ScorePair",
     "whole_bound",
+    "warn_unreadable",
+    "score_named",
+    "start_workers",
 ]
 
 
@@ -327,14 +330,19 @@ def read_predictions(
             failed.append(k)
             first = first or errors[0]
     if failed:
-        listed = ", ".join(f"#{k}" for k in failed[:10]) + (", ..." if len(failed) > 10 else "")
-        warnings.warn(
-            f"{len(failed)} of {len(graphs)} predictions could not be read and were scored as empty graphs "
-            f"({listed}; the first: {first}); pass strict=True (--strict) to stop at the first",
-            AmrevalWarning,
-            stacklevel=3,
-        )
+        warn_unreadable(failed, len(graphs), first, stacklevel=4)
     return graphs, failed
+
+
+def warn_unreadable(failed: Sequence[int], n: int, first: object, stacklevel: int = 3) -> None:
+    """The one warning that names the predictions (of ``n``) that could not be read; ``first`` is the first's error."""
+    listed = ", ".join(f"#{k}" for k in failed[:10]) + (", ..." if len(failed) > 10 else "")
+    warnings.warn(
+        f"{len(failed)} of {n} predictions could not be read and were scored as empty graphs "
+        f"({listed}; the first: {first}); pass strict=True (--strict) to stop at the first",
+        AmrevalWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def _die_with_parent(parent: int) -> None:
@@ -470,6 +478,25 @@ def map_pairs(
             return list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=n))
     rows = progress_bar(zip(range(n), *columns), enable=progress, desc=desc, unit=unit, total=n)
     return [one(*row) for row in rows]
+
+
+def score_named(func: Callable[..., T], index: int, *row: Any) -> T:
+    """``func(*row)`` for the pair at ``index``, its memory errors naming the pair as :func:`map_pairs`'s do."""
+    return _OnePair(func)(index, *row)
+
+
+def start_workers(num_workers: int) -> Any:
+    """A pool of ``num_workers`` worker processes (a :class:`~concurrent.futures.ProcessPoolExecutor`) that
+    end when this process ends, as :func:`map_pairs` starts them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(
+        max_workers=num_workers,
+        mp_context=multiprocessing.get_context(),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 class _OnePair:
