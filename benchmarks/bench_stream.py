@@ -6,7 +6,8 @@ folder, and ``amreval smatch -f FILE FILE`` scores it against itself in a fresh
 process, in one process and with ``-j 2``: wall time, pairs a second, peak
 memory (the largest resident size of the main process, and of the main
 process and its workers together, sampled every 50 ms), and the counts (from
-``-v``'s log line), which must be the one-copy counts times ``--times``.
+``-v``'s log line), which must be the one-copy counts times ``--times``; the CPU time (the
+process's and its workers') says what a machine shared with other work hides in the wall time.
 With ``--datasets``, the batch scoring of :mod:`amreval.hub.batch` over the same pairs
 with ``Dataset.map(batched=True, num_proc=2)`` (a Dataset of two PENMAN columns), in process,
 its counts summed and checked against the CLI's.
@@ -43,9 +44,13 @@ def write_corpus(folder: Path, times: int) -> tuple[Path, int]:
 
 
 def measured(cmd: list[str]) -> dict:
-    """Run ``cmd``: wall time, peak RSS of the main process and of its tree, stdout and stderr."""
+    """Run ``cmd``: wall time, CPU time (with its workers'), peak RSS of the main process and of its tree,
+    stdout and stderr."""
+    import resource
+
     import psutil
 
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err)
@@ -60,10 +65,13 @@ def measured(cmd: list[str]) -> dict:
             peak_main, peak_tree = max(peak_main, main), max(peak_tree, tree)
             time.sleep(0.05)
         wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         out.seek(0)
         err.seek(0)
         return {
             "wall_s": wall,
+            "cpu_s": cpu,
             "peak_main_mb": peak_main / 2**20,
             "peak_tree_mb": peak_tree / 2**20,
             "status": proc.returncode,
@@ -121,7 +129,8 @@ def main() -> int:
             walls = ", ".join(f"{r['wall_s']:.1f}" for r in runs)
             print(
                 f"-j {workers}: {best['wall_s']:7.1f} s ({walls})  "
-                f"{n / best['wall_s']:6.0f} pairs/s  peak {best['peak_main_mb']:4.0f} MB main, "
+                f"{n / best['wall_s']:6.0f} pairs/s  CPU {best['cpu_s']:.1f} s ({n / best['cpu_s']:.0f} pairs/CPU-s)  "
+                f"peak {best['peak_main_mb']:4.0f} MB main, "
                 f"{best['peak_tree_mb']:4.0f} MB with workers  pairs {counts[0]} match {counts[1]} "
                 f"test {counts[2]} gold {counts[3]} proven {counts[4]}",
                 flush=True,
