@@ -395,6 +395,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     _add_scoring_flags(p)
     _add_standardize(p, averages=True)
+    p.add_argument(
+        "-j", "--workers", type=_integer(1), default=1, metavar="N", help="processes that read and score the pairs"
+    )
     p.set_defaults(func=commands.run_smatch, s2=False)
 
     s2 = sub.add_parser(

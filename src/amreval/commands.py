@@ -181,8 +181,11 @@ def _print_averages(averaged: Any, args: argparse.Namespace) -> None:
 
 
 def run_smatch(args: argparse.Namespace) -> int:
-    from amreval.scores.smatch import smatch
-
+    # Smatch streams (bounded memory, -j N workers); S²match, a non-default reading, TSV input and the
+    # averages over pairs read the files whole
+    whole = args.s2 or _standardize(args) or getattr(args, "averages", False) or getattr(args, "tsv", False)
+    if not whole:
+        return _stream_smatch(args)
     pred, gold = _read_pair_files(args, "graphs")
     if args.s2:
         from amreval.scores.s2match import s2match
@@ -197,6 +200,8 @@ def run_smatch(args: argparse.Namespace) -> int:
             **_scoring_options(args),
         )
     else:
+        from amreval.scores.smatch import smatch
+
         result = smatch(pred, gold, **_scoring_options(args), **_standardize(args))
     averaged = _averages(result, args)
     if args.json:
@@ -213,9 +218,87 @@ def run_smatch(args: argparse.Namespace) -> int:
             _print_prf(s.precision, s.recall, s.f1, args)
     else:
         _print_prf(result.precision, result.recall, result.f1, args)
+    _print_footer(result, args, averaged)
+    return 0
+
+
+def _stream_smatch(args: argparse.Namespace) -> int:
+    """``amreval smatch``: the files read, scored and printed as a stream (:mod:`amreval.scores.stream`);
+    with ``--json`` the pairs' records wait in a temporary file for the totals that come first."""
+    import tempfile
+
+    from amreval.match.options import SearchOptions
+    from amreval.scores.harness import Config, strict_option
+    from amreval.scores.smatch import score_smatch_pair
+    from amreval.scores.stream import PairRecord, stream_score
+
+    options = _scoring_options(args)
+    config = Config(
+        "smatch",
+        SearchOptions.from_keywords(
+            solver=options["solver"],
+            restarts=options["restarts"],
+            seed=options["seed"],
+            time_limit=options["time_limit"],
+        ),
+        strict_option(args.strict),
+    )
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as records:
+
+        def on_pair(record: PairRecord) -> None:
+            k, s, pid, gid, unreadable = record
+            if args.json:
+                row = {
+                    "index": k,
+                    "id": gid or pid,
+                    "match": s.match,
+                    "test": s.test,
+                    "gold": s.gold,
+                    "precision": s.precision,
+                    "recall": s.recall,
+                    "f1": s.f1,
+                    "optimal": s.optimal,
+                    "unreadable": unreadable,
+                }
+                text = json.dumps(row, indent=2).replace("\n", "\n    ")
+                records.write(("    " if k == 0 else ",\n    ") + text)
+            elif args.ms:
+                print(f"Pair {k + 1}" + (f" (id {gid or pid}):" if gid or pid else ":"))
+                _print_prf(s.precision, s.recall, s.f1, args)
+
+        result = stream_score(
+            args.f[0],
+            args.f[1],
+            score_smatch_pair,
+            config,
+            on_pair=on_pair,
+            num_workers=getattr(args, "workers", 1),
+            strict=args.strict,
+            bootstrap=args.ci,
+        )
+        if args.json:
+            out: dict[str, Any] = dict(result.as_dict())
+            out.update(_intervals(result, args))
+            head = json.dumps(out, indent=2)
+            sys.stdout.write(head[:-2] + ',\n  "pairs": [\n')
+            records.seek(0)
+            while block := records.read(1 << 20):
+                sys.stdout.write(block)
+            sys.stdout.write("\n  ]\n}\n")
+            return 0
+    if not args.ms:
+        _print_prf(result.precision, result.recall, result.f1, args)
+    _print_footer(result, args)
+    return 0
+
+
+def _print_footer(result: Any, args: argparse.Namespace, averaged: Any = None) -> None:
+    """What follows the scores: the unproven pairs, the interval, the averages, the log line."""
     _print_unproven(result)
     if result.ci is not None:
         _print_intervals(result, args)
+    if averaged is not None:
+        _print_averages(averaged, args)
     if averaged is not None:
         _print_averages(averaged, args)
     logging.getLogger("amreval").info(
@@ -227,7 +310,6 @@ def run_smatch(args: argparse.Namespace) -> int:
         result.n_optimal,
         result.config.as_string(),
     )
-    return 0
 
 
 def _svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:

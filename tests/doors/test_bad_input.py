@@ -25,6 +25,7 @@ from amreval import (
 from amreval.cli import build_parser, main
 from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, read_sentence_amrs
 from amreval.docamr.corefiles import read_coref
+from amreval.errors import TooLarge
 from amreval.match import graph_triples
 from amreval.scores.harness import pair_seed
 from amreval.scores.vectors import WordVectors, read_vectors
@@ -246,6 +247,28 @@ def test_deep_graphs_are_read_written_and_scored(tmp_path):
     malformed = text.replace("(z / end", "(z / end :ARG1 (y / ))", 1)
     with pytest.raises(DecodeError, match=r"malformed PENMAN nested 3002 levels deep"):
         loads_graph(malformed)
+
+
+def one_concept_chain(depth: int) -> str:
+    return "".join(f"(n{i} / c :ARG0 " for i in range(depth - 1)) + f"(n{depth - 1} / c)" + ")" * (depth - 1)
+
+
+def test_a_deep_chain_of_one_concept_is_scored_up_to_the_memory_budget(tmp_path, capsys):
+    # every node is a candidate for every other: (depth - 1)^2 pairwise terms, depth^2 instance entries
+    deepest = loads_graph(one_concept_chain(549))
+    s = smatch([deepest], [deepest])
+    assert (s.match, s.test, s.gold, s.n_optimal) == (1098, 1098, 1098, 1)
+    with pytest.raises(
+        TooLarge, match=r"pair #0 \(prediction #0, .*\): the alignment problem of 550 x 550 nodes has 301,401 "
+    ):
+        smatch([one_concept_chain(550)], [one_concept_chain(550)])
+    path = tmp_path / "chain.amr"
+    path.write_text(one_concept_chain(5000) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "smatch", "-f", str(path), str(path))
+    assert code == 1
+    assert "pair #0 (" in err and "chain.amr, graph #1, line 1 against" in err
+    assert "5000 x 5000 nodes has 24,990,001 pairwise terms and up to 25,000,000 candidate pairs" in err
+    assert "needs about 321.9 GiB, over the budget of 4.0 GiB" in err
 
 
 def test_cli_option_values_name_the_option_and_its_range(capsys):
@@ -626,7 +649,7 @@ def test_every_row_of_the_catalogue_names_a_test_that_exists():
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 47 and len(named) == 66
+    assert len(rows) == 48 and len(named) == 67
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name

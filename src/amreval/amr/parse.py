@@ -11,7 +11,7 @@ from is :mod:`amreval.amr.read`'s business.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -271,7 +271,13 @@ def split_blocks(text: str) -> Iterator[Block]:
         >>> [(b.line, b.text) for b in split_blocks("# header\\n\\n(a / b)\\n\\n\\n# ::id x\\n(c / d)")]
         [(3, '(a / b)'), (6, '# ::id x\\n(c / d)')]
     """
-    lines = text.splitlines()
+    return line_blocks(text.splitlines())
+
+
+def line_blocks(lines: Iterable[str]) -> Iterator[Block]:
+    """:func:`split_blocks` of the text whose ``splitlines()`` are ``lines``, one line at a time (a file
+    read as a stream holds one block at a time)."""
+    block: list[str] = []
     start = None
     depth = 0
     has_graph = False
@@ -280,11 +286,15 @@ def split_blocks(text: str) -> Iterator[Block]:
         if not stripped:
             if start is not None and depth <= 0:
                 if has_graph:
-                    yield Block("\n".join(lines[start:n]), start + 1)
+                    yield Block("\n".join(block), start + 1)
                 start, depth, has_graph = None, 0, False
+                block = []
+            elif start is not None:
+                block.append(line)
             continue
         if start is None:
             start = n
+        block.append(line)
         if stripped.startswith("#") and depth <= 0:
             continue
         has_graph = True
@@ -292,7 +302,7 @@ def split_blocks(text: str) -> Iterator[Block]:
             stripped = re.sub(r'"(?:[^"\\]|\\.)*"', "", stripped)
         depth += stripped.count("(") - stripped.count(")")
     if start is not None and has_graph:
-        yield Block("\n".join(lines[start:]), start + 1)
+        yield Block("\n".join(block), start + 1)
 
 
 def metadata_id(block: str) -> str | None:

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TextIO, Union
 
 from amreval.amr.graph import Graph
-from amreval.amr.parse import Block, blank_line_parts, parse_block, split_blocks
+from amreval.amr.parse import Block, blank_line_parts, line_blocks, parse_block, split_blocks
 from amreval.errors import DecodeError, InputError
 
 __all__ = [
@@ -42,6 +42,8 @@ __all__ = [
     "loads_graphs",
     "loads_graph",
     "read_text",
+    "open_blocks",
+    "graphs_of_blocks",
     "as_graph",
     "check_graph",
     "read_bytes",
@@ -101,8 +103,8 @@ def iter_graphs(
             a graph is malformed (without ``errors``); the message names the
             file, the graph's position and id, and the line.
     """
-    text, label = read_text(source, name)
-    yield from _iter_text(text, label, warn_unbound, errors)
+    label, blocks = open_blocks(source, name)
+    yield from graphs_of_blocks(blocks, label, warn_unbound, errors)
 
 
 def read_graphs(
@@ -170,8 +172,19 @@ def _without_bom(text: str) -> str:
 
 
 def _iter_text(text: str, label: str, warn_unbound: bool, errors: list[InputError] | None = None) -> Iterator[Graph]:
-    index = 0
-    for block in split_blocks(text):
+    return graphs_of_blocks(split_blocks(text), label, warn_unbound, errors)
+
+
+def graphs_of_blocks(
+    blocks: Iterable[Block],
+    label: str,
+    warn_unbound: bool = True,
+    errors: list[InputError] | None = None,
+    index: int = 0,
+) -> Iterator[Graph]:
+    """The graphs of PENMAN blocks (see :func:`open_blocks`), read as :func:`iter_graphs` reads a file's;
+    ``index`` is the position in the file of the first block's first graph (for messages)."""
+    for block in blocks:
         try:
             graphs = parse_block(block, label, index, warn_unbound)
         except DecodeError as exc:
@@ -333,6 +346,64 @@ def _checked_text(text: str, label: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+#: Bytes read at a time by :func:`open_blocks`.
+STREAM_CHUNK = 1 << 20
+
+
+def open_blocks(source: FileSource, name: str | None = None) -> tuple[str, Iterator[Block]]:
+    """The label of a file of PENMAN graphs and its blocks, read as a stream: a file given by its path is
+    read a megabyte at a time, so the blocks come while the file is read, one at a time in memory. The
+    blocks and their line numbers are those of :func:`read_text`'s text, and so are the errors: a file
+    that is not UTF-8 text is read again whole for the message (line and byte) that names the problem.
+
+    Raises:
+        InputError: no such file, or a folder (at once); then, as the blocks are read, the errors of
+            :func:`read_text`.
+    """
+    opened = _open_label(source, name)
+    if opened is None:
+        text, label = read_text(source, name)
+        return label, split_blocks(text)
+    path, label = opened
+    if os.path.isdir(path):
+        raise InputError(f"{path} is a folder; expected a file of PENMAN graphs")
+    if not os.path.exists(path):
+        raise InputError(f"no such file: {path}")
+    return label, line_blocks(_stream_lines(path, source, name))
+
+
+def _stream_lines(path: str, source: FileSource, name: str | None) -> Iterator[str]:
+    """The lines of ``read_text(source)`` (its ``splitlines()``), a chunk at a time, from the file at ``path``."""
+    with open(path, "rb") as fh:
+        first = True
+        rest = b""
+        while True:
+            data = fh.read(STREAM_CHUNK)
+            chunk = rest + data
+            cut = chunk.rfind(b"\n") + 1 if data else len(chunk)
+            if not chunk:
+                return
+            if cut == 0:  # no line end yet: read on
+                rest = chunk
+                continue
+            rest = chunk[cut:]
+            try:
+                text = chunk[:cut].decode("utf-8-sig" if first else "utf-8")
+            except UnicodeDecodeError:
+                text = "\0"  # read_text names the byte and its line
+            if first:
+                text = _without_bom(text)
+                first = False
+            if "\0" in text:
+                read_text(source, name)
+                raise DecodeError("not UTF-8 text", source=name or str(source))  # pragma: no cover
+            if "\r" in text:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            yield from text.splitlines()
+            if not data:
+                return
 
 
 def read_text(source: FileSource, name: str | None = None, what: str = "file of PENMAN graphs") -> tuple[str, str]:

@@ -58,6 +58,9 @@ __all__ = [
     "read_predictions",
     "ScorePair",
     "whole_bound",
+    "warn_unreadable",
+    "score_named",
+    "start_workers",
 ]
 
 
@@ -333,22 +336,30 @@ def read_predictions(
             else:
                 sentences.append((k, errors))
     n = len(graphs)
-    advice = "pass strict=True (--strict) to stop at the first"
     if whole:
-        scored = "was scored as an empty graph" if len(whole) == 1 else "were scored as empty graphs"
-        warn_caller(
-            f"{len(whole)} of {n} predicted {noun} could not be read and {scored} "
-            f"({_listed(k for k, _ in whole)}; the first: {whole[0][1]}); {advice}"
-        )
+        warn_unreadable([k for k, _ in whole], n, whole[0][1], noun=noun)
     if sentences:
         count = sum(len(errors) for _, errors in sentences)
         scored = "was scored as an empty sentence" if count == 1 else "were scored as empty sentences"
         warn_caller(
             f"{_plural(count, 'sentence')} of {len(sentences)} of {n} predicted {noun} could not be read "
             f"and {scored} ({_listed(k for k, _ in sentences)}; the first: "
-            f"{sentences[0][1][0]}); {advice}"
+            f"{sentences[0][1][0]}); {_ADVICE}"
         )
     return graphs, failed
+
+
+_ADVICE = "pass strict=True (--strict) to stop at the first"
+
+
+def warn_unreadable(failed: Sequence[int], n: int, first: object, noun: str = "graphs") -> None:
+    """The one warning that names the predictions (of ``n``) that could not be read and were scored as
+    empty graphs; ``first`` is the first's error."""
+    scored = "was scored as an empty graph" if len(failed) == 1 else "were scored as empty graphs"
+    warn_caller(
+        f"{len(failed)} of {n} predicted {noun} could not be read and {scored} "
+        f"({_listed(failed)}; the first: {first}); {_ADVICE}"
+    )
 
 
 def _listed(positions: Iterable[int]) -> str:
@@ -496,6 +507,25 @@ def map_pairs(
             return list(progress_bar(results, enable=progress, desc=desc, unit=unit, total=n))
     rows = progress_bar(zip(range(n), *columns), enable=progress, desc=desc, unit=unit, total=n)
     return [one(*row) for row in rows]
+
+
+def score_named(func: Callable[..., T], index: int, *row: Any) -> T:
+    """``func(*row)`` for the pair at ``index``, its memory errors naming the pair as :func:`map_pairs`'s do."""
+    return _OnePair(func)(index, *row)
+
+
+def start_workers(num_workers: int) -> Any:
+    """A pool of ``num_workers`` worker processes (a :class:`~concurrent.futures.ProcessPoolExecutor`) that
+    end when this process ends, as :func:`map_pairs` starts them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(
+        max_workers=num_workers,
+        mp_context=multiprocessing.get_context(),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 class _OnePair:

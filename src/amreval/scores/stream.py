@@ -1,0 +1,309 @@
+"""Corpus scores of two files read, scored and reported as a stream.
+
+:func:`stream_score` reads the predicted and the gold file in step (a block of
+PENMAN at a time, :func:`~amreval.amr.read.open_blocks`), scores the pairs in
+chunks, in this process or in worker processes fed chunk by chunk, and hands
+each pair's score to a callback as it comes, in order; the corpus counts are
+summed as they come. What stays in memory is the chunks in flight and, per
+pair, five numbers (match, test, gold, whether proven, bound), which the
+result keeps for :attr:`~amreval.scores.harness.SmatchResult.pairs` (the
+mappings are not kept). The counts are those of the in-memory scorers: the
+same reading rules (a prediction that cannot be read is an empty graph unless
+``strict``; a reference that cannot be read is an error), the same per-pair
+seeds, the same search.
+
+Workers get the chunks' PENMAN text and read it themselves, so the reading is
+shared out too. A chunk whose text does not give one graph per block on both
+sides (two graphs in one block, a block that is read part by part), or whose
+scoring raises, is read and scored again here, with everything after it, so
+the pairing and the errors (which name the pair) are exactly those of reading
+the files whole.
+
+Example:
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "p.amr").write_text("(w / want-01 :ARG0 (b / boy))\\n\\n(a / b)\\n")
+    >>> _ = (folder / "g.amr").write_text("(w / want-01 :ARG0 (g / girl))\\n\\n(a / b)\\n")
+    >>> from amreval.scores.smatch import score_smatch_pair
+    >>> r = stream_score(folder / "p.amr", folder / "g.amr", score_smatch_pair, Config("smatch"))
+    >>> r.match, r.test, r.gold, [p.match for p in r.pairs]
+    (5, 6, 6, [3, 2])
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, islice
+from typing import Any, overload
+
+from amreval.amr.graph import Graph
+from amreval.amr.parse import Block
+from amreval.amr.read import as_graph, graphs_of_blocks, open_blocks
+from amreval.errors import AmrevalError, InputError
+from amreval.match.options import SearchOptions
+from amreval.scores.checks import check_int
+from amreval.scores.harness import (
+    Config,
+    PairScore,
+    ScorePair,
+    SmatchResult,
+    bootstrap_f1,
+    pair_search,
+    prf,
+    score_named,
+    start_workers,
+    warn_unreadable,
+)
+
+__all__ = ["stream_score", "PairRecord", "CompactPairs", "CHUNK"]
+
+#: Pairs per chunk (read, then scored, then reported).
+CHUNK = 256
+
+#: One pair as the callback gets it: (index, score, predicted graph's id, gold graph's id, unreadable).
+PairRecord = tuple[int, PairScore, "str | None", "str | None", bool]
+
+
+class CompactPairs(Sequence[PairScore]):
+    """Per-pair scores kept as five numbers each; items are :class:`PairScore` (without mapping)."""
+
+    def __init__(self) -> None:
+        self._match = array("d")
+        self._test = array("q")
+        self._gold = array("q")
+        self._optimal = array("b")
+        self._bound = array("d")
+
+    def append(self, s: PairScore) -> None:
+        """Keep one pair's numbers."""
+        self._match.append(s.match)
+        self._test.append(s.test)
+        self._gold.append(s.gold)
+        self._optimal.append(bool(s.optimal))
+        self._bound.append(s.bound)
+
+    def __len__(self) -> int:
+        return len(self._test)
+
+    @overload
+    def __getitem__(self, k: int) -> PairScore: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[PairScore]: ...
+
+    def __getitem__(self, k: int | slice) -> PairScore | list[PairScore]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        m = self._match[k]
+        return PairScore(
+            int(m) if m.is_integer() else m, self._test[k], self._gold[k], bool(self._optimal[k]), self._bound[k]
+        )
+
+
+def _checked_paths(pred: str | os.PathLike[str], gold: str | os.PathLike[str]) -> tuple[str, str]:
+    return os.fspath(pred), os.fspath(gold)
+
+
+def stream_score(
+    predictions: str | os.PathLike[str],
+    references: str | os.PathLike[str],
+    score_pair: ScorePair,
+    config: Config,
+    *,
+    on_pair: Callable[[PairRecord], None] | None = None,
+    num_workers: int = 1,
+    strict: bool = False,
+    noun: str = "graphs",
+    chunk: int = CHUNK,
+    bootstrap: int = 0,
+    confidence: float = 0.95,
+) -> SmatchResult:
+    """Score the pairs of two PENMAN files, paired by position, as a stream.
+
+    Args:
+        predictions, references: the files (paths).
+        score_pair: the pair scorer (module level, for the workers).
+        config: the result's configuration; its search gives each pair's options.
+        on_pair: called with each pair's :data:`PairRecord`, in order, as it is scored.
+        num_workers: processes that read and score chunks (1: this process).
+        strict: a prediction that cannot be read raises its error (default: an empty graph, counted).
+        noun: what the files hold, for the messages.
+        chunk: pairs per chunk.
+        bootstrap, confidence: a bootstrap interval of F1 (as :func:`~amreval.scores.harness.bootstrap_f1`).
+
+    Raises:
+        InputError: no such file; a file without graphs; the files hold different numbers of graphs
+            (found at the end, after the pairs before have been reported); a reference, or with
+            ``strict`` a prediction, cannot be read (as it is reached).
+    """
+    num_workers = check_int("num_workers", num_workers, 1)
+    chunk = check_int("chunk", chunk, 1)
+    pred_path, gold_path = _checked_paths(predictions, references)
+    pred_label, pred_blocks = open_blocks(pred_path)
+    gold_label, gold_blocks = open_blocks(gold_path)
+    state = _State(config, on_pair)
+    job = _Job(score_pair, config.search, pred_label, gold_label, strict)
+    if num_workers > 1:
+        rest = _score_in_workers(job, pred_blocks, gold_blocks, state, num_workers, chunk)
+    else:
+        rest = (pred_blocks, gold_blocks)
+    if rest is not None:
+        _score_here(job, rest[0], rest[1], state, chunk)
+    n_pred, n_gold = state.n_pred, state.n_gold
+    for path, n in ((pred_path, n_pred), (gold_path, n_gold)):
+        if n == 0:
+            raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
+    if n_pred != n_gold:
+        raise AmrevalError(f"{pred_path} has {n_pred} {noun} but {gold_path} has {n_gold}; they are paired by position")
+    if state.failed:
+        warn_unreadable(state.failed, len(state.pairs), state.first_error)
+    p, r, f = prf(state.match, state.test, state.gold)
+    result = SmatchResult(p, r, f, state.match, state.test, state.gold, n_optimal=state.n_optimal, config=config)
+    result.pairs = state.pairs  # type: ignore[assignment]  # a sequence of PairScore, not a list
+    result.unreadable_predictions = state.failed
+    if bootstrap:
+        result.ci = bootstrap_f1(result.pairs, n_resamples=bootstrap, confidence=confidence, seed=config.search.seed)
+    return result
+
+
+class _State:
+    """The sums and per-pair numbers so far."""
+
+    def __init__(self, config: Config, on_pair: Callable[[PairRecord], None] | None) -> None:
+        self.config = config
+        self.on_pair = on_pair
+        self.pairs = CompactPairs()
+        self.match: float = 0
+        self.test = 0
+        self.gold = 0
+        self.n_optimal = 0
+        self.n_pred = 0
+        self.n_gold = 0
+        self.failed: list[int] = []
+        self.first_error: object = None
+
+    def add(self, index: int, s: PairScore, pred_id: str | None, gold_id: str | None, error: str | None) -> None:
+        self.pairs.append(s)
+        self.match += s.match
+        self.test += s.test
+        self.gold += s.gold
+        self.n_optimal += bool(s.optimal)
+        self.n_pred += 1
+        self.n_gold += 1
+        if error is not None:
+            self.failed.append(index)
+            if self.first_error is None:
+                self.first_error = error
+        if self.on_pair is not None:
+            self.on_pair((index, s, pred_id, gold_id, error is not None))
+
+
+class _Job:
+    """What every chunk is scored with (picklable where ``score_pair`` is)."""
+
+    def __init__(
+        self, score_pair: ScorePair, search: SearchOptions, pred_label: str, gold_label: str, strict: bool
+    ) -> None:
+        self.score_pair = score_pair
+        self.search = search
+        self.pred_label = pred_label
+        self.gold_label = gold_label
+        self.strict = strict
+
+    def score(self, index: int, pred: Graph, gold: Graph) -> tuple[PairScore, str | None]:
+        """One pair's score without its mapping, and the prediction's error when it could not be read."""
+        errors: list[InputError] | None = None if self.strict else []
+        g = as_graph(gold, "reference", index)
+        p = as_graph(pred, "prediction", index, errors=errors)
+        s = score_named(self.score_pair, index, p, g, pair_search(self.search, index))
+        s.mapping = None
+        return s, (str(errors[0]) if errors else None)
+
+
+Row = tuple[PairScore, "str | None", "str | None", "str | None"]
+
+
+def _score_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> list[Row] | None:
+    """In a worker: read and score a chunk of blocks; None where its blocks do not pair one graph with one."""
+    if len(preds) != len(golds):
+        return None
+    rows: list[Row] = []
+    try:
+        for k, (pb, gb) in enumerate(zip(preds, golds)):
+            index = start + k
+            p = list(graphs_of_blocks([pb], job.pred_label, True, None if job.strict else [], index))
+            g = list(graphs_of_blocks([gb], job.gold_label, True, None, index))
+            if len(p) != 1 or len(g) != 1:
+                return None
+            s, error = job.score(index, p[0], g[0])
+            rows.append((s, p[0].id, g[0].id, error))
+    except Exception:  # scored again in the parent, which raises it as reading the files whole does
+        return None
+    return rows
+
+
+def _score_in_workers(
+    job: _Job,
+    pred_blocks: Iterator[Block],
+    gold_blocks: Iterator[Block],
+    state: _State,
+    num_workers: int,
+    chunk: int,
+) -> tuple[Iterable[Block], Iterable[Block]] | None:
+    """Chunks to the workers, results reported in order; the blocks left to score here after a chunk that
+    the workers could not score (None when all are done)."""
+    pending: deque[tuple[Any, int, list[Block], list[Block]]] = deque()
+    start = 0
+    done = False
+    pool = start_workers(num_workers)
+    try:
+        while True:
+            while not done and len(pending) < 2 * num_workers:
+                preds = list(islice(pred_blocks, chunk))
+                golds = list(islice(gold_blocks, chunk))
+                if not preds and not golds:
+                    done = True
+                    break
+                pending.append((pool.submit(_score_chunk, job, start, preds, golds), start, preds, golds))
+                start += max(len(preds), len(golds))
+            if not pending:
+                return None
+            future, first, preds, golds = pending.popleft()
+            rows = future.result()
+            if rows is None:
+                later_p = [b for _, _, ps, _ in pending for b in ps]
+                later_g = [b for _, _, _, gs in pending for b in gs]
+                return chain(preds, later_p, pred_blocks), chain(golds, later_g, gold_blocks)
+            for k, (s, pid, gid, error) in enumerate(rows):
+                state.add(first + k, s, pid, gid, error)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _score_here(
+    job: _Job, pred_blocks: Iterable[Block], gold_blocks: Iterable[Block], state: _State, chunk: int
+) -> None:
+    """Read and score here, graph by graph, a chunk at a time (the graphs of a chunk are read before it is
+    scored, so reading warnings come before the chunk's results)."""
+    start = state.n_pred
+    errors: list[InputError] | None = None if job.strict else []  # the graphs carry their errors
+    preds = graphs_of_blocks(pred_blocks, job.pred_label, True, errors, start)
+    golds = graphs_of_blocks(gold_blocks, job.gold_label, True, None, start)
+    index = start
+    while True:
+        ps = list(islice(preds, chunk))
+        gs = list(islice(golds, chunk))
+        for p, g in zip(ps, gs):
+            s, error = job.score(index, p, g)
+            state.add(index, s, p.id, g.id, error)
+            index += 1
+        if errors:
+            errors.clear()
+        if len(ps) != len(gs) or not ps:
+            n = min(len(ps), len(gs))
+            state.n_pred += len(ps) - n + sum(1 for _ in preds)
+            state.n_gold += len(gs) - n + sum(1 for _ in golds)
+            return
