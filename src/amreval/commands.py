@@ -299,8 +299,6 @@ def _print_footer(result: Any, args: argparse.Namespace, averaged: Any = None) -
         _print_intervals(result, args)
     if averaged is not None:
         _print_averages(averaged, args)
-    if averaged is not None:
-        _print_averages(averaged, args)
     logging.getLogger("amreval").info(
         "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
         len(result.pairs),
