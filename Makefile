@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check test-core bench venv clean
+.PHONY: demo test check test-core bench venv clean dist
 
 $(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,13 @@ $(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernel
 test-core: $(CORE_STAMP)
 	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider
 
+# the sdist and a wheel for this platform in dist/, checked as PyPI would (twine check --strict)
+dist: $(STAMP)
+	$(PIP) install --quiet -c constraints.txt build twine
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(PY) -m twine check --strict dist/*
+
 bench: $(STAMP)
 	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'
 	$(PY) benchmarks/bench_smatch.py
@@ -69,5 +76,5 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_trainer.py
 
 clean:
-	rm -rf $(VENV) $(CORE_VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
+	rm -rf $(VENV) $(CORE_VENV) build dist .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
 	rm -f src/amreval/match/_ckernels*.so
