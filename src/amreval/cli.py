@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from amreval import commands
+from amreval import commands, docamr_command
 from amreval._version import __version__
 from amreval.commands import UsageError
 from amreval.errors import AmrevalError
@@ -208,15 +208,14 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None:
-    from amreval.amr.standardize import DEFAULT_STANDARDIZATION as DEFAULT
-    from amreval.amr.standardize import STANDARDIZATIONS
+    from amreval.amr.standardize import DEFAULT_STANDARDIZATION, STANDARDIZATIONS
 
     if averages:
         mean = "print the micro and the macro average (mean of the pairs' scores), 95%% intervals (--ci N, 10000)"
         p.add_argument("--averages", action="store_true", help=mean)
         p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
     how = "how triples are read: smatch 1.0.4's way (default), as written (none), or by SMATCH++ 1.8's standardizations"
-    p.add_argument("--standardize", choices=STANDARDIZATIONS, default=DEFAULT, help=how)
+    p.add_argument("--standardize", choices=STANDARDIZATIONS, default=DEFAULT_STANDARDIZATION, help=how)
 
 
 def _add_progress(p: argparse.ArgumentParser) -> None:
@@ -501,7 +500,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     _add_progress(d)
     _add_verbose(d)
-    d.set_defaults(func=commands.run_docamr)
+    d.set_defaults(func=docamr_command.run_docamr)
 
     x = sub.add_parser(
         "export-ms-amr",
@@ -551,17 +550,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_mfbeta_arguments(m)
     m.set_defaults(func=commands.run_mfbeta)
 
-    mr = sub.add_parser(
-        "mfbeta-robustness",
-        help="MFβ of several systems under several parser settings: scores, rank agreement, rank switches",
-        description="Score every system under every parser setting (given parses or a parser; with reference "
-        "parses, the gold-ablation setting too) and compare the settings' rankings of the systems.",
-    )
-    if only in (None, "mfbeta-robustness"):
-        from amreval.mfbeta.robustness_command import add_arguments
+    if only in (None, "mfbeta-robustness"):  # its module loads MFβ: built only where it runs, or for --help
+        from amreval.mfbeta.robustness_command import add_parser
 
-        add_arguments(mr)
-    mr.set_defaults(func=_run_robustness)
+        add_parser(sub)
 
     c = sub.add_parser(
         "compare",
@@ -574,12 +566,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_compare_arguments(c)
     c.set_defaults(func=commands.run_compare)
     return parser
-
-
-def _run_robustness(args: argparse.Namespace) -> int:
-    from amreval.mfbeta.robustness_command import run
-
-    return run(args)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -23,11 +23,24 @@ from typing import Any
 
 from amreval.errors import AmrevalError, InputError
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_parser", "add_arguments", "run"]
 
 
 def _kept(kind: str) -> Any:
     return lambda text: (kind, text)
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """The ``mfbeta-robustness`` subcommand, with its options, on the command line's subparsers ``sub``."""
+    p = sub.add_parser(
+        "mfbeta-robustness",
+        help="MFβ of several systems under several parser settings: scores, rank agreement, rank switches",
+        description="Score every system under every parser setting (given parses or a parser; with reference "
+        "parses, the gold-ablation setting too) and compare the settings' rankings of the systems.",
+    )
+    add_arguments(p)
+    p.set_defaults(func=run)
+    return p
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
