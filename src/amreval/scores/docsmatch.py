@@ -45,7 +45,7 @@ from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
-from amreval.match.standard import DEFAULT_STANDARDIZATION, loose_matches, standard_triples
+from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
@@ -206,19 +206,13 @@ def score_docsmatch_pair(
     """DocSmatch of one pair of document graphs, with the mapping it found (under a reading of the
     triples, :mod:`amreval.match.standard`, for the main score)."""
     if standardize != DEFAULT_STANDARDIZATION:
+        from amreval.scores.smatch import reading_score
+
         _check_standardize(standardize, coref, fine_grained)
         (a, loose_a), (b, loose_b) = standard_triples(pred, standardize), standard_triples(gold, standardize)
         ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
         found = align_triples(a, b, search, allowed=sentence_constraint(pred, gold, a, b, members=(ma, mb)))
-        extra = loose_matches(loose_a, loose_b)
-        return DocPairScore(
-            int(round(found.score)) + extra,
-            a.count + len(loose_a),
-            b.count + len(loose_b),
-            found.optimal,
-            whole_bound(found.bound) + extra,
-            mapping=found.mapping,
-        )
+        return reading_score(found, (a, loose_a), (b, loose_b), DocPairScore)
     a, b = graph_triples(pred), graph_triples(gold)
     ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
     allowed = sentence_constraint(pred, gold, a, b, members=(ma, mb))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
@@ -32,12 +32,17 @@ from amreval.scores.harness import (
     whole_bound,
 )
 
+P = TypeVar("P", bound=PairScore)
+
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from amreval.match.options import SearchKeywords
+    from amreval.match.problem import Alignment
+    from amreval.match.standard import StringTriple
+    from amreval.match.triples import Triples
 
-__all__ = ["smatch", "smatch_pair", "score_smatch_pair", "standardize_option"]
+__all__ = ["smatch", "smatch_pair", "score_smatch_pair", "reading_score", "standardize_option"]
 
 
 def score_smatch_pair(
@@ -46,12 +51,21 @@ def score_smatch_pair(
     """Smatch of one pair of graphs, with the mapping it found, under a reading
     (:mod:`amreval.match.standard`; the default is smatch's)."""
     (a, loose_a), (b, loose_b) = standard_triples(prediction, standardize), standard_triples(gold, standardize)
-    found = align_triples(a, b, search)
+    return reading_score(align_triples(a, b, search), (a, loose_a), (b, loose_b), PairScore)
+
+
+def reading_score(
+    found: Alignment, a: tuple[Triples, list[StringTriple]], b: tuple[Triples, list[StringTriple]], kind: type[P]
+) -> P:
+    """A pair's score under a reading (:func:`~amreval.match.standard.standard_triples` of each side): the
+    alignment's matches plus the triples with no variable both sides have, as a ``kind`` of
+    :class:`PairScore`."""
+    (ta, loose_a), (tb, loose_b) = a, b
     extra = loose_matches(loose_a, loose_b)
-    return PairScore(
+    return kind(
         int(round(found.score)) + extra,
-        a.count + len(loose_a),
-        b.count + len(loose_b),
+        ta.count + len(loose_a),
+        tb.count + len(loose_b),
         found.optimal,
         whole_bound(found.bound) + extra,
         mapping=found.mapping,
