@@ -156,5 +156,6 @@ def test_branching_on_a_disputed_pair_proves_what_the_coupled_search_leaves():
         if found.optimal:
             branched += 1
             assert found.score == pytest.approx(optimum, abs=1e-9)
-    # 35 of the 58 proven by the branching (within its depth), each at the integer program's optimum
-    assert (tried, branched) == (58, 35)
+    # 42 of the 58 proven by the branching (within its depth) and the search again over the fewer pairs
+    # a better mapping found there leaves (35 without that), each at the integer program's optimum
+    assert (tried, branched) == (58, 42)

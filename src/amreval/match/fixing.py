@@ -22,7 +22,9 @@ disagree on most: the mappings that use it (its clashing pairs gone) and those
 that do not (it gone) are two smaller documents, each searched the same way with
 the best score so far as the floor to beat, to :data:`BRANCH_DEPTH` levels and
 :data:`BRANCH_SUBTREES` subtrees in all. Fixing one pair often settles the
-blocks on both sides. The document is proven when every last search is; the
+blocks on both sides. A better mapping found while branching ends the branching:
+fewer pairs are left against it, and those are searched again (within
+:data:`FIXING_ROUNDS`). The document is proven when every last search is; the
 bound is otherwise the larger of the searches' bounds and the best bound of a
 pair left out.
 """
@@ -74,10 +76,13 @@ class _Tree:
             self.mapping, self.score, self.method = found.mapping, found.score, "fixing"
 
 
-def _branch(problem: Problem, found: Coupled, tree: _Tree, depth: int, rounds: int) -> tuple[bool, float]:
+def _branch(
+    problem: Problem, found: Coupled, tree: _Tree, depth: int, rounds: int, stop_above: float
+) -> tuple[bool, float]:
     """Whether no mapping of ``problem`` beats the tree's best, and a bound on them, given its coupled
     search ``found``: where unproven, the search again on each side of its disputed pair (the mappings
-    that use it; those that do not), while depth and subtrees last."""
+    that use it; those that do not), while depth and subtrees last, and until a mapping better than
+    ``stop_above`` is found (unproven then: fewer pairs are left against it, searched anew)."""
     if found.proven:
         return True, max(found.score, tree.score)
     bound = problem.bound if found.bound is None else found.bound
@@ -105,7 +110,9 @@ def _branch(problem: Problem, found: Coupled, tree: _Tree, depth: int, rounds: i
             return False, bound
         inner = couple(side, start, rounds=rounds, subtrees=min(COUPLING_SUBTREES, tree.left), floor=tree.score)
         tree.keep(inner)
-        ok, b = _branch(side, inner, tree, depth + 1, rounds)
+        if tree.score > stop_above + _TOL:
+            return False, bound
+        ok, b = _branch(side, inner, tree, depth + 1, rounds, stop_above)
         proven &= ok
         bounds.append(b)
     return proven, min(bound, max(bounds))
@@ -160,7 +167,11 @@ def fixed_search(
             if found.bound is not None:
                 bound = min(bound, max(found.bound, out))
             continue  # a better mapping leaves fewer pairs: search again over those
-        # where the blocks still disagree, branch on the pair they disagree on most
-        proven, at = _branch(sub, found, tree, 0, rounds)
-        return done(proven, min(bound, max(at, out)))
+        # where the blocks still disagree, branch on the pair they disagree on most; a better mapping
+        # found there leaves fewer pairs, searched again while searches are left
+        again = search + 1 < FIXING_ROUNDS
+        proven, at = _branch(sub, found, tree, 0, rounds, tree.score if again else float("inf"))
+        bound = min(bound, max(at, out))
+        if proven or tree.score <= before + _TOL or not again:
+            return done(proven, bound)
     return done(False, bound)

@@ -68,8 +68,9 @@ def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
 def _basis_of(h, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, P: int) -> tuple:
     """The solver's basis, its columns and rows named by the whole problem's pair, term and row keys."""
     b = h.getBasis()
-    cols = np.array([int(x) for x in b.col_status], dtype=np.int8)
-    rows = np.array([int(x) for x in b.row_status], dtype=np.int8)
+    # the enum's value attribute: several times faster than int() over tens of thousands of entries
+    cols = np.array([x.value for x in b.col_status], dtype=np.int8)
+    rows = np.array([x.value for x in b.row_status], dtype=np.int8)
     col_ids = np.concatenate([pairs, P + terms])
     sp = sub.n_pairs
     keys = [(k // sp) * P + pairs[k % sp] if sp else k for k in model["groups"]]
@@ -103,8 +104,8 @@ def _warm_start(h, basis: tuple, sub: Problem, pairs: np.ndarray, terms: np.ndar
         at_old += len(old)
     names = {int(v): v for v in status.__members__.values()}
     start = highspy.HighsBasis()
-    start.col_status = [names[v] for v in cols.tolist()]
-    start.row_status = [names[v] for v in rows.tolist()]
+    start.col_status = list(map(names.__getitem__, cols.tolist()))
+    start.row_status = list(map(names.__getitem__, rows.tolist()))
     start.valid = True
     h.setBasis(start)
 
