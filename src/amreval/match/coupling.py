@@ -351,7 +351,8 @@ class Coupled:
         climbs: hill climbs made from the blocks' choices.
         status: ``agreed`` (the blocks' choices are one mapping), ``bound`` (the bound met the score,
             or the ``floor`` given), ``rounds``, ``subtrees`` (a limit), ``large`` (a block too large to
-            search), ``stalled`` (the step became too small) or ``empty`` (no pairs).
+            search), ``stalled`` (the step became too small), ``better`` (a mapping above ``until``) or
+            ``empty`` (no pairs).
         disputed: where unproven after a round, the pair whose copies the blocks' choices disagree on
             most (the sum of the disagreements), else -1: where to branch.
     """
@@ -438,6 +439,7 @@ def couple(
     rounds: int = COUPLING_ROUNDS,
     subtrees: int = COUPLING_SUBTREES,
     floor: float = -np.inf,
+    until: float = np.inf,
 ) -> Coupled:
     """Search a grouped problem block by block, moving the shares until the blocks agree (module docs).
 
@@ -448,6 +450,7 @@ def couple(
         subtrees: subtrees of exact search in all, at most.
         floor: a score known elsewhere (another part of a larger search): the search also ends, proven,
             when the bound proves that no mapping here beats it or the best found.
+        until: the search also ends (unproven, status ``better``) once it finds a mapping scoring above it.
 
     Raises:
         InputError: the problem has no groups, a limit is negative, or the mapping is not one (one target
@@ -487,6 +490,9 @@ def couple(
             best, last = bound, done
         if not disagree.any() or done % _PRIMAL_EVERY == 1:
             run.primal(climb=bool(disagree.any()))
+            if disagree.any() and run.score > until + _TOL:
+                status = "better"
+                break
         if not disagree.any():
             # every block's choice is the same mapping, worth the bound (unless rounding says otherwise)
             status = "agreed" if run.score >= bound - PROOF_TOLERANCE else "stalled"

@@ -108,7 +108,8 @@ def _branch(
     for side, start in sides:
         if tree.left <= 0:
             return False, bound
-        inner = couple(side, start, rounds=rounds, subtrees=min(COUPLING_SUBTREES, tree.left), floor=tree.score)
+        limit = min(COUPLING_SUBTREES, tree.left)
+        inner = couple(side, start, rounds=rounds, subtrees=limit, floor=tree.score, until=stop_above)
         tree.keep(inner)
         if tree.score > stop_above + _TOL:
             return False, bound
