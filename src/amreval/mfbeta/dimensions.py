@@ -56,9 +56,9 @@ Example:
     >>> from amreval.scores.vectors import WordVectors
     >>> g = loads_graph("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))")
     >>> p = loads_graph("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))")
-    >>> c = s2align_counts(p, g, WordVectors.from_dict({}), SearchOptions())
+    >>> c = s2align_counts(p, g, WordVectors.from_dict({"cat": [1.0, 0.0]}), SearchOptions())
     >>> c["no_wsd"], c["frames"], c["non_sense_frames"], c["reentrancies"]
-    ((7.0, 7, 7), (1, 2, 2), (2, 2, 2), (4.5, 7, 7))
+    ((7.0, 7, 7), (1, 2, 2), (2, 2, 2), (6.5, 7, 7))
 """
 
 from __future__ import annotations
@@ -95,6 +95,7 @@ __all__ = [
     "dimension_scores",
     "dimension_statistic",
     "dimension_items",
+    "score_dimensions",
 ]
 
 #: The choices of ``dimensions``.
@@ -359,3 +360,32 @@ def dimension_items(
         m: np.column_stack([np.asarray([item[m] for item in items], dtype=np.float64).reshape(len(items), 3), flags])
         for m in measures
     }
+
+
+def score_dimensions(
+    pred: Sequence[Graph],
+    gold: Sequence[Graph],
+    search: SearchOptions,
+    *,
+    dimensions: str,
+    vectors: WordVectors,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
+    num_workers: int = 1,
+    progress: bool | None = None,
+) -> list[dict[str, Counts]]:
+    """Every pair's counts of the measures of ``dimensions``, the pairs aligned in ``num_workers`` processes
+    (each pair with its own seed, as MFβ's Meaning)."""
+    from functools import partial
+
+    from amreval.scores.harness import map_pairs, pair_search
+
+    return map_pairs(
+        partial(dimension_counts, dimensions=dimensions, vectors=vectors, cutoff=cutoff, diffsense=diffsense),
+        pred,
+        gold,
+        [pair_search(search, k) for k in range(len(pred))],
+        num_workers=num_workers,
+        progress=progress,
+        desc=f"meaning by dimension ({dimensions})",
+    )
