@@ -126,3 +126,33 @@ def test_the_authors_script_numbers():
         ours = dimension_prf(*(sum(item[m][k] for item in items) for k in range(3)))
         assert ours == pytest.approx(full[DIMENSION_LABELS[m]], abs=1e-12), m
         assert tuple(round(x, 3) for x in ours) == printed[DIMENSION_LABELS[m]], m
+
+
+def test_the_metric_by_dimension_and_its_paired_tests(tmp_path, make_tiny_gpt2, monkeypatch):
+    import os
+    import tempfile
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
+    metric = evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / "mfbeta"))
+    sentences = ["the boy wants to go .", "the cat sleeps ."]
+    lm = make_tiny_gpt2(tmp_path / "lm", sentences, seed=3)
+    (tmp_path / "vectors.txt").write_text("cat 1.0 0.0\n", encoding="utf-8")
+    out = metric.compute(
+        predictions=sentences,
+        references=sentences,
+        reference_amrs=[GOLD, "(c / cat)"],
+        prediction_amrs=[PRED, "(c / cat :polarity -)"],
+        compare_predictions=sentences,
+        compare_prediction_amrs=[GOLD, "(c / cat)"],
+        lm=lm,
+        vectors=str(tmp_path / "vectors.txt"),
+        dimensions="s2align",
+        n_resamples=100,
+    )
+    # Form 1 (each generation is its reference); the second system's parses are the gold AMRs
+    assert out["form"] == 1.0 and out["meaning_concepts"] == 0.75 and out["mf_beta_concepts"] == pytest.approx(6 / 7)
+    assert out["compare_meaning_concepts"] == 1.0 and out["meaning_concepts_difference"] == -0.25
+    assert out["meaning_negations"] == 0.0 and out["compare_meaning_negations"] == 1.0
+    assert out["mf_beta_negations_p_value"] == 1.0  # they differ on one item: both signs of it are as extreme

@@ -64,7 +64,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -96,6 +96,9 @@ __all__ = [
     "dimension_statistic",
     "dimension_items",
     "score_dimensions",
+    "dimension_parts",
+    "dimensions_table",
+    "result_dimension_parts",
 ]
 
 #: The choices of ``dimensions``.
@@ -389,3 +392,81 @@ def score_dimensions(
         progress=progress,
         desc=f"meaning by dimension ({dimensions})",
     )
+
+
+def dimension_parts(
+    parses: Mapping[str, Sequence[Any]],
+    references: Sequence[Any],
+    acceptable: Mapping[str, Sequence[bool]],
+    *,
+    dimensions: str,
+    beta: float = 1.0,
+    vectors: Any = None,
+    cutoff: float | None = None,
+    diffsense: float | None = None,
+    **search: Any,
+) -> dict[str, tuple[Statistic, dict[str, np.ndarray]]]:
+    """The per-measure parts of a comparison of systems by MFβ: ``meaning_<measure>`` and
+    ``mfbeta_<measure>`` → ``(statistic, {system: items × (match, test, gold, acceptable)})``.
+
+    Args:
+        parses: system → the parses of its generated sentences (None or unreadable: a failed parse).
+        references: the gold AMRs; ``acceptable``: system → Form's flags per item.
+        dimensions, beta: the measures and MFβ's β; ``vectors``, ``cutoff``, ``diffsense``: S²match's.
+        search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``progress``.
+    """
+    from amreval.mfbeta.score import given_parses, gold_graphs
+    from amreval.scores.vectors import lookup_words, resolve_vectors
+
+    dims = check_dimensions(dimensions)
+    if dims is None:
+        return {}
+    progress = search.pop("progress", None)
+    options = SearchOptions.from_keywords(**search)
+    golds = gold_graphs(references, len(references))
+    preds = {name: given_parses(p, [""] * len(golds), blank_fails=False)[0] for name, p in parses.items()}
+    concepts = [c for gs in (golds, *preds.values()) for g in gs for c in g.instances.values() if isinstance(c, str)]
+    table = resolve_vectors(vectors, words=lookup_words(concepts))
+    settings = dict(
+        cutoff=DEFAULT_CUTOFF if cutoff is None else cutoff,
+        diffsense=DEFAULT_DIFFSENSE if diffsense is None else diffsense,
+    )
+    measures = dimension_measures(dims)
+    items = {
+        name: dimension_items(
+            score_dimensions(p, golds, options, dimensions=dims, vectors=table, progress=progress, **settings),
+            acceptable[name],
+            measures,
+        )
+        for name, p in preds.items()
+    }
+    parts: dict[str, tuple[Statistic, dict[str, np.ndarray]]] = {}
+    for m in measures:
+        for part in ("meaning", "mfbeta"):
+            parts[f"{part}_{m}"] = (dimension_statistic(beta, part), {name: items[name][m] for name in items})
+    return parts
+
+
+def dimensions_table(dimensions: Mapping[str, Mapping[str, float]], beta: float, digits: int = 4) -> str:
+    """The per-measure table of an MFβ result's ``dimensions``: the measure (the authors' labels), P, R,
+    Meaning (F1) and MFβ, one line each."""
+    w = digits + 6
+    rows = [f"{'Dimension':<18}{'P':>{w}}{'R':>{w}}{'Meaning':>{w}}{'MF_' + format(beta, 'g'):>{w}}"]
+    for m, v in dimensions.items():
+        p, r, f, mf = (f"{v[k]:.{digits}f}" for k in ("precision", "recall", "meaning", "mf_beta"))
+        rows.append(f"{DIMENSION_LABELS.get(m, m):<18}{p:>{w}}{r:>{w}}{f:>{w}}{mf:>{w}}")
+    return "\n".join(rows) + "\n"
+
+
+def result_dimension_parts(result: Any) -> dict[str, tuple[Statistic, np.ndarray]]:
+    """The per-measure parts of an :class:`~amreval.mfbeta.score.MFResult` scored with ``dimensions``, as
+    output key (``meaning_<measure>``, ``mf_beta_<measure>``) → ``(statistic, items)``: what
+    :func:`~amreval.scores.compare.compare_against` compares (empty without dimensions)."""
+    if not result.dimensions or result.dimension_items is None:
+        return {}
+    items = dimension_items(result.dimension_items, result.acceptable, list(result.dimensions))
+    out: dict[str, tuple[Statistic, np.ndarray]] = {}
+    for m, counts in items.items():
+        out[f"meaning_{m}"] = (dimension_statistic(result.beta, "meaning"), counts)
+        out[f"mf_beta_{m}"] = (dimension_statistic(result.beta, "mfbeta"), counts)
+    return out
