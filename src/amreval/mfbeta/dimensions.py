@@ -427,14 +427,14 @@ def dimension_parts(
     preds = {name: given_parses(p, [""] * len(golds), blank_fails=False)[0] for name, p in parses.items()}
     concepts = [c for gs in (golds, *preds.values()) for g in gs for c in g.instances.values() if isinstance(c, str)]
     table = resolve_vectors(vectors, words=lookup_words(concepts))
-    settings = dict(
-        cutoff=DEFAULT_CUTOFF if cutoff is None else cutoff,
-        diffsense=DEFAULT_DIFFSENSE if diffsense is None else diffsense,
-    )
+    cut = DEFAULT_CUTOFF if cutoff is None else cutoff
+    sense = DEFAULT_DIFFSENSE if diffsense is None else diffsense
     measures = dimension_measures(dims)
     items = {
         name: dimension_items(
-            score_dimensions(p, golds, options, dimensions=dims, vectors=table, progress=progress, **settings),
+            score_dimensions(
+                p, golds, options, dimensions=dims, vectors=table, cutoff=cut, diffsense=sense, progress=progress
+            ),
             acceptable[name],
             measures,
         )
