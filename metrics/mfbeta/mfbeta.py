@@ -11,6 +11,7 @@ from amreval.errors import InputError
 from amreval.hub.metric_io import check_batch, numeric_results, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.mfbeta.counts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_item_parts, mfbeta_parts
+from amreval.mfbeta.dimensions import result_dimension_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
 from amreval.scores.checks import check_bool
@@ -81,6 +82,11 @@ Args:
         and "I", Moses detokenisation): True (spaCy's en_core_web_sm), a spaCy pipeline name or object,
         an `amreval.mfbeta.clean.SentenceCleaner` (e.g. with an acronym list), or a callable
         list[str] -> list[str] (default: False, sentences as given). Recorded in `config` as `clean=`.
+    dimensions (str): also Meaning and MFβ for each fine-grained measure: "s2align" (the MFβ authors'
+        fine-grained script: unlabeled, no_wsd, concepts, frames, non_sense_frames, named_ent, negations,
+        wikification, ignore_vars, reentrancies, srl, under S²match's graded alignment) or "smatch"
+        (Damonte's measures under the Smatch alignment) (default None: none). Adds `meaning_<measure>`
+        and `mf_beta_<measure>`; with `compare_predictions`, a paired test of each.
     per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
     explain (bool): add `explanations`: per example, the gold triples lost, those added, and
         concepts credited partly.
@@ -243,6 +249,7 @@ class Mfbeta(evaluate.Metric):
         clean=False,
         explain=False,
         progress=None,
+        dimensions=None,
         per_example=False,
         bootstrap=0,
         confidence=0.95,
@@ -287,6 +294,7 @@ class Mfbeta(evaluate.Metric):
             explain=explain,
             progress=progress,
             cache=cache,
+            dimensions=dimensions,
             **matching,
         )
         if batch_size is not None:
@@ -315,9 +323,7 @@ class Mfbeta(evaluate.Metric):
             testing = dict(
                 test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
             )
-            out.update(
-                compare_against(
-                    mfbeta_item_parts(items, result.beta), mfbeta_item_parts(other_items, result.beta), **testing
-                )
-            )
+            ours = {**mfbeta_item_parts(items, result.beta), **result_dimension_parts(result)}
+            theirs = {**mfbeta_item_parts(other_items, result.beta), **result_dimension_parts(other)}
+            out.update(compare_against(ours, theirs, **testing))
         return numeric_results(out)

@@ -201,9 +201,8 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--beta", type=_beta, default=1.0, help="MFβ's β (default 1)")
     _add_standardize(p)
-    p.add_argument(
-        "--tolerance", type=_tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - tolerance"
-    )
+    p.add_argument("--tolerance", type=_tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - it")
+    p.add_argument("--dimensions", choices=("s2align", "smatch"), help="MFβ: test each fine-grained measure too")
     _add_progress(p)
 
 
@@ -333,6 +332,7 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--significant", type=_integer(0), default=4, metavar="D", help="digits (default 4)")
+    p.add_argument("--dimensions", choices=("s2align", "smatch"), help="Meaning and MFβ by fine-grained measure too")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
     _add_progress(p)
     _add_verbose(p)

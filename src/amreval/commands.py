@@ -474,6 +474,7 @@ def run_mfbeta(args: argparse.Namespace) -> int:
             cache=args.cache,
             num_workers=args.workers,
             progress=args.progress,
+            dimensions=args.dimensions,
         )
     except InputError as exc:  # "generated #3: ..." is line 4 of the generated file
         raise InputError(_in_files(str(exc), args)) from exc
@@ -493,6 +494,10 @@ def run_mfbeta(args: argparse.Namespace) -> int:
     for label, value in rows.items():
         print(f"{label}: {_fmt(value, digits)}")
     print(f"Parse failures: {result.parse_failures} of {len(generated)}")
+    if result.dimensions:
+        from amreval.mfbeta.dimensions import dimensions_table
+
+        print(dimensions_table(result.dimensions, result.beta, digits), end="")
     return 0
 
 
@@ -557,10 +562,13 @@ def run_compare(args: argparse.Namespace) -> int:
         if not args.form or len(args.form) != len(names):
             raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
         form = {name: _read_form(path) for name, path in zip(names, args.form)}
+        options["dimensions"] = args.dimensions
         cmp = compare_mfbeta_systems(systems, gold, form=form, beta=args.beta, tolerance=args.tolerance, **options)
     else:
         from amreval.scores.compare import compare_systems
 
+        if args.dimensions:
+            raise InputError(f"--dimensions breaks down the MFβ scores ({', '.join(MF_PARTS)}); got {args.score}")
         if args.score not in ("smatch", "s2match"):
             options.update(fine_grained=args.fine_grained, num_workers=args.num_workers)
         cmp = compare_systems(systems, gold, **options)

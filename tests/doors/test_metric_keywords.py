@@ -65,6 +65,7 @@ MFBETA = {
     "clean": False,
     "explain": False,
     "progress": None,
+    "dimensions": None,
     "per_example": False,
     "bootstrap": 0,
     "confidence": 0.95,

@@ -244,6 +244,7 @@ def compare_mfbeta_systems(
     cutoff: float | None = None,
     diffsense: float | None = None,
     progress: bool | None = None,
+    dimensions: str | None = None,
     **search: Any,
 ) -> Comparison:
     """Compare systems by MFβ, Meaning or Form from precomputed parts, as
@@ -258,6 +259,8 @@ def compare_mfbeta_systems(
         statistic: ``f1``, ``precision`` or ``recall`` (of Meaning; MFβ and Form are F1 only).
         beta, tolerance: MFβ's β and Form's tolerance.
         vectors, cutoff, diffsense: S²match settings.
+        dimensions: ``s2align`` or ``smatch``: the breakdown also tests ``meaning_<measure>`` and
+            ``mfbeta_<measure>`` for each fine-grained measure (:mod:`amreval.mfbeta.dimensions`).
         search: ``solver``, ``restarts``, ``time_limit`` of the alignment search; its seed is ``seed``.
         test, n_resamples, seed, alternative, confidence: as in :func:`~amreval.scores.compare.paired_test`.
 
@@ -289,7 +292,13 @@ def compare_mfbeta_systems(
         )
         for name, preds in named.items()
     }
-    parts = {p: (mfbeta_statistic(beta, p), items) for p in MF_PARTS}
+    parts: dict[str, Any] = {p: (mfbeta_statistic(beta, p), items) for p in MF_PARTS}
+    if dimensions is not None:
+        from amreval.mfbeta.dimensions import dimension_parts
+
+        flags = {name: items[name][:, 3].astype(bool).tolist() for name in items}
+        s2 = dict(vectors=vectors, cutoff=cutoff, diffsense=diffsense, progress=progress)
+        parts.update(dimension_parts(named, refs, flags, dimensions=dimensions, beta=beta, **s2, **search))
     ids = [str(k + 1) for k in range(len(refs))]
     for k, g in enumerate(refs):
         gid = getattr(g, "id", None)

@@ -128,6 +128,9 @@ class MFResult:
         pref_scores, acceptable: per example (Form); ``s2match_f1`` per example (Meaning).
         meaning_items: per example, Meaning's graded match, test and gold triple counts.
         explanations: per example, when asked (see :func:`explain_alignment`).
+        dimensions: with ``dimensions=``, per fine-grained measure its ``precision``, ``recall``,
+            ``meaning`` (F1) and ``mf_beta``; ``dimension_items`` its counts per example
+            (:mod:`amreval.mfbeta.dimensions`).
         config: the settings (:class:`~amreval.scores.harness.Config`).
     """
 
@@ -147,6 +150,8 @@ class MFResult:
     config: Config = field(default_factory=lambda: Config("mfbeta"))
     meaning_items: list[tuple[float, int, int]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    dimensions: dict[str, dict[str, float]] | None = None
+    dimension_items: list[dict[str, tuple[float, int, int]]] | None = None
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:
         """Flat numbers and the config; per-example lists when asked (and the explanations when computed)."""
@@ -163,6 +168,8 @@ class MFResult:
             out["pref_scores"] = list(self.pref_scores)
             out["acceptable"] = list(self.acceptable)
             out["s2match_f1"] = list(self.s2match_f1)
+        for measure, values in (self.dimensions or {}).items():
+            out[f"meaning_{measure}"], out[f"mf_beta_{measure}"] = values["meaning"], values["mf_beta"]
         if self.explanations is not None:
             out["explanations"] = self.explanations
         out["score"] = self.config.score
@@ -291,6 +298,7 @@ def mfbeta(
     clean: bool | str | Callable[[list[str]], list[str]] | Any | None = False,
     explain: bool = False,
     progress: bool | None = None,
+    dimensions: str | None = None,
     **search: Unpack[SearchKeywords],
 ) -> MFResult:
     """MFβ of generated sentences against references (see the module docs).
@@ -330,6 +338,10 @@ def mfbeta(
             callable ``list[str] -> list[str]``; ``False`` (default) leaves
             them as given. Recorded in the config as ``clean=``.
         explain: add per-example explanations (lost, added, approximate triples).
+        dimensions: also Meaning and MFβ for each fine-grained measure
+            (:mod:`amreval.mfbeta.dimensions`): ``"s2align"`` (the authors' script's measures, under
+            S²match's graded alignment) or ``"smatch"`` (Damonte's, under the Smatch alignment).
+            Recorded in the config as ``dimensions=``.
         progress: progress bars (default: on a terminal only).
         **search: the S²match search settings ``solver``, ``restarts``, ``seed``, ``time_limit``
             (:class:`~amreval.match.options.SearchKeywords`, as for :func:`~amreval.scores.smatch.smatch`).
@@ -342,9 +354,11 @@ def mfbeta(
             (``pip install 'amreval[lm]'``).
     """
     from amreval.mfbeta.clean import clean_sentences, cleaner_name, get_cleaner
+    from amreval.mfbeta.dimensions import check_dimensions, dimension_measures, dimension_scores, score_dimensions
     from amreval.mfbeta.form import KINDS, check_sentences, check_tolerance, form_score, get_scorer
 
     explain = bool(check_bool("explain", explain))
+    dimensions = check_dimensions(dimensions)
     progress = check_bool("progress", progress, optional=True)
     gen = check_sentences(generated, "generated", allow_empty=True)
     refs = check_sentences(references, "reference")
@@ -399,6 +413,12 @@ def mfbeta(
     test = sum(p[1] for p in pairs)
     total = sum(p[2] for p in pairs)
     meaning = prf(match, test, total)[2]
+    dimension_items = None
+    if dimensions is not None:
+        dimension_items = score_dimensions(
+            pred, gold, options, dimensions=dimensions, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense,
+            num_workers=num_workers, progress=progress,
+        )  # fmt: skip
     if scorer is None:
         scorer = get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
     form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
@@ -414,6 +434,7 @@ def mfbeta(
             ("lm_kind", getattr(scorer, "kind", lm_kind)),
             *((("lm_dtype", scorer.dtype),) if getattr(scorer, "dtype", "float32") != "float32" else ()),
             ("clean", "none" if cleaner is None else cleaner_name(cleaner)),
+            *((("dimensions", dimensions),) if dimensions is not None else ()),
             *s2.options,
         ),
     )
@@ -433,4 +454,8 @@ def mfbeta(
         explanations=[p[4] for p in pairs] if explain else None,  # type: ignore[misc]
         config=config,
         meaning_items=[(p[0], p[1], p[2]) for p in pairs],
+        dimensions=None
+        if dimension_items is None
+        else dimension_scores(dimension_items, dimension_measures(str(dimensions)), form.form, beta),
+        dimension_items=dimension_items,
     )

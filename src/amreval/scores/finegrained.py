@@ -68,7 +68,14 @@ from amreval.amr.graph import Graph, canonical_role
 from amreval.match.problem import Candidates
 from amreval.match.triples import Triples
 
-__all__ = ["MEASURES", "MEASURE_LABELS", "FINE_RESTARTS", "fine_grained_counts"]
+__all__ = [
+    "MEASURES",
+    "MEASURE_LABELS",
+    "FINE_RESTARTS",
+    "fine_grained_counts",
+    "no_wsd_triples",
+    "reference_triples",
+]
 
 #: Random restarts of the fine-grained searches (they start from the overall alignment).
 FINE_RESTARTS = 4
@@ -126,11 +133,12 @@ def _unlabeled(graph: Graph, t: Triples) -> Triples:
     return Triples(t.variables, t.concepts, attributes, relations)
 
 
-def _no_wsd(t: Triples) -> Triples:
+def no_wsd_triples(t: Triples) -> Triples:
+    """The triples ``t`` with every sense suffix replaced by ``-01``."""
     return Triples(t.variables, [_SENSE.sub("-01", c) for c in t.concepts], t.attributes, t.relations)
 
 
-def _reference_triples(graph: Graph, t: Triples) -> tuple[list[Attribute], list[Relation]]:
+def reference_triples(graph: Graph, t: Triples) -> tuple[list[Attribute], list[Relation]]:
     """Attributes (TOP aside) and relations in the reference's direction and order.
 
     Relations are canonical except that a ``:mod`` edge is ``(mod, parent, child)``,
@@ -222,13 +230,13 @@ def fine_grained_counts(
     out: dict[str, list[int]] = {}
     ua, ub = _unlabeled(pred, a), _unlabeled(gold, b)
     out["unlabeled"] = [aligner(ua, ub, allowed, mapping), ua.count, ub.count]
-    na, nb = _no_wsd(a), _no_wsd(b)
+    na, nb = no_wsd_triples(a), no_wsd_triples(b)
     out["no_wsd"] = [aligner(na, nb, allowed, mapping), na.count, nb.count]
     out["concepts"] = _multiset_counts(a.concepts, b.concepts)
     out["named_ent"] = _multiset_counts(_sources(a, "name"), _sources(b, "name"))
     out["negations"] = _multiset_counts(_sources(a, "polarity"), _sources(b, "polarity"))
     out["wikification"] = _multiset_counts(_wiki(a), _wiki(b))
-    ref_a, ref_b = _reference_triples(pred, a), _reference_triples(gold, b)
+    ref_a, ref_b = reference_triples(pred, a), reference_triples(gold, b)
     for name, select in (("reentrancies", _reentrancies), ("srl", _srl)):
         sa, ka = _subgraph(a, *select(*ref_a, len(a.variables)))
         sb, kb = _subgraph(b, *select(*ref_b, len(b.variables)))
