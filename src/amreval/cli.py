@@ -210,10 +210,10 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
 def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None:
     from amreval.amr.standardize import DEFAULT_STANDARDIZATION, STANDARDIZATIONS
 
-    if averages:
-        mean = "print the micro and the macro average (mean of the pairs' scores), 95%% intervals (--ci N, 10000)"
-        p.add_argument("--averages", action="store_true", help=mean)
-        p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
+    if averages:  # amreval smatch's SMATCH++ options: --averages, --tsv, --aspects, --frames
+        from amreval.smatchpp_command import add_arguments
+
+        add_arguments(p)
     how = "how triples are read: smatch 1.0.4's way (default), as written (none), or by SMATCH++ 1.8's standardizations"
     p.add_argument("--standardize", choices=STANDARDIZATIONS, default=DEFAULT_STANDARDIZATION, help=how)
 
