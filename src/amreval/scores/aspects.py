@@ -45,10 +45,10 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from amreval.amr.read import GraphLike, as_graph
 from amreval.amr.standardize import VAR, check_standardization, marked_triples
@@ -68,11 +68,13 @@ __all__ = [
     "ASPECT_KEYS",
     "ALIGNMENTS",
     "Aspect",
+    "RoleRules",
     "AspectPair",
     "AspectResult",
     "read_frames",
     "role_rules",
     "aspect_subgraphs",
+    "counts_under",
     "aspect_pair",
     "aspect_scores",
 ]
@@ -187,17 +189,52 @@ def read_frames(path: str | Path) -> dict[str, dict[str, str]]:
     return frames
 
 
-def role_rules(frames: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
-    """``{predicate: {":argN": aspect role}}``: the core roles an aspect's word in their frame
-    description renames (the last aspect's last matching word wins, as in SMATCH++)."""
-    rules: dict[str, dict[str, str]] = {}
-    for aspect in ASPECT_RULES.values():
-        for word, role in aspect.words:
-            for predicate, roles in frames.items():
-                for arg, description in roles.items():
+class RoleRules(Mapping[str, Mapping[str, str]]):
+    """``{predicate: {":argN": aspect role}}``: the core roles an aspect's word in their frame description
+    renames (:func:`role_rules`); a predicate's rules are worked out the first time it is asked for."""
+
+    def __init__(self, frames: Mapping[str, Mapping[str, str]]) -> None:
+        self.frames = frames
+        self.words = [(word, role) for aspect in ASPECT_RULES.values() for word, role in aspect.words]
+        self.known: dict[str, dict[str, str]] = {}
+
+    def get(self, predicate: str, default: object = None) -> Any:  # type: ignore[override]
+        """The renamed roles of ``predicate`` (``default`` when it has none)."""
+        rules = self.known.get(predicate)
+        if rules is None:
+            rules = self.known[predicate] = {}
+            for arg, description in self.frames.get(predicate, {}).items():
+                for word, role in self.words:  # the last aspect's last word that fits wins
                     if word in description:
-                        rules.setdefault(predicate, {})[arg] = role
-    return rules
+                        rules[arg] = role
+        return rules or default
+
+    def __getitem__(self, predicate: str) -> Mapping[str, str]:
+        rules = self.get(predicate)
+        if rules is None:
+            raise KeyError(predicate)
+        return rules  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[str]:
+        return (p for p in self.frames if self.get(p))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:  # without working out every predicate's rules
+        return bool(self.frames)
+
+
+def role_rules(frames: Mapping[str, Mapping[str, str]]) -> RoleRules:
+    """The roles the aspects' words rename in a frame table (:func:`read_frames`), as SMATCH++ does: a
+    core role ``:argN`` whose description holds an aspect's word becomes that aspect's role; of several
+    words that fit, the last aspect's last one wins.
+
+    Example:
+        >>> dict(role_rules({"control-01": {":arg0": " controller ", ":arg2": " instrumental with "}}))
+        {'control-01': {':arg2': ':instrument'}}
+    """
+    return RoleRules(frames)
 
 
 def _relabelled(triples: list[StringTriple], rules: Mapping[str, Mapping[str, str]]) -> list[StringTriple]:
@@ -212,49 +249,65 @@ def _relabelled(triples: list[StringTriple], rules: Mapping[str, Mapping[str, st
 
 
 class _Graph:
-    """What the extraction asks of one graph's triples, computed once."""
+    """What the extraction asks of one graph's triples, indexed once."""
 
     def __init__(self, triples: list[StringTriple]) -> None:
-        self.triples = triples
         self.concept = {s: t for s, r, t in triples if r == _INSTANCE}
         self.edges = [tr for tr in triples if tr[1] != _INSTANCE]
-        self.out: dict[str, list[StringTriple]] = {}
+        self.by_role: dict[str, list[StringTriple]] = {}
+        self.into: dict[str, list[StringTriple]] = {}
+        self.out: dict[str, list[StringTriple]] = {}  # non-instance triples only
+        self.touching: dict[str, list[StringTriple]] = {}
+        for tr in triples:
+            self.by_role.setdefault(tr[1], []).append(tr)
+            self.into.setdefault(tr[2], []).append(tr)
+            self.touching.setdefault(tr[0], []).append(tr)
+            if tr[2] != tr[0]:
+                self.touching.setdefault(tr[2], []).append(tr)
         for tr in self.edges:
             self.out.setdefault(tr[0], []).append(tr)
         incoming = Counter(t for _, _, t in self.edges)
-        outgoing = Counter(s for s, _, _ in self.edges)
         self.predicates: dict[str, list[StringTriple]] = {}
         for tr in self.edges:
-            if tr[1] != _ROOT and incoming[tr[0]] == 0 and outgoing[tr[0]] == 1:
+            if tr[1] != _ROOT and incoming[tr[0]] == 0 and len(self.out[tr[0]]) == 1:
                 self.predicates.setdefault(tr[2], []).append(tr)
 
     def subgraph(self, rules: Aspect) -> set[StringTriple]:
-        seeds = [tr for tr in self.triples if tr[1] in rules.roles]
+        seeds = [tr for role in rules.roles for tr in self.by_role.get(role, ())]
         if rules.group:
-            nodes = {s for s, _, t in self.triples if t in rules.group}
-            seeds += [tr for tr in self.triples if tr[0] in nodes or tr[2] in nodes]
+            nodes = {tr[0] for member in rules.group for tr in self.into.get(member, ())}
+            seeds += [tr for node in nodes for tr in self.touching.get(node, ())]
+        if not seeds:
+            return set()
         taken = set(seeds)
         parents = []
         if rules.parents:
             for s, _, _ in seeds:
-                parents += [tr for tr in self.triples if tr[2] == s and tr not in taken]
+                parents += [tr for tr in self.into.get(s, ()) if tr not in taken]
+        frontier = taken  # the triples out of the targets of older ones are in already
         for _ in range(rules.range):
-            new = {o for tr in taken for o in self.out.get(tr[2], ()) if o not in taken}
-            if not new:
+            frontier = {o for tr in frontier for o in self.out.get(tr[2], ()) if o not in taken}
+            if not frontier:
                 break
-            taken |= new
-        taken.update(parents)
-        if rules.predicates:
-            taken.update([p for s, _, t in list(taken) for end in (s, t) for p in self.predicates.get(end, ())])
-        return self.with_instances(taken)
+            taken = taken | frontier
+        if parents:
+            taken = taken | set(parents)
+        return self.with_instances(taken, rules.predicates)
 
-    def with_instances(self, triples: set[StringTriple]) -> set[StringTriple]:
-        ends = {end for s, _, t in triples for end in (s, t) if end in self.concept}
-        return triples | {(v, _INSTANCE, self.concept[v]) for v in ends}
+    def with_instances(self, triples: set[StringTriple], predicates: bool = False) -> set[StringTriple]:
+        """``triples``, (``predicates``) the predicates of their ends, and the instances of the variables."""
+        ends = {end for s, _, t in triples for end in (s, t)}
+        if predicates and self.predicates:
+            extra = [p for end in ends.intersection(self.predicates) for p in self.predicates[end]]
+            if extra:
+                triples = triples | set(extra)
+                ends.update(p[0] for p in extra)
+        concept = self.concept
+        return triples | {(v, _INSTANCE, concept[v]) for v in ends.intersection(concept)}
 
     def reentrancies(self) -> set[StringTriple]:
-        incoming = Counter(t for _, _, t in self.triples)
-        return self.with_instances({tr for tr in self.edges if tr[2] in self.concept and incoming[tr[2]] > 1})
+        shared = [tr for tr in self.edges if tr[2] in self.concept and len(self.into[tr[2]]) > 1]
+        return self.with_instances(set(shared)) if shared else set()
 
 
 def aspect_subgraphs(
@@ -293,7 +346,9 @@ def _top(triples: list[StringTriple], standardize: str) -> str:
     return triples[0][0] if standardize == "smatchpp-amr" else triples[0][2]
 
 
-def _align(a: list[StringTriple], b: list[StringTriple], top_a: str | None, top_b: str | None, search: SearchOptions):
+def _align(
+    a: list[StringTriple], b: list[StringTriple], top_a: str | None, top_b: str | None, search: SearchOptions
+) -> tuple[int, dict[str, str], bool]:
     """The certified alignment of two string-triple graphs: matches, the marked variable map, proven."""
     from amreval.match.alignment import align_triples
 
@@ -306,14 +361,26 @@ def _align(a: list[StringTriple], b: list[StringTriple], top_a: str | None, top_
     return int(round(found.score)) + extra, mapping, bool(found.optimal)
 
 
-def _count_under(a: set[StringTriple], b: set[StringTriple], mapping: Mapping[str, str]) -> Counts:
-    """Matches of ``a``'s triples in ``b`` with ``a``'s variables renamed by ``mapping`` (an unmapped one
-    matches nothing)."""
+def counts_under(a: set[StringTriple], b: set[StringTriple], mapping: Mapping[str, str]) -> Counts:
+    """``(match, test, gold)`` of two subgraphs (marked string triples, see
+    :func:`~amreval.amr.standardize.marked_triples`) under an alignment: ``a``'s triples found in ``b``
+    once ``a``'s variables are renamed by ``mapping`` (an unmapped variable matches nothing).
 
+    Example:
+        >>> a = {(VAR + "x", ":instance", "cat")}
+        >>> counts_under(a, {(VAR + "y", ":instance", "cat")}, {VAR + "x": VAR + "y"}), counts_under(a, a, {})
+        ((1, 1, 1), (0, 1, 1))
+    """
+
+    renamed = _renamed(a, mapping)
+    return sum(renamed[tr] in b for tr in a), len(a), len(b)
+
+
+def _renamed(triples: Iterable[StringTriple], mapping: Mapping[str, str]) -> dict[StringTriple, StringTriple]:
     def rename(x: str) -> str:
         return mapping.get(x, "\x02" + x) if x.startswith(VAR) else x
 
-    return len({(rename(s), r, rename(t)) for s, r, t in a} & b), len(a), len(b)
+    return {(s, r, t): (rename(s), r, rename(t)) for s, r, t in triples}
 
 
 def aspect_pair(
@@ -338,13 +405,15 @@ def aspect_pair(
     main = (matched, len(a), len(b))
     sa, sb = aspect_subgraphs(a, rules), aspect_subgraphs(b, rules)
     counts: dict[str, Counts] = {}
+    renamed = _renamed(_relabelled(a, rules or {}), mapping) if alignment == "onealign" else {}
     for name in ASPECTS:
         if alignment == "onealign":
-            counts[name] = _count_under(sa[name], sb[name], mapping)
+            x, y = sa[name], sb[name]
+            counts[name] = (sum(renamed[tr] in y for tr in x), len(x), len(y))
             continue
-        x, y = sorted(sa[name]), sorted(sb[name])
-        m, _, proven = _align(x, y, None, None, search)
-        counts[name] = (m, len(x), len(y))
+        one, other = sorted(sa[name]), sorted(sb[name])
+        m, _, proven = _align(one, other, None, None, search)
+        counts[name] = (m, len(one), len(other))
         optimal = optimal and proven
     return AspectPair(counts, main, optimal)
 
@@ -410,7 +479,8 @@ def aspect_scores(
         predictions, references: PENMAN strings or graphs, the same number.
         alignment: ``onealign`` (the whole graphs' certified alignment) or ``multialign`` (one per aspect).
         standardize: a SMATCH++ reading (``smatchpp-amr``, SMATCH++'s own for aspects; ``smatchpp-generic``, ``none``).
-        frames: a PropBank frame description file (:func:`read_frames`) or its table, for role relabelling.
+        frames: for the role relabelling, a PropBank frame description file, its table (:func:`read_frames`)
+            or the rules made of it (:func:`role_rules`, to make them once for several corpora).
         **search: the search settings, as for :func:`amreval.scores.smatch.smatch`.
 
     Raises:
@@ -422,15 +492,21 @@ def aspect_scores(
     if alignment not in ALIGNMENTS:
         raise InputError(f"aspects: expected an alignment in {', '.join(ALIGNMENTS)}, got {alignment!r}")
     table = read_frames(frames) if isinstance(frames, (str, Path)) else frames
-    rules = role_rules(table) if table else {}
+    rules: Mapping[str, Mapping[str, str]] = (
+        (table if isinstance(table, RoleRules) else role_rules(table)) if table else {}
+    )
     preds, golds = list(predictions), list(references)
     if len(preds) != len(golds) or not golds:
         raise InputError(f"aspects: expected equal, non-empty lists; got {len(preds)} and {len(golds)} graphs")
     options = SearchOptions.from_keywords(**search)
     pairs = [
         aspect_pair(
-            as_graph(p, "prediction", k), as_graph(g, "reference", k), alignment, pair_search(options, k),
-            standardize=standardize, rules=rules,
+            as_graph(p, "prediction", k),
+            as_graph(g, "reference", k),
+            alignment,
+            pair_search(options, k),
+            standardize=standardize,
+            rules=rules,
         )
         for k, (p, g) in enumerate(zip(preds, golds))
     ]

@@ -430,7 +430,10 @@ def _compare_aspects(
     }
     stat = prf_statistic(statistic)
     parts = {
-        aspect: (stat, {name: np.array([p.counts[aspect] for p in r.pairs], dtype=float) for name, r in results.items()})
+        aspect: (
+            stat,
+            {name: np.array([p.counts[aspect] for p in r.pairs], dtype=float) for name, r in results.items()},
+        )
         for aspect in ASPECTS
     }
     return compare_counts(
