@@ -122,7 +122,7 @@ def test_a_bad_frame_file(tmp_path):
     path = tmp_path / "frames.txt"
     path.write_text("x-01  ARG0 controller\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"frames.txt, line 1: expected 'ARGn: description', got 'arg0 controller'"):
-        read_frames(path)
+        read_frames(path)["x-01"]  # a line is read when its predicate is looked up
     with pytest.raises(InputError, match="cannot read the frame file"):
         read_frames(tmp_path / "missing.txt")
 

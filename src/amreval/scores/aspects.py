@@ -68,6 +68,7 @@ __all__ = [
     "ASPECT_KEYS",
     "ALIGNMENTS",
     "Aspect",
+    "FrameTable",
     "RoleRules",
     "AspectPair",
     "AspectResult",
@@ -163,30 +164,56 @@ ASPECT_KEYS: dict[str, str] = {n.split()[0].lower(): n for n in ASPECTS}
 ALIGNMENTS = ("onealign", "multialign")
 
 
-def read_frames(path: str | Path) -> dict[str, dict[str, str]]:
+class FrameTable(Mapping[str, Mapping[str, str]]):
+    """A PropBank frame description file as ``{predicate: {":argN": " description "}}`` (:func:`read_frames`);
+    a predicate's line is read the first time it is asked for (a corpus needs few of the file's frames)."""
+
+    def __init__(self, lines: dict[str, tuple[int, str]], path: str) -> None:
+        self.lines = lines
+        self.path = path
+        self.known: dict[str, dict[str, str]] = {}
+
+    def __getitem__(self, predicate: str) -> Mapping[str, str]:
+        roles = self.known.get(predicate)
+        if roles is None:
+            number, line = self.lines[predicate]
+            roles = {}
+            for argument in line.split("  arg")[1:]:
+                parts = argument.replace(", ", " ").replace(". ", " ").split(": ")
+                if len(parts) < 2:
+                    raise InputError(
+                        f"{self.path}, line {number}: expected 'ARGn: description', got {'arg' + argument!r}"
+                    )
+                roles[":arg" + parts[0]] = " " + " ".join(parts[1].split()) + " "
+            self.known[predicate] = roles
+        return roles
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
+def read_frames(path: str | Path) -> FrameTable:
     """A PropBank frame description file (``predicate  ARG0: description  ARG1: ...`` a line, the
     format of AMR-World's ``propbank-amr-frames-arg-descr.txt`` that SMATCH++ uses) as
-    ``{predicate: {":argN": " description "}}``, lower-cased, ``", "`` and ``". "`` read as spaces.
+    ``{predicate: {":argN": " description "}}``, lower-cased, ``", "`` and ``". "`` read as spaces
+    (a predicate on several lines: its last).
 
     Raises:
-        InputError: the file cannot be read, or a line's argument has no ``": "``.
+        InputError: the file cannot be read; (when its predicate is looked up) a line's argument has no ``": "``.
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"{path}: cannot read the frame file: {e}") from None
-    frames: dict[str, dict[str, str]] = {}
+    lines: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(text.lower().split("\n"), 1):
-        if not line:
-            continue
-        predicate, *arguments = line.split("  arg")
-        roles = frames[predicate] = {}
-        for argument in arguments:
-            parts = argument.replace(", ", " ").replace(". ", " ").split(": ")
-            if len(parts) < 2:
-                raise InputError(f"{path}, line {number}: expected 'ARGn: description', got {'arg' + argument!r}")
-            roles[":arg" + parts[0]] = " " + " ".join(parts[1].split()) + " "
-    return frames
+        if line:
+            end = line.find("  arg")
+            lines[line if end < 0 else line[:end]] = (number, line)
+    return FrameTable(lines, str(path))
 
 
 class RoleRules(Mapping[str, Mapping[str, str]]):
@@ -267,6 +294,7 @@ class _Graph:
         for tr in self.edges:
             self.out.setdefault(tr[0], []).append(tr)
         incoming = Counter(t for _, _, t in self.edges)
+        self.reached: dict[tuple[str, int], frozenset[StringTriple]] = {}
         self.predicates: dict[str, list[StringTriple]] = {}
         for tr in self.edges:
             if tr[1] != _ROOT and incoming[tr[0]] == 0 and len(self.out[tr[0]]) == 1:
@@ -284,15 +312,24 @@ class _Graph:
         if rules.parents:
             for s, _, _ in seeds:
                 parents += [tr for tr in self.into.get(s, ()) if tr not in taken]
-        frontier = taken  # the triples out of the targets of older ones are in already
-        for _ in range(rules.range):
-            frontier = {o for tr in frontier for o in self.out.get(tr[2], ()) if o not in taken}
-            if not frontier:
-                break
-            taken = taken | frontier
+        if rules.range:  # the steps taken level by level reach what is in reach of the seeds' targets
+            for target in {tr[2] for tr in seeds}:
+                taken |= self.reach(target, rules.range)
         if parents:
             taken = taken | set(parents)
         return self.with_instances(taken, rules.predicates)
+
+    def reach(self, node: str, steps: int) -> frozenset[StringTriple]:
+        """The non-instance triples at most ``steps`` triples down from ``node``."""
+        found = self.reached.get((node, steps))
+        if found is None:
+            out = self.out.get(node, ())
+            more = set(out)
+            if steps > 1:
+                for tr in out:
+                    more |= self.reach(tr[2], steps - 1)
+            found = self.reached[(node, steps)] = frozenset(more)
+        return found
 
     def with_instances(self, triples: set[StringTriple], predicates: bool = False) -> set[StringTriple]:
         """``triples``, (``predicates``) the predicates of their ends, and the instances of the variables."""
