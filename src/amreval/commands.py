@@ -183,6 +183,8 @@ def _print_averages(averaged: Any, args: argparse.Namespace) -> None:
 
 def run_smatch(args: argparse.Namespace) -> int:
     if getattr(args, "aspects", None):
+        if args.s2 or args.averages or args.ci:
+            raise UsageError("--aspects: not with s2match, --averages or --ci")
         from amreval.smatchpp_command import run_aspects
 
         return run_aspects(args)

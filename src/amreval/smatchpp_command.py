@@ -63,11 +63,8 @@ def _graphs(args: argparse.Namespace) -> tuple[list, list]:
 def run_aspects(args: argparse.Namespace) -> int:
     """``amreval smatch --aspects ALIGNMENT``: the whole graphs' score and every aspect's, one line each
     (``--json``: the counts and scores, and each pair's counts with ``--ms``)."""
-    from amreval.commands import UsageError
     from amreval.scores.aspects import ASPECTS, aspect_scores
 
-    if args.s2 or args.averages or args.ci:
-        raise UsageError("--aspects: not with s2match, --averages or --ci")
     if args.frames is None:
         frames = None
     else:
