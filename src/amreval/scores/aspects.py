@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ASPECTS",
+    "ASPECT_RULES",
     "ASPECT_KEYS",
     "ALIGNMENTS",
     "Aspect",
