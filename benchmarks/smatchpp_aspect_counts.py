@@ -6,9 +6,10 @@ For the BART and T5 parses against gold (graphs without their comment lines), SM
 with its ``amr`` standardizer, its ILP (``ilp``), its AMR subgraph extractor (which reads its
 PropBank frame file) and ``score_dimension`` ``all-onealign`` and ``all-multialign`` gives, per pair,
 each aspect's ``[match, test, gold]`` (in SMATCH++'s order, ``REENTRANCIES`` last). For
-``all-onealign`` it also records SMATCH++'s alignment of the whole graphs as pairs of variables
-(the predicted graph's, the gold graph's, lower-cased as written), so that a test can count
-amreval's aspect subgraphs under the very alignment SMATCH++ chose. Writes
+``all-onealign`` it also records, from the same run, SMATCH++'s alignment of the whole graphs as
+pairs of variables (the predicted graph's, the gold graph's, lower-cased as written), so that a
+test can count amreval's aspect subgraphs under the very alignment SMATCH++ chose (its ILP may
+choose another of several optimal alignments in another run, and then count otherwise). Writes
 ``tests/fixtures/smatchpp_aspects.json`` by default.
 """
 
@@ -65,12 +66,15 @@ def aspect_names(scorer) -> list[str]:  # type: ignore[no-untyped-def]
     return list(match)
 
 
-def whole_alignment(scorer, pred: str, gold: str) -> list[list[str]]:  # type: ignore[no-untyped-def]
-    """SMATCH++'s ILP alignment of the whole standardized graphs, as ``[pred variable, gold variable]`` pairs."""
+def onealign_pair(scorer, pred: str, gold: str) -> tuple[list[list[int]], list[list[str]]]:  # type: ignore[no-untyped-def]
+    """Each aspect's ``[match, test, gold]`` by SMATCH++ with ``all-onealign`` and, from the same run, its
+    ILP alignment of the whole graphs as ``[pred variable, gold variable]`` pairs (its ILP may choose
+    another of several optimal alignments when run again)."""
     from smatchpp import graph_transforms, util
 
-    renamed = []
-    triples = []
+    match, _, alignments = scorer.process_pair(pred, gold)
+    counts = [[int(round(m[0])), int(m[2]), int(m[3])] for m in match.values()]
+    renamed, triples = [], []
     for text in (pred, gold):
         t = scorer.graph_reader.string2graph(text)
         plain = graph_transforms.remove_quotes_from_triples(graph_transforms.lower_all_labels(list(t)))
@@ -78,15 +82,15 @@ def whole_alignment(scorer, pred: str, gold: str) -> list[list[str]]:  # type: i
         after = list(util.get_var_concept_dict(graph_transforms.relabel_vars(plain)))
         renamed.append(dict(zip(after, before)))
         triples.append(scorer.graph_standardizer.standardize(t))
-    g1, g2, v1, v2 = scorer.graph_pair_preparer.prepare_get_vars(*triples)
-    alignment, index, _ = scorer.graph_aligner.align(g1, g2, v1, v2)
-    gold_at = {i: v for v, i in index.items() if v.startswith("bb_")}
-    out = []
-    for v in sorted(v1):
-        j = alignment[index[v]] if len(alignment) else -1
+    _, _, v1, v2 = scorer.graph_pair_preparer.prepare_get_vars(*triples)
+    alignment = next(iter(alignments.values()))
+    gold_at = dict(enumerate(sorted(v2)))  # SMATCH++'s aligner numbers each side's variables in sorted order
+    pairs = []
+    for i, v in enumerate(sorted(v1)):
+        j = int(alignment[i]) if len(alignment) > i else -1
         if j in gold_at:
-            out.append([renamed[0][v[3:]], renamed[1][gold_at[j][3:]]])
-    return out
+            pairs.append([renamed[0][v[3:]], renamed[1][gold_at[j][3:]]])
+    return counts, pairs
 
 
 def main(argv: list[str]) -> int:
@@ -102,9 +106,12 @@ def main(argv: list[str]) -> int:
         for name, (a, b) in CORPORA.items():
             t0 = time.perf_counter()
             pred, gold = graph_strings(DATA / a), graph_strings(DATA / b)
-            counts[name] = [pair_counts(scorer, p, g) for p, g in zip(pred, gold)]
             if mode == "onealign":
-                result[f"alignment_{name}"] = [whole_alignment(scorer, p, g) for p, g in zip(pred, gold)]
+                both = [onealign_pair(scorer, p, g) for p, g in zip(pred, gold)]
+                counts[name] = [c for c, _ in both]
+                result[f"alignment_{name}"] = [a for _, a in both]
+            else:
+                counts[name] = [pair_counts(scorer, p, g) for p, g in zip(pred, gold)]
             print(f"{mode} {name}: {len(pred)} pairs ({time.perf_counter() - t0:.1f} s)", flush=True)
         result[mode] = counts
     out_path.write_text(json.dumps(result, separators=(",", ":")) + "\n", encoding="utf-8")
