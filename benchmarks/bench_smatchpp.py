@@ -15,8 +15,14 @@ runs in a fresh process, timed from outside (start-up included), the best of ``-
 The table gives both F1 (SMATCH++ prints two decimals of a percentage), amreval's counts and the
 pairs it proved, whether amreval's counts equal SMATCH++'s ILP counts pair by pair (the fixture
 ``tests/fixtures/smatchpp_counts.json`` that ``benchmarks/smatchpp_counts.py`` writes with
-SMATCH++'s Python API), both times and their ratio. Last, the averages' bootstrap: 10,000
-resamples of the 1562 Little Prince pairs (micro and macro intervals), in process.
+SMATCH++'s Python API), both times and their ratio. Then the aspect scores (``amreval smatch
+--aspects onealign|multialign --frames F``, SMATCH++'s frame file): amreval's whole-process time
+beside its main score's (``--standardize smatchpp-amr``), SMATCH++'s time through its Python API
+(``all-onealign``/``all-multialign``, ILP, in this process: its command line stops on these
+corpora, see the README), and how many pairs have every aspect's counts equal to SMATCH++'s (the
+fixture ``tests/fixtures/smatchpp_aspects.json`` of ``benchmarks/smatchpp_aspect_counts.py``).
+Last, the averages' bootstrap: 10,000 resamples of the 1562 Little Prince pairs (micro and macro
+intervals), in process.
 
 Run: ``python benchmarks/bench_smatchpp.py [--runs N] [--json OUT]``.
 """
@@ -92,16 +98,85 @@ def bench_averages() -> dict[str, float]:
     return {"seconds": best, "with_micro_macro": with_groups, "macro_f1": a.macro.f1, "micro_f1": a.micro.f1}
 
 
+def _aspect_script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("aspect_counts", ROOT / "benchmarks" / "smatchpp_aspect_counts.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_aspects(runs: int) -> list[dict[str, object]]:
+    """The aspect rows: amreval's process times (main score, each alignment), SMATCH++'s API time, parity."""
+    script = _aspect_script()
+    fixture_path = ROOT / "tests" / "fixtures" / "smatchpp_aspects.json"
+    fixture = json.loads(fixture_path.read_text(encoding="utf-8")) if fixture_path.exists() else {}
+    frames = str(script.frame_file())
+    py, rows = sys.executable, []
+    header = (
+        f"{'aspects':10} {'corpus':17} {'main F1':>7} {'pairs =':>9} {'SMATCH++ s':>10} {'amreval s':>9} "
+        f"{'main s':>6} {'/ main':>6}"
+    )
+    print("\n" + header + "\n" + "-" * len(header))
+    import logging
+
+    logging.disable(logging.WARNING)
+    for key in ("bart", "t5"):
+        label, a, b = CORPORA[key]
+        pred, gold = DATA / a, DATA / b
+        main_cmd = [py, "-m", "amreval", "smatch", "-f", str(pred), str(gold), "--standardize", "smatchpp-amr"]
+        t_main, _ = timed([*main_cmd, "--json"], runs)
+        texts = list(zip(script.graph_strings(pred), script.graph_strings(gold)))
+        for mode in script.MODES:
+            cmd = [py, "-m", "amreval", "smatch", "-f", str(pred), str(gold), "--aspects", mode, "--frames", frames]
+            t_ours, out = timed([*cmd, "--json", "--ms"], runs)
+            result = json.loads(out)
+            scorer = script.aspect_scorer(mode)
+            t0 = time.perf_counter()
+            for p, g in texts:
+                scorer.process_pair(p, g)
+            t_theirs = time.perf_counter() - t0
+            names = fixture.get("aspects", [])
+            ours = [[list(p[n]) for n in names] for p in result["pair_counts"]]
+            expected = fixture.get(mode, {}).get(key)
+            same = sum(x == y for x, y in zip(ours, expected)) if expected else None
+            row = {
+                "alignment": mode,
+                "corpus": label,
+                "main_f1": round(100 * result["aspects"]["main"]["f1"], 2),
+                "pairs_identical": same,
+                "smatchpp_api_seconds": t_theirs,
+                "amreval_seconds": t_ours,
+                "amreval_main_seconds": t_main,
+                "over_main": t_ours / t_main,
+                "f1": {n: round(100 * v["f1"], 2) for n, v in result["aspects"].items()},
+            }
+            rows.append(row)
+            flag = "-" if same is None else f"{same}/{len(texts)}"
+            print(
+                f"{mode:10} {label:17} {row['main_f1']:7.2f} {flag:>9} {t_theirs:10.2f} {t_ours:9.2f} "
+                f"{t_main:6.2f} {row['over_main']:5.2f}x",
+                flush=True,
+            )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=1, help="runs of each command, best time kept (default 1)")
     parser.add_argument("--json", metavar="OUT", help="write the rows as JSON")
+    parser.add_argument("--aspects-only", action="store_true", help="only the aspect rows")
     args = parser.parse_args(argv)
     if not DATA.exists():
         print(f"skipped: no data at {DATA}")
         return 0
     if importlib.util.find_spec("smatchpp") is None:
         print("skipped: smatchpp (SMATCH++) is not installed (pip install smatchpp==1.8.0)")
+        return 0
+    if args.aspects_only:
+        aspect_rows = bench_aspects(args.runs)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"aspects": aspect_rows}, indent=2) + "\n", encoding="utf-8")
         return 0
     fixture = json.loads(FIXTURE.read_text(encoding="utf-8")) if FIXTURE.exists() else {}
     py = sys.executable
@@ -150,13 +225,16 @@ def main(argv: list[str] | None = None) -> int:
                     f"{row['proven']:>9} {flag:>7} {t_theirs:10.2f} {t_ours:9.2f} {row['ratio']:5.1f}x",
                     flush=True,
                 )
+    aspect_rows = bench_aspects(args.runs)
     boot = bench_averages()
     print(
         f"\naverages: 10,000 resamples of 1562 pairs, micro and macro intervals: {boot['seconds']:.2f} s "
         f"(with micro-macro over 16 groups: {boot['with_micro_macro']:.2f} s)"
     )
     if args.json:
-        Path(args.json).write_text(json.dumps({"rows": rows, "averages": boot}, indent=2) + "\n", encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps({"rows": rows, "aspects": aspect_rows, "averages": boot}, indent=2) + "\n", encoding="utf-8"
+        )
     return 0
 
 

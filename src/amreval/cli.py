@@ -209,16 +209,12 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
 def _add_standardize(p: argparse.ArgumentParser, averages: bool = False) -> None:
     from amreval.amr.standardize import DEFAULT_STANDARDIZATION, STANDARDIZATIONS
 
-    if averages:
-        _add_averages(p, "pairs'")
-        p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
+    if averages:  # amreval smatch's SMATCH++ options: --averages, --tsv, --aspects, --frames
+        from amreval.smatchpp_command import add_arguments
+
+        add_arguments(p)
     how = "how triples are read: smatch 1.0.4's way (default), as written (none), or by SMATCH++ 1.8's standardizations"
     p.add_argument("--standardize", choices=STANDARDIZATIONS, default=DEFAULT_STANDARDIZATION, help=how)
-
-
-def _add_averages(p: argparse.ArgumentParser, items: str) -> None:
-    mean = f"print the micro and the macro average (mean of the {items} scores), 95%% intervals (--ci N, 10000)"
-    p.add_argument("--averages", action="store_true", help=mean)
 
 
 def _add_progress(p: argparse.ArgumentParser) -> None:
@@ -341,9 +337,10 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
 def _add_s2match_arguments(s2: argparse.ArgumentParser) -> None:
     """The arguments of ``amreval s2match``."""
     from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, DEFAULT_TOP, TOP_RULES
+    from amreval.smatchpp_command import add_averages
 
     _add_scoring_flags(s2)
-    _add_averages(s2, "pairs'")
+    add_averages(s2)
     s2.add_argument(
         "--vectors",
         metavar="FILE",

@@ -182,6 +182,12 @@ def _print_averages(averaged: Any, args: argparse.Namespace) -> None:
 
 
 def run_smatch(args: argparse.Namespace) -> int:
+    if getattr(args, "aspects", None):
+        if args.s2 or args.averages or args.ci:
+            raise UsageError("--aspects: not with s2match, --averages or --ci")
+        from amreval.smatchpp_command import run_aspects
+
+        return run_aspects(args)
     # Smatch streams (bounded memory, -j N workers); S²match, a non-default reading, TSV input and the
     # averages over pairs read the files whole
     whole = args.s2 or _standardize(args) or getattr(args, "averages", False) or getattr(args, "tsv", False)

@@ -82,6 +82,7 @@ from amreval.scores.result_parts import COREF_PARTS, part_counts, parts_of
 
 __all__ = [
     "SCORES",
+    "ASPECT_SCORES",
     "paired_test",
     "compare_counts",
     "compare_systems",
@@ -89,9 +90,12 @@ __all__ = [
     "named_systems",
 ]
 
+#: SMATCH++'s aspect scores (:mod:`amreval.scores.aspects`), by their alignment.
+ASPECT_SCORES = ("aspects-onealign", "aspects-multialign")
 #: Every score :func:`compare_systems` compares: Smatch, S²match, DocSmatch, its coreference
-#: parts and the fine-grained scores (MFβ and its parts: :func:`amreval.mfbeta.counts.compare_mfbeta_systems`).
-SCORES = ("smatch", "s2match", "docsmatch", *COREF_PARTS, *MEASURES)
+#: parts, the fine-grained scores and SMATCH++'s aspects (MFβ and its parts:
+#: :func:`amreval.mfbeta.counts.compare_mfbeta_systems`).
+SCORES = ("smatch", "s2match", "docsmatch", *COREF_PARTS, *MEASURES, *ASPECT_SCORES)
 # MFβ's scores, compared where MFβ's parts are scored
 _MFBETA_SCORES = ("mfbeta", "meaning", "form")
 
@@ -312,8 +316,11 @@ def compare_systems(
             (with the coreference sub-score; the breakdown tests each part),
             a coreference part (``coref``, ``coref_named_entity``, ...,
             ``noncoref``), or a fine-grained score (``srl``, ``concepts``, ...;
-            DocSmatch's, which on sentence graphs is Smatch's). MFβ and its
-            parts are compared by :func:`amreval.mfbeta.counts.compare_mfbeta_systems`.
+            DocSmatch's, which on sentence graphs is Smatch's), or SMATCH++'s aspect
+            scores (``aspects-onealign``, ``aspects-multialign``: the whole graphs' score
+            under ``standardize``, ``smatchpp-amr`` if it is ``smatch``, and a test per aspect
+            in the breakdown). MFβ and its parts are compared by
+            :func:`amreval.mfbeta.counts.compare_mfbeta_systems`.
         statistic: ``f1``, ``precision`` or ``recall``.
         fine_grained: with a DocSmatch score, add the fine-grained scores to the breakdown.
         vectors, cutoff, diffsense: S²match settings.
@@ -331,7 +338,7 @@ def compare_systems(
     if score in _MFBETA_SCORES:
         raise InputError(f"{score} is an MFβ score: compare it with amreval.mfbeta.counts.compare_mfbeta_systems")
     score = check_choice("score", score, SCORES)
-    if standardize != "smatch" and score != "smatch":
+    if standardize != "smatch" and score not in ("smatch", *ASPECT_SCORES):
         raise InputError(f"standardize={standardize!r}: only the smatch score reads triples another way; got {score}")
     statistic = check_choice("statistic", statistic, STATISTICS)
     refs = list(references)
@@ -368,6 +375,8 @@ def compare_systems(
             config=first.config.as_string(),
             **kw,
         )
+    if score in ASPECT_SCORES:
+        return _compare_aspects(named, refs, score, statistic, standardize, search, kw)
     from amreval.docamr.document import document_graph
     from amreval.scores.docsmatch import docsmatch
 
@@ -393,6 +402,47 @@ def compare_systems(
         parts=parts,
         score=score,
         config=first.config.as_string(),
+        **kw,
+    )
+
+
+def _compare_aspects(
+    named: Mapping[str, Sequence[Any]],
+    refs: Sequence[Any],
+    score: str,
+    statistic: str,
+    standardize: str,
+    search: Mapping[str, Any],
+    kw: Mapping[str, Any],
+) -> Comparison:
+    """:func:`compare_systems` of SMATCH++'s aspect scores: the whole graphs, and each aspect in the breakdown."""
+    import numpy as np
+
+    from amreval.amr.read import as_graph
+    from amreval.scores.aspects import ASPECTS, aspect_scores
+
+    golds = [as_graph(r, "reference", k) for k, r in enumerate(refs)]
+    reading = "smatchpp-amr" if standardize == "smatch" else standardize
+    alignment = score.split("-", 1)[1]
+    results = {
+        name: aspect_scores(preds, golds, alignment=alignment, standardize=reading, **search)
+        for name, preds in named.items()
+    }
+    stat = prf_statistic(statistic)
+    parts = {
+        aspect: (
+            stat,
+            {name: np.array([p.counts[aspect] for p in r.pairs], dtype=float) for name, r in results.items()},
+        )
+        for aspect in ASPECTS
+    }
+    return compare_counts(
+        {name: np.array([p.main for p in r.pairs], dtype=float) for name, r in results.items()},
+        statistic=stat,
+        ids=item_ids(golds),
+        parts=parts,
+        score=score,
+        config=f"{score},standardize={reading}",
         **kw,
     )
 
