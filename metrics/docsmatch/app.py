@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import warnings
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -18,7 +19,8 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr
 
 from amreval import loads_graphs
-from amreval.errors import AmrevalError, MissingDependencyError
+from amreval.amr.parse import blank_line_parts, split_blocks
+from amreval.errors import AmrevalError, AmrevalWarning, MissingDependencyError
 from amreval.match import DEFAULT_RESTARTS, DEFAULT_SOLVER, SOLVERS
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES
 from amreval.scores.paired_tests import ALTERNATIVES, DEFAULT_RESAMPLES, TESTS
@@ -45,7 +47,8 @@ INTRO = """\
 Smatch for document-level AMR (DocAMR), with node alignments restricted to aligned sentences, and the
 coreference sub-score of Naseem et al. (2022). Paste or upload predicted and gold PENMAN graphs
 (several graphs separated by blank lines, paired by position), choose the options and press **Score**,
-or click an example below.
+or click an example below. As in the metric, a predicted graph that cannot be read is scored as an empty
+graph and counted; a gold graph that cannot be read is an error.
 """
 
 
@@ -94,12 +97,14 @@ def _prf_table(elem_id: str, rows: list[tuple[str, str]], out: dict) -> str:
     )
 
 
-def overall_html(out: dict) -> str:
-    """The overall score, the counts behind it and the config string."""
+def overall_html(out: dict, notes: list[str] | None = None) -> str:
+    """The overall score, the counts behind it, the config string and the warnings of ``compute``."""
     counts = (
         f"<p>Matched triples <b data-key='match'>{out['match']}</b> of <b data-key='test'>{out['test']}</b> "
         f"predicted and <b data-key='gold'>{out['gold']}</b> gold, over <b data-key='n_pairs'>{out['n_pairs']}</b> "
-        f"document pair(s), <b data-key='n_optimal'>{out['n_optimal']}</b> proven optimal.</p>"
+        f"document pair(s), <b data-key='n_optimal'>{out['n_optimal']}</b> proven optimal; "
+        f"<b data-key='n_unreadable'>{out['n_unreadable']}</b> unreadable prediction(s), each scored as "
+        "an empty graph.</p>"
     )
     config = f"<p><small>config: <code data-key='config'>{html.escape(str(out['config']))}</code></small></p>"
     table = (
@@ -108,7 +113,7 @@ def overall_html(out: dict) -> str:
         + "".join(_cell(part, out[part]) for part in ("precision", "recall", "f1"))
         + "</tr></tbody></table>"
     )
-    return table + counts + config
+    return table + counts + notes_html(notes or []) + config
 
 
 def coref_html(out: dict) -> str:
@@ -150,19 +155,69 @@ def _graphs(text: str, what: str) -> list:
     return graphs
 
 
+def _readable(text: str) -> list:
+    """The graphs of one block of PENMAN text, or [] when it cannot be read."""
+    errors: list = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AmrevalWarning)  # compute warns about the same text
+        graphs = loads_graphs(text, errors=errors)
+    return [] if errors else graphs
+
+
+def predicted_items(text: str) -> list[tuple]:
+    """``(graph, text for compute)`` for each predicted graph of the text, read as the lenient readers read
+    a file: a graph that cannot be read keeps its position and is given to ``compute`` as written
+    (``graph`` None), which scores it as an empty graph and counts it in ``n_unreadable``, as it would
+    for the same text given directly. A block that runs over blank lines is read part by part."""
+    if not text or not text.strip():
+        raise gr.Error("Paste or upload the predicted graphs.")
+    items: list[tuple] = []
+    for block in split_blocks(text):
+        graphs = _readable(block.text)
+        if graphs:
+            items += [(g, g.to_string()) for g in graphs]
+            continue
+        parts = blank_line_parts(block)
+        for part in parts if len(parts) > 1 else [block]:
+            graphs = _readable(part.text) if len(parts) > 1 else []
+            items += [(g, g.to_string()) for g in graphs] or [(None, part.text)]
+    if not items:
+        raise gr.Error("No graph found in the predicted text.")
+    return items
+
+
 def read_documents(pred_text: str, gold_text: str, mode: str) -> tuple[list, list, list[str]]:
     """Documents for ``compute`` from the two texts, and a label for each pair.
 
     In document mode each graph is one DocAMR document (a PENMAN string); in sentence
     mode all graphs of a text are the sentences of one document (a list of strings).
+    A predicted graph that cannot be read is passed as written (see :func:`predicted_items`);
+    a gold graph that cannot be read is an error, as in ``compute``.
     """
-    pred, gold = _graphs(pred_text, "predicted"), _graphs(gold_text, "gold")
+    pred, gold = predicted_items(pred_text), _graphs(gold_text, "gold")
     if mode == SENTENCES:
-        return [[g.to_string() for g in pred]], [[g.to_string() for g in gold]], ["document"]
+        return [[t for _, t in pred]], [[g.to_string() for g in gold]], ["document"]
     if len(pred) != len(gold):
         raise gr.Error(f"{len(pred)} predicted document(s) but {len(gold)} gold document(s); they pair by position.")
-    labels = [g.id or p.id or f"document {k}" for k, (p, g) in enumerate(zip(pred, gold), start=1)]
-    return [g.to_string() for g in pred], [g.to_string() for g in gold], labels
+    ids = [getattr(p, "id", None) for p, _ in pred]  # None: an unreadable prediction
+    labels = [g.id or i or f"document {k}" for k, (i, g) in enumerate(zip(ids, gold), start=1)]
+    return [t for _, t in pred], [g.to_string() for g in gold], labels
+
+
+def computed(metric, **kwargs) -> tuple[dict, list[str]]:
+    """``metric.compute(**kwargs)`` and the messages of the warnings it gave (an unreadable prediction, ...)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AmrevalWarning)
+        try:
+            out = metric.compute(**kwargs)
+        except (AmrevalError, ValueError) as exc:
+            raise gr.Error(str(exc)) from None
+    return out, list(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, AmrevalWarning)))
+
+
+def notes_html(messages: list[str]) -> str:
+    """The warnings of ``compute``, one a line."""
+    return "".join(f"<p class='score-note'><i>{html.escape(m)}</i></p>" for m in messages)
 
 
 def _choices(labels: list[str]) -> list[str]:
@@ -213,9 +268,11 @@ def scored_mappings(state: dict) -> list:
     if "mappings" not in state:
         from amreval.scores.docsmatch import docsmatch
 
-        result = docsmatch(
-            state["predictions"], state["references"], coref=state["coref"], progress=False, **state["options"]
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AmrevalWarning)  # shown with the scores
+            result = docsmatch(
+                state["predictions"], state["references"], coref=state["coref"], progress=False, **state["options"]
+            )
         state["mappings"] = [getattr(pair, "mapping", None) for pair in result.pairs]
     return state["mappings"]
 
@@ -265,19 +322,17 @@ def make_scorer(metric):
 
     def score(pred_text, gold_text, mode, restarts, seed, solver, coref, fine_grained):
         predictions, references, labels = read_documents(pred_text, gold_text, mode)
-        try:
-            out = metric.compute(
-                predictions=predictions,
-                references=references,
-                restarts=int(restarts),
-                seed=int(seed),
-                solver=solver,
-                coref=bool(coref),
-                fine_grained=bool(fine_grained),
-                per_document=True,
-            )
-        except (AmrevalError, ValueError) as exc:
-            raise gr.Error(str(exc)) from None
+        out, notes = computed(
+            metric,
+            predictions=predictions,
+            references=references,
+            restarts=int(restarts),
+            seed=int(seed),
+            solver=solver,
+            coref=bool(coref),
+            fine_grained=bool(fine_grained),
+            per_document=True,
+        )
         state = {
             "predictions": predictions,
             "references": references,
@@ -286,7 +341,7 @@ def make_scorer(metric):
             "coref": bool(coref),
         }
         return (
-            overall_html(out),
+            overall_html(out, notes),
             coref_html(out),
             fine_grained_html(out),
             per_document_html(labels, out["per_document_f1"]),
@@ -366,23 +421,21 @@ def make_comparer(metric):
         if not other_text or not other_text.strip():
             raise gr.Error("Paste or upload the second system's graphs.")
         other, _, _ = read_documents(other_text, gold_text, mode)
-        try:
-            out = metric.compute(
-                predictions=predictions,
-                references=references,
-                compare_predictions=other,
-                restarts=int(restarts),
-                seed=int(seed),
-                solver=solver,
-                coref=bool(coref),
-                fine_grained=bool(fine_grained),
-                per_document=True,
-                test=test,
-                n_resamples=int(n),
-                alternative=alt,
-            )
-        except (AmrevalError, ValueError) as exc:
-            raise gr.Error(str(exc)) from None
+        out, _ = computed(
+            metric,
+            predictions=predictions,
+            references=references,
+            compare_predictions=other,
+            restarts=int(restarts),
+            seed=int(seed),
+            solver=solver,
+            coref=bool(coref),
+            fine_grained=bool(fine_grained),
+            per_document=True,
+            test=test,
+            n_resamples=int(n),
+            alternative=alt,
+        )
         return (
             comparison_html(out),
             differences_html(labels, out["per_document_f1"], out["compare_per_document_f1"]),

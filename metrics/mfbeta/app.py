@@ -21,6 +21,7 @@ import gradio as gr
 from amreval import loads_graphs
 from amreval.errors import AmrevalError, MissingDependencyError
 from amreval.mfbeta.form import DEFAULT_MODEL, DEFAULT_TOLERANCE
+from amreval.mfbeta.parsers import FAILED_PARSE
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE / "examples"
@@ -65,7 +66,9 @@ def scores_html(out: dict, tolerance: float) -> str:
     failures = (
         f"<p>Failed parses: <b data-key='parse_failures'>{out['parse_failures']}</b> of the generations, "
         f"<b data-key='reference_parse_failures'>{out['reference_parse_failures']}</b> of the references "
-        f"(scored as empty graphs). Acceptable: prefScore ≥ {_fmt(0.5 - tolerance)}.</p>"
+        f"(each scored as the MFβ authors' one-node graph <code id='failed-parse'>{html.escape(FAILED_PARSE)}</code>: "
+        "a parse that is missing, empty or unreadable, and the parse of an empty generation). "
+        f"Acceptable: prefScore ≥ {_fmt(0.5 - tolerance)}.</p>"
     )
     config = f"<p><small>config: <code data-key='config'>{html.escape(str(out['config']))}</code></small></p>"
     return f"<table id='scores'><tbody>{body}</tbody></table>{failures}{config}"
@@ -114,15 +117,20 @@ def _sentences(text: str, what: str) -> list[str]:
     return lines
 
 
-def _amrs(text: str, what: str, n: int) -> list[str]:
-    """PENMAN strings of the graphs of pasted or loaded text (never read as a file name)."""
+def _amrs(text: str, what: str, n: int, lenient: bool = False) -> list[str]:
+    """PENMAN strings of the graphs of pasted or loaded text (never read as a file name).
+
+    ``lenient`` (the prediction AMRs): a graph that cannot be read keeps its position as the empty
+    string, which ``compute`` scores as a failed parse, as it does the unreadable text itself.
+    """
+    errors: list | None = [] if lenient else None
     try:
-        graphs = loads_graphs(text, name=what)
+        graphs = loads_graphs(text, name=what, errors=errors)
     except AmrevalError as exc:
         raise gr.Error(str(exc)) from None
     if len(graphs) != n:
         raise gr.Error(f"{len(graphs)} {what} but {n} sentences; they pair by position.")
-    return [g.to_string() for g in graphs]
+    return ["" if g.is_empty() else g.to_string() for g in graphs]
 
 
 def read_inputs(generated_text, references_text, gold_text, source, prediction_text, parser_path) -> dict:
@@ -143,7 +151,7 @@ def read_inputs(generated_text, references_text, gold_text, source, prediction_t
             raise gr.Error("Paste or upload the prediction AMRs, or choose a parser.")
         if "reference_amrs" not in kw:
             raise gr.Error("Without a parser the gold AMRs are needed: paste or upload them.")
-        kw["prediction_amrs"] = _amrs(prediction_text, "prediction AMRs", len(generated))
+        kw["prediction_amrs"] = _amrs(prediction_text, "prediction AMRs", len(generated), lenient=True)
     return kw
 
 

@@ -528,15 +528,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sp = sub.add_parser(
         "space",
         help="write a Hugging Face Space folder for a shipped metric (docsmatch, mfbeta)",
-        description="Write a self-contained Space folder for a metric shipped with amreval: the metric script, "
-        "the Gradio app, its examples, packages.txt, requirements.txt naming this amreval version and the card "
-        "with sdk: gradio and sdk_version (the installed gradio). Upload it with huggingface_hub.",
+        description="Write a Space folder for a shipped metric that builds alone: the metric script, the app, "
+        "examples, packages.txt, this amreval as a file (the sdist built from the checkout, or --sdist/--wheel), "
+        "requirements.txt naming it by its relative path, and the card (sdk_version: the installed gradio).",
     )
     sp.add_argument("metric", choices=("docsmatch", "mfbeta"), help="the metric")
     sp.add_argument("out", metavar="OUT", help="output folder (missing or empty)")
     sp.add_argument("--hub-id", required=True, metavar="USER/NAME", help="the Space's id on the Hub")
     sp.add_argument("--gradio-version", metavar="V", help="sdk_version of the card (default: the installed gradio)")
     sp.add_argument("--force", action="store_true", help="write into a folder that has files")
+    sp.add_argument("--sdist", "--wheel", dest="package", metavar="PATH", help="ship this amreval sdist or wheel")
     _add_verbose(sp)
     sp.set_defaults(func=commands.run_space)
 

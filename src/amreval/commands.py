@@ -609,7 +609,12 @@ def run_space(args: argparse.Namespace) -> int:
     from amreval.hub.metrics import write_space
 
     written = write_space(
-        args.metric, args.out, hub_id=args.hub_id, gradio_version=args.gradio_version, overwrite=args.force
+        args.metric,
+        args.out,
+        hub_id=args.hub_id,
+        gradio_version=args.gradio_version,
+        overwrite=args.force,
+        package=args.package,
     )
     print(f"{args.metric} Space written to {args.out}: " + ", ".join(p.as_posix() for p in written))
     print(

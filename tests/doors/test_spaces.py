@@ -15,6 +15,7 @@ import os
 import shutil
 import socket
 import tempfile
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -49,6 +50,8 @@ if not os.access(CHROMIUM, os.X_OK):
     pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (.ci/install-browser)", allow_module_level=True)
 
 from playwright.sync_api import Page, expect, sync_playwright
+
+from amreval.errors import AmrevalWarning
 
 ROOT = Path(__file__).resolve().parents[2]
 # the metric folders whose apps are served: the source tree, or Space bundles written by `amreval space`
@@ -175,7 +178,10 @@ def test_bundles_run_on_the_installed_package():
     assert not Path(amreval.__file__).resolve().is_relative_to(ROOT / "src"), amreval.__file__
     for name in ("docsmatch", "mfbeta"):
         if (METRICS / name).is_dir():
-            assert (METRICS / name / "requirements.txt").read_text().startswith("amreval[")
+            # the folder's own sdist of this version, by its relative path
+            sdist = f"amreval-{amreval.__version__}.tar.gz"
+            assert (METRICS / name / "requirements.txt").read_text().startswith(f"./{sdist}[")
+            assert (METRICS / name / sdist).is_file()
             assert "sdk_version:" in (METRICS / name / "README.md").read_text()
 
 
@@ -264,7 +270,7 @@ def check_docsmatch(page: Page, expected: dict, labels: list[str]) -> None:
     cells = shown(page, "#overall-scores")
     for key in ("precision", "recall", "f1"):
         assert_number(cells, key, expected[key])
-    for key in ("match", "test", "gold", "n_pairs", "n_optimal"):
+    for key in ("match", "test", "gold", "n_pairs", "n_optimal", "n_unreadable"):
         assert cells[key][0] == str(expected[key]), key
     assert cells["config"][0] == expected["config"]
     coref = shown(page, "#coref-scores")
@@ -343,7 +349,7 @@ def test_docsmatch_uploaded_sentences(page, docsmatch_url, docsmatch_metric, art
     page.screenshot(path=artifacts / "docsmatch-upload.png", full_page=True)
 
 
-def test_docsmatch_reports_bad_input(page, docsmatch_url):
+def test_docsmatch_reports_bad_input(page, docsmatch_url, docsmatch_metric):
     page.goto(docsmatch_url)
     # the PENMAN boxes are monospace
     for box in ("pred", "gold", "other"):
@@ -357,12 +363,49 @@ def test_docsmatch_reports_bad_input(page, docsmatch_url):
     expect(page.locator("#per-document-scores tbody tr")).to_have_count(1)
     # the picture is drawn after the scores: wait for it, or a slow drawing could land after the next click
     expect(page.locator("#picture")).to_contain_text("matched: 4")
-    page.locator("#pred-text textarea").fill("(d / document :snt1 (b / boy)")
+    # a gold graph that cannot be read is an error, as in compute: the message, none of the old results
+    page.locator("#gold-text textarea").fill("(d / document :snt1 (b / boy)")
     page.locator("#score").click()
-    expect(page.get_by_text("predicted, graph #1").first).to_be_visible()
+    expect(page.get_by_text("gold, graph #1").first).to_be_visible()
     expect(page.locator("#overall [data-key]")).to_have_count(0)
     expect(page.locator("#per-document-scores tbody tr")).to_have_count(0)
     expect(page.locator("#picture .picture-note")).to_contain_text("Score some documents")
+
+
+def test_docsmatch_scores_an_unreadable_prediction_as_the_metric_does(page, docsmatch_url, docsmatch_metric):
+    """A predicted graph that cannot be read is scored as an empty graph and counted, as compute does with
+    the same text: here the second of two documents, then the second sentence of one document."""
+    good = "(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG0 b))"
+    bad = "(d / document :snt1 (b / boy)\n   :snt2 (g / go-02"
+    page.goto(docsmatch_url)
+    page.locator("#pred-text textarea").fill(f"{good}\n\n{bad}")
+    page.locator("#gold-text textarea").fill(f"{good}\n\n{good}")
+    page.locator("#score").click()
+    expect(page.locator("#overall-scores [data-key=n_unreadable]")).to_have_text("1")
+    with pytest.warns(AmrevalWarning, match=r"1 of 2 predicted documents could not be read"):
+        expected = docsmatch_metric.compute(predictions=[good, bad], references=[good, good], per_document=True)
+    assert expected["n_unreadable"] == 1 and expected["per_document_f1"] == [1.0, 0.0]
+    check_docsmatch(page, expected, ["document 1", "document 2"])
+    expect(page.locator("#overall-scores .score-note")).to_contain_text("could not be read")
+    # its picture: a note why there is none
+    page.locator("#document input").click()
+    page.get_by_role("option", name="2. document 2").click()
+    expect(page.locator("#picture .picture-note")).to_contain_text("No picture")
+
+    page.locator("#pred-text textarea").fill("(b / boy)\n\n(g / go-02 :ARG0")
+    page.locator("#gold-text textarea").fill("(b / boy)\n\n(g / go-02 :ARG0 (b2 / boy))")
+    page.get_by_label("the graphs are the sentences of one document").check()
+    page.locator("#score").click()
+    with pytest.warns(AmrevalWarning, match=r"could not be read"):
+        expected = docsmatch_metric.compute(
+            predictions=[["(b / boy)", "(g / go-02 :ARG0"]],
+            references=[["(b / boy)", "(g / go-02 :ARG0 (b2 / boy))"]],
+            per_document=True,
+        )
+    # the document node, its two sentence edges and the first sentence: 4 of 8 gold triples, 4 predicted
+    assert (expected["n_unreadable"], expected["match"], expected["test"], expected["gold"]) == (1, 4, 4, 8)
+    expect(page.locator("#overall-scores [data-key=match]")).to_have_text("4")
+    check_docsmatch(page, expected, ["document"])
 
 
 def test_docsmatch_app_warms_up_when_built(docsmatch_metric, monkeypatch):
@@ -460,3 +503,34 @@ def test_mfbeta_example_then_options(page, mfbeta_url, mfbeta_metric, tiny_gpt2,
     expect(page.locator("#mf-scores [data-key=config]")).to_have_text(expected["config"])
     check_mfbeta(page, expected)
     page.screenshot(path=artifacts / "mfbeta-options.png", full_page=True)
+
+
+def test_mfbeta_scores_an_unreadable_parse_as_a_failed_parse(page, mfbeta_url, mfbeta_metric, tiny_gpt2):
+    """A prediction AMR that cannot be read is a failed parse, scored as the authors' one-node graph and
+    counted, as compute does with the same text; the page says what a failed parse is scored as."""
+    parses = graph_blocks(MFBETA_EXAMPLES / "parsed.amr")
+    parses[1] = "(s / sleep-01\n   :ARG0 (g / girl)"
+    kw = {
+        "predictions": sentences(MFBETA_EXAMPLES / "generated.txt"),
+        "references": sentences(MFBETA_EXAMPLES / "references.txt"),
+        "reference_amrs": graph_blocks(MFBETA_EXAMPLES / "gold.amr"),
+        "prediction_amrs": parses,
+        "lm": tiny_gpt2,
+        "per_example": True,
+        "explain": True,
+    }
+    page.goto(mfbeta_url)
+    page.locator("#generated textarea").fill((MFBETA_EXAMPLES / "generated.txt").read_text())
+    page.locator("#references textarea").fill((MFBETA_EXAMPLES / "references.txt").read_text())
+    page.locator("#gold textarea").fill((MFBETA_EXAMPLES / "gold.amr").read_text())
+    page.locator("#prediction textarea").fill("\n\n".join(parses))
+    page.locator("#score").click()
+    expect(page.locator("#mf-scores [data-key=parse_failures]")).to_have_text("1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AmrevalWarning)  # whether compute warns is not what is tested here
+        expected = mfbeta_metric.compute(**kw)
+    assert expected["parse_failures"] == 1
+    check_mfbeta(page, expected)
+    expect(page.locator("#mf-scores #failed-parse")).to_have_text("(er / serialization-error)")
+    # the failed parse earns nothing against its gold graph: its two triples (concept, TOP) match none
+    assert expected["s2match_f1"][1] == 0.0

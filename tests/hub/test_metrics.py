@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
@@ -15,11 +17,13 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 
+import amreval.hub.space_package as space_package
 from amreval import __version__
 from amreval.cli import main
 from amreval.errors import InputError
 from amreval.hub import METRICS, load_metric, metric_dir, write_space
 from amreval.hub.metrics import space_readme, space_requirements
+from amreval.hub.space_package import build_sdist, bundle_package, package_version, source_checkout
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
@@ -78,11 +82,31 @@ def test_the_wheel_ships_the_metric_folders(tmp_path):
     assert Path(done.stdout.strip()) == tmp_path / "installed" / "amreval" / "_metrics" / "docsmatch"
 
 
-def test_space_folder_files_and_contents(tmp_path):
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory) -> Path:
+    """The sdist of this checkout, built once (setuptools' backend, as ``amreval space`` builds it)."""
+    pytest.importorskip("setuptools", minversion="77", reason="building the sdist here needs setuptools >= 77")
+    return build_sdist(tmp_path_factory.mktemp("sdist"))
+
+
+def test_the_sdist_of_the_checkout(sdist):
+    assert source_checkout() == ROOT
+    assert sdist.name == f"amreval-{__version__}.tar.gz" and package_version(sdist) == __version__
+    with tarfile.open(sdist) as archive:
+        names = set(archive.getnames())
+    top = f"amreval-{__version__}"
+    for name in ("setup.py", "pyproject.toml", "src/amreval/match/_kernels.c", "metrics/docsmatch/docsmatch.py"):
+        assert f"{top}/{name}" in names
+    assert not any(n.endswith(".so") for n in names)  # the kernels are compiled where it is installed
+
+
+def test_space_folder_files_and_contents(tmp_path, sdist):
+    pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
     out = tmp_path / "space"
-    written = write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0")
+    written = write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0", package=sdist)
     assert [p.as_posix() for p in written] == [
         "README.md",
+        f"amreval-{__version__}.tar.gz",
         "app.py",
         "docsmatch.py",
         "examples/gold.docamr.amr",
@@ -97,42 +121,66 @@ def test_space_folder_files_and_contents(tmp_path):
     source = ROOT / "metrics" / "docsmatch"
     for same in ("app.py", "docsmatch.py", "packages.txt", "examples/gold.docamr.amr"):
         assert (out / same).read_bytes() == (source / same).read_bytes()
+    assert (out / f"amreval-{__version__}.tar.gz").read_bytes() == sdist.read_bytes()
+    # the package file of the folder, by its relative path: a Space runs pip install -r in its folder
     assert (out / "requirements.txt").read_text() == (
-        f"amreval[hub]=={__version__}\nevaluate>=0.4.6\ndatasets>=4\ngraphviz>=0.20\n"
+        f"./amreval-{__version__}.tar.gz[hub]\nevaluate>=0.4.6\ndatasets>=4\ngraphviz>=0.20\n"
     )
-    card = (out / "README.md").read_text()
-    assert card.startswith("---\ntitle: DocSmatch\nemoji: 📄\ncolorFrom: blue\ncolorTo: green\nsdk: gradio\n")
-    assert "\nsdk: gradio\nsdk_version: 6.31.0\napp_file: app.py\n" in card
+    from huggingface_hub import SpaceCard
+
+    card = SpaceCard.load(out / "README.md")
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert (card.data.title, card.data.sdk, card.data.sdk_version, card.data.app_file) == (
+        "DocSmatch",
+        "gradio",
+        "6.31.0",
+        "app.py",
+    )
+    assert (card.data.python_version, card.data.emoji, card.data.tags[-1]) == (python, "📄", "docamr")
+    text = (out / "README.md").read_text()
     assert (
-        'docsmatch = evaluate.load("someone/docsmatch")  # this Space; a copy of its folder loads by its path, '
-        "under any name"
-        in card
-        and "the folder of this card" not in card
+        'docsmatch = evaluate.load("someone/docsmatch")  # this Space; a local copy of its folder: '
+        'evaluate.load("FOLDER/docsmatch.py")' in text
     )
-    assert 'evaluate.load("someone/docsmatch", "hillclimb")' in card and "metrics/docsmatch" not in card
+    assert "this card" not in text and "metrics/docsmatch" not in text and "in a checkout" not in text
+    assert 'evaluate.load("someone/docsmatch", "hillclimb")' in text
+    note = (
+        "\nThis Space runs `app.py` on the metric script `docsmatch.py`; its `requirements.txt` installs "
+        f"amreval from `amreval-{__version__}.tar.gz`, in this folder.\n"
+    )
     # the rest of the card is the metric card
-    original = (source / "README.md").read_text()
-    assert card.split("\n---\n", 1)[1] == original.split("\n---\n", 1)[1].replace(
-        "the folder of this card", "this Space; a copy of its folder loads by its path, under any name"
-    ).replace("metrics/docsmatch", "someone/docsmatch")
+    original = (source / "README.md").read_text().split("\n---\n", 1)[1]
+    assert card.text == original.replace(
+        '"metrics/docsmatch")  # in a checkout; installed: amreval.hub.load_metric("docsmatch")',
+        '"someone/docsmatch")  # this Space; a local copy of its folder: evaluate.load("FOLDER/docsmatch.py")',
+    ).replace("metrics/docsmatch", "someone/docsmatch").replace(
+        "# Metric Card for DocSmatch\n", "# Metric Card for DocSmatch\n" + note, 1
+    )
     # a Space named otherwise: evaluate.load("USER/NAME") reads NAME.py, the app its metric's script
     # (and evaluate.load(folder) reads <folder>.py)
-    other = write_space("docsmatch", tmp_path / "app", hub_id="someone/amr-doc", gradio_version="6.31.0")
+    other = write_space("docsmatch", tmp_path / "app", hub_id="someone/amr-doc", gradio_version="6.31.0", package=sdist)
     scripts = [p.as_posix() for p in other if p.suffix == ".py"]
     assert scripts == ["amr-doc.py", "app.py", "docsmatch.py"]
     assert (tmp_path / "app" / "amr-doc.py").read_bytes() == (source / "docsmatch.py").read_bytes()
     assert (tmp_path / "app" / "app.py").read_bytes() == (source / "app.py").read_bytes()  # not the script
     with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
-        write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0")
+        write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0", package=sdist)
+    # evaluate imports NAME.py as a module: a dot would make it a package path
+    with pytest.raises(InputError, match=r"the folder's name 'v1.2' has a '.', so evaluate.load could not load"):
+        write_space("docsmatch", tmp_path / "v1.2", hub_id="someone/docsmatch", gradio_version="6.31.0", package=sdist)
+    with pytest.raises(InputError, match=r"--hub-id NAME 'doc.smatch' has a '.'"):
+        write_space("docsmatch", tmp_path / "x", hub_id="someone/doc.smatch", gradio_version="6.31.0", package=sdist)
+    assert not (tmp_path / "v1.2").exists() and not (tmp_path / "x").exists()
     with pytest.raises(InputError, match=r"--hub-id must be USER/NAME"):
-        write_space("docsmatch", tmp_path / "other", hub_id="docsmatch", gradio_version="6.31.0")
+        write_space("docsmatch", tmp_path / "other", hub_id="docsmatch", gradio_version="6.31.0", package=sdist)
 
 
-def test_a_space_folder_loads_from_its_folder_and_by_its_script(tmp_path):
+@pytest.mark.parametrize("folder", ["my-bundle", "docsmatch", "Space 1", "1st"])
+def test_a_space_folder_loads_from_its_folder_and_by_its_script(tmp_path, sdist, folder):
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
-    out = tmp_path / "my-bundle"
-    write_space("docsmatch", out, hub_id="someone/amr-doc", gradio_version="6.31.0")
-    assert (out / "my-bundle.py").read_bytes() == (ROOT / "metrics" / "docsmatch" / "docsmatch.py").read_bytes()
+    out = tmp_path / folder
+    write_space("docsmatch", out, hub_id="someone/amr-doc", gradio_version="6.31.0", package=sdist)
+    assert (out / f"{folder}.py").read_bytes() == (ROOT / "metrics" / "docsmatch" / "docsmatch.py").read_bytes()
     # evaluate.load(folder) reads <folder>.py; a folder renamed after it was written loads by a script's path
     loaded = [evaluate.load(str(out))]
     renamed = out.rename(tmp_path / "renamed")
@@ -142,33 +190,75 @@ def test_a_space_folder_loads_from_its_folder_and_by_its_script(tmp_path):
         assert (results["match"], results["test"], results["gold"]) == (8, 10, 9)
 
 
+def _fake_package(path: Path, name: str, version: str) -> Path:
+    """An sdist-shaped archive holding only a PKG-INFO (for the checks of the file given)."""
+    info = f"Metadata-Version: 2.4\nName: {name}\nVersion: {version}\n".encode()
+    with tarfile.open(path, "w:gz") as archive:
+        member = tarfile.TarInfo(f"{name}-{version}/PKG-INFO")
+        member.size = len(info)
+        archive.addfile(member, io.BytesIO(info))
+    return path
+
+
+def test_the_package_file_given_is_checked(tmp_path, monkeypatch):
+    other_version = _fake_package(tmp_path / "amreval-9.9.tar.gz", "amreval", "9.9")
+    assert package_version(other_version) == "9.9"
+    with pytest.raises(InputError, match=rf"amreval 9.9, but this is amreval {__version__} "):
+        bundle_package(tmp_path / "out", other_version)
+    with pytest.raises(InputError, match=r"a package of 'smatch', not amreval"):
+        bundle_package(tmp_path / "out", _fake_package(tmp_path / "smatch-1.0.tar.gz", "smatch", "1.0"))
+    with pytest.raises(InputError, match=r"expected an sdist \(.tar.gz\) or a wheel \(.whl\) of amreval"):
+        bundle_package(tmp_path / "out", ROOT / "README.md")
+    with pytest.raises(InputError, match=r"nowhere.whl: no such file"):
+        bundle_package(tmp_path / "out", tmp_path / "nowhere.whl")
+    (tmp_path / "broken.whl").write_bytes(b"not a zip")
+    with pytest.raises(InputError, match=r"broken.whl: not a readable package file"):
+        package_version(tmp_path / "broken.whl")
+    # an amreval installed from a wheel has no source: the file must be given
+    monkeypatch.setattr(space_package, "source_checkout", lambda: None)
+    with pytest.raises(InputError, match=r"installed without its source.*pass --sdist PATH \(or --wheel PATH\)"):
+        bundle_package(tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing written
+
+
 def test_space_helpers():
+    pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
     assert (
-        space_requirements("amreval[hub,lm]\ntorch>=2.1\ngradio>=5\n", "1.2.3")
-        == "amreval[hub,lm]==1.2.3\ntorch>=2.1\n"
+        space_requirements("amreval[hub,lm]\ntorch>=2.1\ngradio>=5\n", "amreval-1.2.3.tar.gz")
+        == "./amreval-1.2.3.tar.gz[hub,lm]\ntorch>=2.1\n"
     )
+    with pytest.raises(InputError, match=r"expected amreval or amreval\[extras\], got 'amreval>=0.1'"):
+        space_requirements("amreval>=0.1\n", "amreval-1.2.3.tar.gz")
     card = '---\ntitle: X\nsdk: streamlit\nsdk_version: 1.0\n---\nevaluate.load("metrics/x")\n'
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
     assert space_readme(card, hub_id="u/x", gradio_version="6.0", name="x") == (
-        '---\ntitle: X\nsdk: gradio\nsdk_version: 6.0\n---\nevaluate.load("u/x")\n'
+        f"---\ntitle: X\nsdk: gradio\nsdk_version: '6.0'\npython_version: '{python}'\n---\nevaluate.load(\"u/x\")\n"
     )
     with pytest.raises(InputError, match="the x card has no front matter"):
         space_readme("# X\n", hub_id="u/x", gradio_version="6.0", name="x")
 
 
-def test_space_command(tmp_path, capsys):
+def test_space_command(tmp_path, capsys, sdist):
     gradio = pytest.importorskip("gradio", reason="the space extra (gradio) is not installed")
     from importlib import metadata
 
+    from huggingface_hub import SpaceCard
+
     out = tmp_path / "mf"
+    # by default the sdist is built from the checkout this amreval runs from
     assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta"]) == 0
     printed = capsys.readouterr().out
-    assert f"mfbeta Space written to {out}: README.md, app.py, examples/generated.txt" in printed
+    assert f"mfbeta Space written to {out}: README.md, amreval-{__version__}.tar.gz, app.py, examples/" in printed
     assert f"api.upload_folder(folder_path={str(out)!r}, repo_id='someone/mfbeta', repo_type='space')" in printed
-    card = (out / "README.md").read_text()
-    assert f"\nsdk: gradio\nsdk_version: {metadata.version('gradio')}\n" in card and gradio is not None
+    assert SpaceCard.load(out / "README.md").data.sdk_version == metadata.version("gradio") and gradio is not None
+    assert package_version(out / f"amreval-{__version__}.tar.gz") == __version__
     assert (out / "requirements.txt").read_text() == (
-        f"amreval[hub,lm,parser,s2match]=={__version__}\nevaluate>=0.4.6\ntorch>=2.1\ntransformers>=5\ngraphviz>=0.20\n"
+        f"./amreval-{__version__}.tar.gz[hub,lm,parser,s2match]\nevaluate>=0.4.6\ntorch>=2.1\ntransformers>=5\n"
+        "graphviz>=0.20\n"
     )
     assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta"]) == 1
     assert "is not empty" in capsys.readouterr().err
-    assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta", "--force"]) == 0
+    assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta", "--force", "--sdist", str(sdist)]) == 0
+    assert (out / f"amreval-{__version__}.tar.gz").read_bytes() == sdist.read_bytes()
+    assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta", "--force", "--wheel", "x.whl"]) == 1
+    assert "x.whl: no such file" in capsys.readouterr().err

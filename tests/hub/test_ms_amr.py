@@ -14,11 +14,13 @@ os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 pytest.importorskip("datasets.builder", reason="the hub extra (datasets) is not installed")
 import datasets
 from datasets.data_files import EmptyDatasetError
+from huggingface_hub import DatasetCard
 
 from amreval import AmrevalWarning, InputError, loads_graph
 from amreval.amr import loads_graphs
 from amreval.docamr import convert_document, read_msamr_xml, sentence_amrs
 from amreval.hub.ms_amr import MsAmr, export_ms_amr, load_ms_amr, ms_amr_features, ms_amr_source_hash
+from amreval.hub.ms_amr_card import FIELD_DESCRIPTIONS, MS_AMR_CITATION
 from amreval.hub.ms_amr_rows import FIELDS, iter_ms_amr
 
 AMRS = """# AMR release (fake); corpus fake
@@ -205,8 +207,31 @@ def test_parquet_export_reloads_with_load_dataset(amr3, tmp_path):
     out = tmp_path / "export"
     written = export_ms_amr(amr3, out, progress=False)
     assert written["docamr"] == {"train": 2, "validation": 1, "test": 1, "validation_alternative": 1}
-    readme = (out / "README.md").read_text()
-    assert "config_name: merge-all" in readme and "license: other" in readme
+    # the card: huggingface_hub reads its metadata back, and it describes every field
+    card = DatasetCard.load(out / "README.md")
+    assert (card.data.license, card.data.license_name, card.data.license_link) == (
+        "other",
+        "ldc-user-agreement-for-non-members",
+        "https://catalog.ldc.upenn.edu/LDC2020T02",
+    )
+    assert [c["config_name"] for c in card.data.configs] == ["docamr", "no-merge", "merge-names", "merge-all"]
+    assert card.data.configs[0]["default"] is True and "default" not in card.data.configs[1]
+    assert card.data.configs[3]["data_files"][2] == {"split": "test", "path": "merge-all/test-*.parquet"}
+    infos = {i["config_name"]: i for i in card.data.dataset_info}
+    assert sorted(infos) == ["docamr", "merge-all", "merge-names", "no-merge"]
+    assert infos["docamr"]["splits"] == [
+        {"name": "train", "num_examples": 2},
+        {"name": "validation", "num_examples": 1},
+        {"name": "test", "num_examples": 1},
+        {"name": "validation_alternative", "num_examples": 1},
+    ]
+    assert [f["name"] for f in infos["merge-all"]["features"]] == list(FIELDS)
+    assert infos["docamr"]["features"][-1] == {"name": "num_chains", "dtype": "int32"}
+    for name, description in FIELD_DESCRIPTIONS.items():
+        assert f"- `{name}` (" in card.text and f"): {description}.\n" in card.text
+    assert "- `chains` (list of records): " in card.text and "- `num_nodes` (int32): " in card.text
+    assert "| `docamr` | train 2, validation 1, test 1, validation_alternative 1 |" in card.text
+    assert f"## Citation Information\n```bibtex\n{MS_AMR_CITATION}```\n" in card.text
     for config in ("docamr", "merge-all"):
         loaded = datasets.load_dataset(str(out), config, cache_dir=str(tmp_path / "reload"))
         for split, n in written[config].items():

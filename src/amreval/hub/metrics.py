@@ -20,12 +20,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Union
 
-from amreval._version import __version__
 from amreval.errors import InputError, MissingDependencyError
+from amreval.hub.space_package import bundle_package, requirement_line
 
 __all__ = ["METRICS", "metric_dir", "load_metric", "write_space", "space_readme", "space_requirements"]
 
@@ -74,32 +75,54 @@ def load_metric(name: str, config_name: str | None = None, **kwargs: Any) -> Any
     return evaluate.load(str(folder), config_name, **kwargs)
 
 
-def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str) -> str:
-    """The metric card as a Space card: ``sdk: gradio`` with ``sdk_version``, and usage by Hub id
-    (where the metric card says "the folder of this card", the Space card names the Space and its folder)."""
+def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str, package: str | None = None) -> str:
+    """The metric card as a Space card, through ``huggingface_hub.SpaceCard``: ``sdk: gradio`` with
+    ``sdk_version``, ``python_version`` (this Python's), the usage by Hub id (the metric card's checkout
+    path and its comment replaced), and, with ``package`` (the file name of the amreval the folder
+    installs), a note on what the folder holds.
+
+    Raises:
+        InputError: the card has no front matter.
+        MissingDependencyError: huggingface_hub is not installed.
+    """
+    try:
+        from huggingface_hub import SpaceCard, SpaceCardData
+    except ImportError:
+        raise MissingDependencyError("huggingface_hub", "hub", "writing a Space card") from None
     if not card.startswith("---\n") or "\n---\n" not in card[4:]:
         raise InputError(f"the {name} card has no front matter")
-    end = card.index("\n---\n", 4)
-    lines = [line for line in card[4:end].split("\n") if not line.startswith("sdk_version:")]
-    sdk = [k for k, line in enumerate(lines) if line.startswith("sdk:")]
-    at = sdk[0] if sdk else 0
-    lines[at : at + len(sdk[:1])] = ["sdk: gradio", f"sdk_version: {gradio_version}"]
-    body = card[end + 5 :].replace(
-        f'evaluate.load("metrics/{name}")  # the folder of this card',
-        f'evaluate.load("{hub_id}")  # this Space; a copy of its folder loads by its path, under any name',
+    space = SpaceCard(card)
+    data = SpaceCardData(**space.data.to_dict())
+    data.sdk = "gradio"
+    data.sdk_version = gradio_version
+    # the Python the folder was written with (a Space's default, 3.10, has no GloVe package for S²match)
+    data.python_version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    space.data = data
+    body = space.text.replace(
+        f'evaluate.load("metrics/{name}")  # in a checkout; installed: amreval.hub.load_metric("{name}")',
+        f'evaluate.load("{hub_id}")  # this Space; a local copy of its folder: evaluate.load("FOLDER/{name}.py")',
     )
     body = body.replace(f'evaluate.load("metrics/{name}"', f'evaluate.load("{hub_id}"')
-    return "---\n" + "\n".join(lines) + f"\n---\n{body}"
+    if package is not None:
+        note = (
+            f"\nThis Space runs `app.py` on the metric script `{name}.py`; its `requirements.txt` installs "
+            f"amreval from `{package}`, in this folder.\n"
+        )
+        title = re.search(r"(?m)^# .*\n", body)
+        at = title.end() if title else 0
+        body = body[:at] + note + body[at:]
+    space.text = body
+    return str(space)
 
 
-def space_requirements(text: str, version: str = __version__) -> str:
-    """``requirements.txt`` of a Space: amreval pinned to ``version`` (its extras kept); gradio left
-    out, the Space installs the card's ``sdk_version``."""
+def space_requirements(text: str, package: str) -> str:
+    """``requirements.txt`` of a Space: the ``amreval[extras]`` line replaced by the package file
+    ``package`` of the folder, by its relative path (extras kept); gradio left out, the Space installs
+    the card's ``sdk_version``."""
     out = []
     for line in text.splitlines():
-        requirement = re.match(r"^\s*(amreval(\[[^\]]*\])?)", line)
-        if requirement:
-            out.append(f"{requirement.group(1)}=={version}")
+        if re.match(r"^\s*amreval\b", line):
+            out.append(requirement_line(line, package))
         elif not re.match(r"^\s*gradio\b", line):
             out.append(line)
     return "\n".join(out) + "\n"
@@ -113,17 +136,26 @@ def _gradio_version() -> str:
 
 
 def write_space(
-    name: str, out_dir: PathLike, *, hub_id: str, gradio_version: str | None = None, overwrite: bool = False
+    name: str,
+    out_dir: PathLike,
+    *,
+    hub_id: str,
+    gradio_version: str | None = None,
+    overwrite: bool = False,
+    package: PathLike | None = None,
 ) -> list[Path]:
-    """Write a self-contained Hugging Face Space folder for a shipped metric.
+    """Write a self-contained Hugging Face Space folder for a shipped metric: the folder alone builds the
+    Space, with the amreval it installs inside it.
 
-    The folder holds the metric script (so ``evaluate.load(hub_id)`` works once it is uploaded and
-    ``evaluate.load(out_dir)`` before: as ``evaluate`` reads it, ``NAME.py`` for a Space ``USER/NAME``,
-    ``<folder>.py`` for the folder written, and as ``<metric>.py`` for the app; a folder renamed later
-    loads with ``evaluate.load("<folder>/<metric>.py")``), the
-    Gradio ``app.py``, the examples, ``packages.txt`` (Debian packages: Graphviz), ``requirements.txt``
-    with this amreval version, and the card ``README.md`` with ``sdk: gradio``, ``sdk_version`` (the
-    installed gradio's unless given) and the usage written with ``hub_id``.
+    The folder holds the metric script (as ``NAME.py`` for a Space ``USER/NAME``, which
+    ``evaluate.load(hub_id)`` reads once it is uploaded; as ``<folder>.py``, which ``evaluate.load(out_dir)``
+    reads before; and as ``<metric>.py``, which the app reads, and by which a folder renamed later loads,
+    ``evaluate.load("<folder>/<metric>.py")``), the Gradio ``app.py``, the examples, ``packages.txt``
+    (Debian packages: Graphviz), the amreval package file (by default the sdist built from the checkout
+    this amreval runs from, see :mod:`amreval.hub.space_package`), ``requirements.txt`` naming that file
+    by its relative path (``./amreval-0.1.0.tar.gz[hub]``: a Space runs ``pip install -r requirements.txt``
+    in its folder), and the card ``README.md`` (a ``huggingface_hub.SpaceCard``) with ``sdk: gradio``,
+    ``sdk_version`` (the installed gradio's unless given) and the usage written with ``hub_id``.
 
     Args:
         name: ``"docsmatch"`` or ``"mfbeta"``.
@@ -131,24 +163,35 @@ def write_space(
         hub_id: the Space's id on the Hub, ``USER/NAME``.
         gradio_version: the card's ``sdk_version`` (default: the installed gradio's).
         overwrite: write into a folder that has files (those of the Space are replaced).
+        package: an sdist or wheel of this amreval version to ship (default: the sdist of the checkout;
+            needed when amreval is installed from a wheel).
 
     Returns:
         The files written, relative to ``out_dir``, sorted.
 
     Raises:
-        InputError: an unknown metric, a malformed ``hub_id``, or ``out_dir`` is not empty.
-        MissingDependencyError: no ``gradio_version`` and gradio is not installed.
+        InputError: an unknown metric, a malformed ``hub_id``, a Space or folder name with a ``.`` (evaluate
+            cannot load its script), ``out_dir`` is not empty, ``package`` is not an amreval file of this
+            version, or there is no source to build the sdist from.
+        MissingDependencyError: no ``gradio_version`` and gradio is not installed; huggingface_hub is not
+            installed.
     """
     folder = metric_dir(name)
     if not _HUB_ID.match(hub_id):
         raise InputError(f"--hub-id must be USER/NAME (letters, digits, '-', '_', '.'), got {hub_id!r}")
-    version = gradio_version or _gradio_version()
     out = Path(out_dir)
+    for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.resolve().name)):
+        if "." in script:  # evaluate imports NAME.py as a module: a dot makes it a package path
+            raise InputError(f"{what} {script!r} has a '.', so evaluate.load could not load {script}.py: drop it")
+    version = gradio_version or _gradio_version()
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} is not a folder")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         raise InputError(f"{out} is not empty (pass overwrite=True, --force, to write into it)")
-    out.mkdir(parents=True, exist_ok=True)
+    card = space_readme(
+        (folder / "README.md").read_text(encoding="utf-8"), hub_id=hub_id, gradio_version=version, name=name
+    )  # fails early without huggingface_hub
+    shipped = bundle_package(out, package).name  # checked (or built) before the folder is made
     for file in (f"{name}.py", "app.py", "packages.txt"):
         shutil.copyfile(folder / file, out / file)
     # evaluate.load("USER/NAME") reads NAME.py, evaluate.load(out_dir) <folder>.py; the app reads <metric>.py
@@ -160,8 +203,14 @@ def write_space(
         if example.is_file():
             (out / "examples").mkdir(exist_ok=True)
             shutil.copyfile(example, out / "examples" / example.name)
-    card = (folder / "README.md").read_text(encoding="utf-8")
-    (out / "README.md").write_text(space_readme(card, hub_id=hub_id, gradio_version=version, name=name), "utf-8")
+    card = space_readme(
+        (folder / "README.md").read_text(encoding="utf-8"),
+        hub_id=hub_id,
+        gradio_version=version,
+        name=name,
+        package=shipped,
+    )
+    (out / "README.md").write_text(card, encoding="utf-8")
     requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
-    (out / "requirements.txt").write_text(space_requirements(requirements), encoding="utf-8")
+    (out / "requirements.txt").write_text(space_requirements(requirements, shipped), encoding="utf-8")
     return sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())

@@ -32,6 +32,7 @@ from typing import Any, Union
 
 from amreval.docamr import REPRESENTATIONS, Amr3Layout
 from amreval.errors import InputError, MissingDependencyError
+from amreval.hub.ms_amr_card import MS_AMR_CITATION, export_card
 from amreval.hub.ms_amr_rows import SPLIT_NAMES, iter_ms_amr
 
 __all__ = ["MsAmr", "MsAmrConfig", "ms_amr_features", "ms_amr_source_hash", "load_ms_amr", "export_ms_amr"]
@@ -47,24 +48,6 @@ if not _HAS_DATASETS:
     raise MissingDependencyError("datasets", "hub", "the MS-AMR datasets builder")
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-_CITATION = """\
-@inproceedings{ogorman-etal-2018-amr,
-    title = "{AMR} Beyond the Sentence: the Multi-sentence {AMR} corpus",
-    author = "O'Gorman, Tim and Regan, Michael and Griffitt, Kira and Hermjakob, Ulf and Knight, Kevin and
-      Palmer, Martha",
-    booktitle = "Proceedings of the 27th International Conference on Computational Linguistics",
-    year = "2018",
-    pages = "3693--3702",
-}
-@inproceedings{naseem-etal-2022-docamr,
-    title = "{D}oc{AMR}: Multi-Sentence {AMR} Representation and Evaluation",
-    author = "Naseem, Tahira and others",
-    booktitle = "Proceedings of NAACL-HLT 2022",
-    year = "2022",
-    pages = "3496--3505",
-}
-"""
 
 _DESCRIPTION = (
     "MS-AMR coreference documents (AMR 3.0, LDC2020T02) as document-level AMR graphs (DocAMR), with their "
@@ -184,7 +167,7 @@ class MsAmr(datasets.GeneratorBasedBuilder):
             features=ms_amr_features(),
             homepage="https://catalog.ldc.upenn.edu/LDC2020T02",
             license="LDC User Agreement for Non-Members",
-            citation=_CITATION,
+            citation=MS_AMR_CITATION,
         )
 
     def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
@@ -235,19 +218,6 @@ def load_ms_amr(
         return builder.as_dataset(split=split)
 
 
-_CARD_HEADER = """---
-pretty_name: MS-AMR as DocAMR (local export)
-license: other
-license_name: ldc-user-agreement-for-non-members
-license_link: https://catalog.ldc.upenn.edu/LDC2020T02
-configs:
-{configs}---
-
-Exported by `amreval export-ms-amr` from a licensed copy of AMR 3.0 (LDC2020T02). Do not publish it:
-push it only to a private repository, under the LDC license.
-"""
-
-
 def export_ms_amr(
     data_dir: PathLike,
     out_dir: PathLike,
@@ -256,8 +226,9 @@ def export_ms_amr(
     strict: bool = False,
     progress: bool | None = None,
 ) -> dict[str, dict[str, int]]:
-    """Write Parquet per config and split plus a README with ``configs:``, so that
-    ``datasets.load_dataset(out_dir, config)`` loads it anywhere.
+    """Write Parquet per config and split plus a dataset card (README, :func:`~amreval.hub.ms_amr_card.export_card`:
+    ``configs:``, features, fields, license, citation), so that ``datasets.load_dataset(out_dir, config)``
+    loads it anywhere.
 
     ``progress``: progress bars, ours and ``datasets``' ("Creating parquet ..."); by default on a
     terminal only.
@@ -268,10 +239,8 @@ def export_ms_amr(
     out = Path(out_dir)
     features = ms_amr_features()
     written: dict[str, dict[str, int]] = {}
-    yaml = ""
     for config in configs:
         written[config] = {}
-        files = []
         for split in SPLIT_NAMES:
             rows = list(iter_ms_amr(data_dir, split, config, strict=strict, progress=progress))
             if not rows:
@@ -281,8 +250,5 @@ def export_ms_amr(
             with _datasets_progress(progress):
                 datasets.Dataset.from_list(rows, features=features).to_parquet(str(path))
             written[config][split] = len(rows)
-            files.append(f"  - split: {split}\n    path: {config}/{split}-*.parquet\n")
-        default = "  default: true\n" if config == "docamr" else ""
-        yaml += f"- config_name: {config}\n{default}  data_files:\n" + "".join(files)
-    (out / "README.md").write_text(_CARD_HEADER.format(configs=yaml), encoding="utf-8")
+    (out / "README.md").write_text(export_card(written, features), encoding="utf-8")
     return written
