@@ -5,20 +5,21 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 EXTRAS := test,hub,s2match,lm,distributed,parser,draw,space
-# pytest's worker processes (pytest-xdist): one per core
+# pytest's worker processes (pytest-xdist): one per core, each running whole test files (a file's fixtures made once)
 JOBS ?= auto
 
-.PHONY: demo test check test-core bench venv clean dist
+.PHONY: demo test check lint types test-core bench venv clean dist
 
 # The installer: uv (the one on PATH, else one that pip puts into .uv/ from PyPI); pip where uv cannot be had.
-# `make test UV=` installs with pip.
-UV ?= $(shell command -v uv 2>/dev/null || { test -x .uv/bin/uv || $(PYTHON) -m pip install --quiet --target .uv uv \
-	>/dev/null 2>&1; test -x .uv/bin/uv && echo .uv/bin/uv; })
+# `make test UV=` installs with pip. (Each of these is worked out once, when first used.)
+UV ?= $(eval UV := $$(shell command -v uv 2>/dev/null || { test -x .uv/bin/uv || $$(PYTHON) -m pip install --quiet \
+	--target .uv uv >/dev/null 2>&1; test -x .uv/bin/uv && echo .uv/bin/uv; }))$(UV)
 # uv reads none of pip's settings: the wheel folders, indexes and constraints that pip is given here (its config
 # files, PIP_* variables) are handed to uv, so that both take the same files (torch's CPU build on this disk), and
 # like pip, uv takes the best version on any of the indexes
-pip_setting = $(shell $(PYTHON) -m pip config list 2>/dev/null \
-	| sed -n "s/^:env:\.$(1)='\(.*\)'$$/\1/p; s/^global\.$(1)='\(.*\)'$$/\1/p" | head -n 1)
+PIP_CONFIG = $(eval PIP_CONFIG := $$(shell $$(PYTHON) -m pip config list 2>/dev/null))$(PIP_CONFIG)
+pip_setting = $(shell printf '%s\n' $(PIP_CONFIG) \
+	| sed -n "s/^:env:\.$(1)=\(.*\)$$/\1/p; s/^global\.$(1)=\(.*\)$$/\1/p" | head -n 1)
 UV_FLAGS = --index-strategy unsafe-best-match $(addprefix --index-url=,$(call pip_setting,index-url)) \
 	$(addprefix --extra-index-url=,$(call pip_setting,extra-index-url)) \
 	$(addprefix --find-links=,$(call pip_setting,find-links)) $(addprefix --constraint=,$(call pip_setting,constraint))
@@ -69,15 +70,20 @@ demo: $(DEMO_STAMP)
 CORE_VENV ?= .venv-core
 CORE_STAMP := $(CORE_VENV)/.installed
 
-test: check $(STAMP) $(CORE_STAMP)
-	$(PY) -m pytest -q -rs -n $(JOBS)
-	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
-	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider -n $(JOBS)
+# lint and format first; then the types beside the core-only suite (mypy keeps one core busy), and the whole
+# suite once the types are clean. A failure anywhere fails `make test`.
+test: lint $(STAMP)
+	@$(MAKE) --no-print-directory -j 2 --output-sync=target types test-core
+	$(PY) -m pytest -q -rs -n $(JOBS) --dist loadfile
 
-# lint, format and types: clean or the tests do not run
-check: $(STAMP)
+# lint, format and types
+check: lint types
+
+lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks metrics datasets conftest.py
 	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets conftest.py
+
+types: $(STAMP)
 	$(VENV)/bin/mypy
 
 # a second environment with the core dependencies and the test tools only
@@ -86,7 +92,8 @@ $(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernel
 	touch $(CORE_STAMP)
 
 test-core: $(CORE_STAMP)
-	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider -n $(JOBS)
+	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
+	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider -n $(JOBS) --dist loadfile
 
 # the sdist and a wheel for this platform in dist/, checked as PyPI would (twine check --strict)
 dist: $(STAMP)
