@@ -28,12 +28,12 @@ UV_FLAGS = --index-strategy unsafe-best-match $(addprefix --index-url=,$(call pi
 define install
 	@if [ -n "$(UV)" ]; then \
 		echo "== $(1): installing with $(UV)"; \
-		set -x; \
+		set -ex; \
 		test -x $(1)/bin/python || $(UV) venv --quiet --seed --python $(PYTHON) $(1); \
 		$(UV) pip install --quiet --python $(1)/bin/python $(UV_FLAGS) -c constraints.txt $(2); \
 	else \
 		echo "== $(1): installing with pip (uv cannot be had)"; \
-		set -x; \
+		set -ex; \
 		test -x $(1)/bin/python || $(PYTHON) -m venv $(1); \
 		$(1)/bin/python -m pip install --quiet --upgrade pip; \
 		$(1)/bin/python -m pip install --quiet -c constraints.txt $(2); \
