@@ -2,20 +2,57 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
+EXTRAS := test,hub,s2match,lm,distributed,parser,draw,space
+# pytest's worker processes (pytest-xdist): one per core, each running whole test files (a file's fixtures made once)
+JOBS ?= auto
 
-.PHONY: demo test check test-core bench venv clean dist
+.PHONY: demo test check lint types test-core bench venv clean dist
 
+# The installer: uv (the one on PATH, else one that pip puts into .uv/ from PyPI); pip where uv cannot be had.
+# `make test UV=` installs with pip. (Each of these is worked out once, when first used.)
+UV ?= $(eval UV := $$(shell command -v uv 2>/dev/null || { test -x .uv/bin/uv || $$(PYTHON) -m pip install --quiet \
+	--target .uv uv >/dev/null 2>&1; test -x .uv/bin/uv && echo .uv/bin/uv; }))$(UV)
+# uv reads none of pip's settings: the wheel folders, indexes and constraints that pip is given here (its config
+# files, PIP_* variables) are handed to uv, so that both take the same files (torch's CPU build on this disk), and
+# like pip, uv takes the best version on any of the indexes
+PIP_CONFIG = $(eval PIP_CONFIG := $$(shell $$(PYTHON) -m pip config list 2>/dev/null))$(PIP_CONFIG)
+pip_setting = $(shell printf '%s\n' $(PIP_CONFIG) \
+	| sed -n "s/^:env:\.$(1)=\(.*\)$$/\1/p; s/^global\.$(1)=\(.*\)$$/\1/p" | head -n 1)
+UV_FLAGS = --index-strategy unsafe-best-match $(addprefix --index-url=,$(call pip_setting,index-url)) \
+	$(addprefix --extra-index-url=,$(call pip_setting,extra-index-url)) \
+	$(addprefix --find-links=,$(call pip_setting,find-links)) $(addprefix --constraint=,$(call pip_setting,constraint))
+
+# $(call install,ENV,WHAT): a virtual environment ENV (made if missing) with WHAT installed under constraints.txt
+define install
+	@if [ -n "$(UV)" ]; then \
+		echo "== $(1): installing with $(UV)"; \
+		set -ex; \
+		test -x $(1)/bin/python || $(UV) venv --quiet --seed --python $(PYTHON) $(1); \
+		$(UV) pip install --quiet --python $(1)/bin/python $(UV_FLAGS) -c constraints.txt $(2); \
+	else \
+		echo "== $(1): installing with pip (uv cannot be had)"; \
+		set -ex; \
+		test -x $(1)/bin/python || $(PYTHON) -m venv $(1); \
+		$(1)/bin/python -m pip install --quiet --upgrade pip; \
+		$(1)/bin/python -m pip install --quiet -c constraints.txt $(2); \
+	fi
+endef
+
+# everything: the package, every extra and the test tools
 $(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -c constraints.txt -e '.[test,hub,s2match,lm,distributed,parser,draw,space]'
-	touch $(STAMP)
+	$(call install,$(VENV),-e '.[$(EXTRAS)]')
+	touch $(DEMO_STAMP) $(STAMP)
+
+# what the demo runs: the package and S²match's word vectors
+$(DEMO_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
+	$(call install,$(VENV),-e '.[s2match]')
+	touch $(DEMO_STAMP)
 
 venv: $(STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	@echo "== Smatch of examples/pred.amr against examples/gold.amr =="
 	$(VENV)/bin/amreval smatch -f examples/pred.amr examples/gold.amr --pr --significant 4
 	@echo "== per pair =="
@@ -33,36 +70,40 @@ demo: $(STAMP)
 CORE_VENV ?= .venv-core
 CORE_STAMP := $(CORE_VENV)/.installed
 
-test: check $(STAMP) $(CORE_STAMP)
-	$(PY) -m pytest -q -rs
-	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
-	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider
+# lint and format first; then the types beside the core-only suite (mypy keeps one core busy), and the whole
+# suite once the types are clean. A failure anywhere fails `make test`.
+test: lint $(STAMP)
+	@$(MAKE) --no-print-directory -j 2 --output-sync=target types test-core
+	$(PY) -m pytest -q -rs -n $(JOBS) --dist loadfile
 
-# lint, format and types: clean or the tests do not run
-check: $(STAMP)
+# lint, format and types
+check: lint types
+
+lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks metrics datasets conftest.py
 	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets conftest.py
+
+types: $(STAMP)
 	$(VENV)/bin/mypy
 
 # a second environment with the core dependencies and the test tools only
 $(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
-	test -x $(CORE_VENV)/bin/python || $(PYTHON) -m venv $(CORE_VENV)
-	$(CORE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(CORE_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[test]'
+	$(call install,$(CORE_VENV),-e '.[test]')
 	touch $(CORE_STAMP)
 
 test-core: $(CORE_STAMP)
-	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider
+	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
+	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider -n $(JOBS) --dist loadfile
 
 # the sdist and a wheel for this platform in dist/, checked as PyPI would (twine check --strict)
 dist: $(STAMP)
-	$(PIP) install --quiet -c constraints.txt build twine
+	$(call install,$(VENV),build twine)
 	rm -rf dist
 	$(PY) -m build --outdir dist .
 	$(PY) -m twine check --strict dist/*
 
 bench: $(STAMP)
-	$(PIP) install --quiet -c constraints.txt -e '.[test,bench]'
+	$(call install,$(VENV),-e '.[test,bench]')
 	$(PY) benchmarks/bench_smatch.py
 	$(PY) benchmarks/bench_smatchpp.py
 	$(PY) benchmarks/bench_certified.py
@@ -76,5 +117,5 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_trainer.py
 
 clean:
-	rm -rf $(VENV) $(CORE_VENV) build dist .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
+	rm -rf $(VENV) $(CORE_VENV) .uv build dist .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
 	rm -f src/amreval/match/_ckernels*.so
