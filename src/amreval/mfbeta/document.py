@@ -188,7 +188,9 @@ def _split(paragraphs: list[str], given: Sequence[Sequence[str]] | None, label: 
         return [split_sentences(p) for p in paragraphs]
     if isinstance(given, str) or len(given) != len(paragraphs):
         n = "a string" if isinstance(given, str) else len(given)
-        raise InputError(f"{len(paragraphs)} {label} paragraphs but {n} lists of sentences; they are paired by position")
+        raise InputError(
+            f"{len(paragraphs)} {label} paragraphs but {n} lists of sentences; they are paired by position"
+        )
     out = []
     for d, sents in enumerate(given):
         if isinstance(sents, str) or not sents:
@@ -232,7 +234,9 @@ def _parses(
     if given is not None:
         if isinstance(given, str) or len(given) != len(sentences):
             n = "a string" if isinstance(given, str) else len(given)
-            raise InputError(f"{len(sentences)} {label} paragraphs but {n} lists of parses; they are paired by position")
+            raise InputError(
+                f"{len(sentences)} {label} paragraphs but {n} lists of parses; they are paired by position"
+            )
         per_doc: list[list[Any]] = []
         for d, (sents, amrs) in enumerate(zip(sentences, given)):
             if isinstance(amrs, (str, Graph)) or len(amrs) != len(sents):
@@ -324,7 +328,11 @@ def _build(
         tokens = [_tokens(s, t) for s, t in zip(aligned, sents)]
         if callable(coref):
             found = coref(tokens)
-            doc = found if isinstance(found, CorefDocument) else CorefDocument(key, tokens, _clusters(found, key))
+            doc = (
+                found
+                if isinstance(found, CorefDocument)
+                else CorefDocument(key, tokens, _clusters(found, f"{label} paragraph #{d}"))
+            )
             doc.source = f"the coreference system on {label} paragraph #{d}"
         else:
             doc = coref[d]
@@ -336,12 +344,6 @@ def _build(
                     f"{label} paragraph #{d}: the coreference document {doc.doc_key!r} has {len(doc.sentences)} "
                     f"sentences but the paragraph has {len(sents)}; clusters name sentences by position"
                 )
-            for k, (words, sent) in enumerate(zip(doc.sentences, tokens)):
-                if len(words) != len(sent):
-                    raise InputError(
-                        f"{label} paragraph #{d}, sentence {k + 1}: the coreference document has {len(words)} "
-                        f"tokens but the sentence has {len(sent)}"
-                    )
             ms, report = chains_from_coref(doc, aligned)
             unmapped += len(report.unmapped)
         chains.append(len(ms.chains))
@@ -349,18 +351,24 @@ def _build(
     return graphs, unmapped, chains
 
 
-def _clusters(found: Any, key: str) -> list[list[tuple[int, int]]]:
+def _clusters(found: Any, where: str) -> list[list[tuple[int, int]]]:
     try:
         return [[(int(s), int(e)) for s, e in cluster] for cluster in found]
     except (TypeError, ValueError):
         raise InputError(
-            f"{key}: the coreference system returned {found!r:.60}; expected clusters of (start, end) spans"
+            f"{where}: the coreference system returned {found!r:.60}; expected clusters of (start, end) spans"
         ) from None
 
 
 def _gold_sentences(graph: Graph) -> int:
     """The sentences of a gold document graph: its highest ``:sntN`` (1 without ``:snt`` edges)."""
-    numbers = [int(m.group(1)) for e in graph.edges if e.source == graph.top for m in [re.match(r"snt(\d+)$", e.role, re.I)] if m]
+    numbers = [
+        int(m.group(1))
+        for e in graph.edges
+        if e.source == graph.top
+        for m in [re.match(r"snt(\d+)$", e.role, re.I)]
+        if m
+    ]
     return max(numbers, default=1)
 
 
@@ -446,14 +454,18 @@ def document_mfbeta(
     if prediction_amrs is None and parser is None:
         raise InputError("Meaning needs the sentences' AMRs: pass parser= or prediction_amrs=")
     if reference_amrs is None and reference_parses is None and parser is None:
-        raise InputError("without reference_amrs, Meaning compares with parsed references: pass parser= or reference_parses=")
+        raise InputError(
+            "without reference_amrs, Meaning compares with parsed references: pass parser= or reference_parses="
+        )
     run = dict(batch_size=batch_size, device=device, progress=progress, cache=cache)
     sents = _split(gen, sentences, "generated")
     for d, s in enumerate(sents):
         if not s:
             raise InputError(f"generated paragraph #{d}: no sentences")
     parses, failed = _parses(sents, prediction_amrs, parser, "generated", run)
-    predicted, unmapped, chains = _build(sents, parses, _coref_documents(coref, n, coref_format, "generated"), rep, "generated")
+    predicted, unmapped, chains = _build(
+        sents, parses, _coref_documents(coref, n, coref_format, "generated"), rep, "generated"
+    )
     ref_failed: list[tuple[int, int]] = []
     if reference_amrs is not None:
         if isinstance(reference_amrs, str) or len(reference_amrs) != n:

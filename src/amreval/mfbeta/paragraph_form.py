@@ -113,7 +113,12 @@ def _inspected(scorer: LanguageModelScorer, start: int) -> LoadedModel:
         kept = _INSPECTED[id(model)] = (model, loaded)
     loaded = kept[1]
     if not loaded.checked:
-        inspect_model(loaded, [start, *tokenizer("the", add_special_tokens=False)["input_ids"]], scorer.device, start)
+        import torch
+
+        with torch.inference_mode():
+            inspect_model(
+                loaded, [start, *tokenizer("the", add_special_tokens=False)["input_ids"]], scorer.device, start
+            )
     return loaded
 
 
@@ -128,7 +133,9 @@ def _boundaries(tokenizer: Any) -> tuple[int, int]:
     return int(bos if bos is not None else eos), int(eos)
 
 
-def _windowed(scorer: LanguageModelScorer, texts: list[str], window: int, stride: int, progress: bool | None) -> list[float]:
+def _windowed(
+    scorer: LanguageModelScorer, texts: list[str], window: int, stride: int, progress: bool | None
+) -> list[float]:
     """mtp of texts longer than one window."""
     import torch
 
@@ -145,7 +152,10 @@ def _windowed(scorer: LanguageModelScorer, texts: list[str], window: int, stride
     loaded = _inspected(scorer, start)
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else end
     sums = np.zeros(len(texts), dtype=np.float64)
-    with torch.inference_mode(), progress_counter(len(rows), enable=progress, desc="form (windows)", unit="window") as bar:
+    with (
+        torch.inference_mode(),
+        progress_counter(len(rows), enable=progress, desc="form (windows)", unit="window") as bar,
+    ):
         for batch in token_batches([len(r.ids) for r in rows], scorer.max_tokens, scorer.batch_size):
             chunk = [rows[k] for k in batch]
             probs = target_log_probs(loaded, chunk, int(pad), scorer.device).double().exp().cpu().numpy()
