@@ -85,7 +85,8 @@ def test_without_coreference_the_pronoun_stays_its_own_node():
     assert r.documents[0].to_string(indent=None).splitlines()[-1] == (
         "(d / document :snt1 (s1.s / sleep-01 :ARG0 (s1.b / boy)) :snt2 (s2.w / wake-up-02 :ARG0 (s2.h / he)))"
     )
-    assert r.chains == [0] and r.coreference == 0.0 and r.meaning < 0.9
+    # the gold's merged boy is a coreference item the prediction lacks: 0 of 2 found (not 0/0)
+    assert r.chains == [0] and r.coreference_counts == (0, 0, 2) and r.coreference == 0.0 and r.meaning < 0.9
 
 
 def test_coreference_as_a_callable_and_as_a_jsonlines_line():
@@ -117,13 +118,18 @@ def test_the_parser_and_given_sentences():
     assert ",split=given," in r.config.as_string() and r.unmapped_mentions == 1 and r.chains == [0]
 
 
-def test_form_equals_the_hand_computed_preference(tmp_path_factory, make_tiny_gpt2):
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory, make_tiny_gpt2):
+    return make_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2-doc"), [GEN, REF])
+
+
+def test_form_equals_the_hand_computed_preference(tiny_gpt2):
     import torch
     import transformers
 
     from amreval.mfbeta.form import LanguageModelScorer
 
-    path = make_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2-doc"), [GEN, REF])
+    path = tiny_gpt2
     model = transformers.AutoModelForCausalLM.from_pretrained(path)
     tokenizer = transformers.AutoTokenizer.from_pretrained(path)
     eot = tokenizer.convert_tokens_to_ids("<|endoftext|>")
@@ -218,3 +224,30 @@ def test_bad_input_is_named():
         document_mfbeta([GEN], [REF], reference_amrs=[GOLD], scorer=LM)
     with pytest.raises(InputError, match=r"^generated paragraph #0, sentence #1: expected a non-empty string"):
         _score(sentences=[["The boy slept.", " "]])
+
+
+def test_the_metric_at_the_document_level_equals_the_core(tiny_gpt2):
+    import os
+    import tempfile
+    from pathlib import Path
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
+    from amreval.mfbeta.form import get_scorer
+
+    metric = evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / "mfbeta"))
+    line = (
+        '{"doc_key": "D", "sentences": [["The", "boy", "slept", "."], ["He", "woke", "up", "."]], '
+        '"clusters": [[[1, 1], [4, 4]]]}'
+    )
+    kw = dict(level="document", coref=[line], lm=tiny_gpt2, per_example=True)
+    out = metric.compute(predictions=[GEN], references=[REF], reference_amrs=[GOLD], prediction_amrs=[PARSES], **kw)
+    core = _score(scorer=get_scorer(tiny_gpt2), coref=[line]).as_dict(per_example=True)
+    assert core.pop("score") == "mfbeta" and out == core
+    assert out["meaning"] == pytest.approx(0.9) and out["coreference"] == 1.0 and out["sentence_mismatches"] == 0
+    # add_batch carries each paragraph's list of sentence parses
+    metric.add_batch(predictions=[GEN], references=[REF], reference_amrs=[GOLD], prediction_amrs=[PARSES])
+    assert metric.compute(**kw) == out
+    with pytest.raises(InputError, match=r"^level must be 'sentence' or 'document', got 'paragraph'$"):
+        metric.compute(predictions=[GEN], references=[REF], reference_amrs=[GOLD], lm=tiny_gpt2, level="paragraph")

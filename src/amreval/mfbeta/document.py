@@ -110,7 +110,8 @@ class DocumentMFResult:
     Attributes:
         meaning, form, beta, mf_beta, scores: as in :class:`~amreval.mfbeta.score.MFResult`
             (Meaning is corpus DocSmatch F1).
-        coreference: the DocSmatch coreference sub-score (F1), a part of Meaning reported on its own.
+        coreference: the DocSmatch coreference sub-score (F1), a part of Meaning reported on its own;
+            None when neither side has coreference items (0/0).
         meaning_counts, coreference_counts: ``(match, test, gold)`` of each.
         sentences, reference_sentences: per document, the generated and the gold sentence counts.
         sentence_mismatches: documents whose counts differ (positions in ``mismatched``).
@@ -123,7 +124,7 @@ class DocumentMFResult:
     """
 
     meaning: float
-    coreference: float
+    coreference: float | None
     form: float
     beta: float
     mf_beta: float
@@ -152,6 +153,9 @@ class DocumentMFResult:
             **self.scores,
             "meaning": self.meaning,
             "coreference": self.coreference,
+            "coreference_match": self.coreference_counts[0],
+            "coreference_test": self.coreference_counts[1],
+            "coreference_gold": self.coreference_counts[2],
             "form": self.form,
             "beta": self.beta,
             "sentence_mismatches": self.sentence_mismatches,
@@ -326,14 +330,14 @@ def _build(
         for k, sent in enumerate(aligned):
             sent.graph.metadata["id"] = f"{key}.{k + 1}"
         tokens = [_tokens(s, t) for s, t in zip(aligned, sents)]
+        doc: CorefDocument | None
         if callable(coref):
             found = coref(tokens)
-            doc = (
-                found
-                if isinstance(found, CorefDocument)
-                else CorefDocument(key, tokens, _clusters(found, f"{label} paragraph #{d}"))
-            )
-            doc.source = f"the coreference system on {label} paragraph #{d}"
+            if isinstance(found, CorefDocument):
+                doc = found
+            else:
+                doc = CorefDocument(key, tokens, _clusters(found, f"{label} paragraph #{d}"))
+                doc.source = f"the coreference system on {label} paragraph #{d}"
         else:
             doc = coref[d]
         if doc is None:
@@ -436,7 +440,7 @@ def document_mfbeta(
     from amreval.mfbeta.paragraph_form import paragraph_scores, resolve_window
     from amreval.mfbeta.score import BETAS, mf_beta
     from amreval.scores.docsmatch import docsmatch
-    from amreval.scores.harness import prf
+    from amreval.scores.harness import prf_or_none
 
     gen = _paragraphs(generated, "generated")
     refs = _paragraphs(references, "reference")
@@ -510,7 +514,7 @@ def document_mfbeta(
     )
     return DocumentMFResult(
         meaning=meaning,
-        coreference=prf(*coref_counts)[2],
+        coreference=prf_or_none(*coref_counts)[2],
         form=form.form,
         beta=beta,
         mf_beta=mf_beta(meaning, form.form, beta),
