@@ -38,6 +38,7 @@ Example:
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -208,6 +209,8 @@ def _split(paragraphs: list[str], given: Sequence[Sequence[str]] | None, label: 
 
 def _aligned(item: Any) -> AlignedSentence | None:
     """A given or produced parse as an aligned sentence; None when it is a failed parse."""
+    if isinstance(item, AlignedSentence):  # a copy: its graph gets the document's sentence id
+        return None if item.graph.is_empty() or item.graph.top is None else copy.deepcopy(item)
     if isinstance(item, Graph):
         item = item.to_string()
     if not isinstance(item, str) or not item.strip() or "(" not in item:
@@ -414,7 +417,8 @@ def document_mfbeta(
         reference_amrs: the gold DocAMR of each document (PENMAN, a Graph, or a list of sentence graphs).
         sentences: the sentences of each generated paragraph (default: :func:`split_sentences`).
         prediction_amrs: per paragraph, one parse per sentence (PENMAN with alignments for coreference,
-            a Graph, or None for a failed parse); otherwise ``parser`` parses.
+            an :class:`~amreval.amr.token_alignments.AlignedSentence`, a Graph, or None for a failed
+            parse); otherwise ``parser`` parses.
         coref: the coreference of the generated paragraphs: a callable (see the module docs), or
             clusters given (a coreference file, or per paragraph a ``CorefDocument`` or jsonlines line);
             None: no cross-sentence coreference.
