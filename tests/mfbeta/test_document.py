@@ -89,6 +89,20 @@ def test_without_coreference_the_pronoun_stays_its_own_node():
     assert r.chains == [0] and r.coreference_counts == (0, 0, 2) and r.coreference == 0.0 and r.meaning < 0.9
 
 
+def test_parsed_references_and_nothing_to_score_for_coreference():
+    doc = CorefDocument("D", TOKENS, CLUSTERS)
+    lm = FixedScores({GEN: 0.3})
+    r = document_mfbeta([GEN], [GEN], prediction_amrs=[PARSES], coref=[doc], reference_parses=[PARSES],
+                        reference_coref=[doc], scorer=lm)  # fmt: skip
+    assert (r.meaning, r.coreference, r.coreference_counts) == (1.0, 1.0, (2, 2, 2)) and r.reference_sentences == [2]
+    assert r.pref_scores == [0.5] and r.reference_parse_failures == 0
+    # neither side has coreference: the sub-score is None (0/0), its counts 0
+    plain = "(d / document :snt1 (a / sleep-01 :ARG0 (b / boy)) :snt2 (c / wake-up-02 :ARG0 (h / he)))"
+    r = _score(coref=None, reference_amrs=[plain])
+    assert r.meaning == 1.0 and r.coreference is None and r.coreference_counts == (0, 0, 0)
+    assert r.as_dict()["coreference"] is None
+
+
 def test_coreference_as_a_callable_and_as_a_jsonlines_line():
     seen = []
 
