@@ -221,6 +221,10 @@ def test_bad_input_is_named():
         InputError, match=r"^generated paragraph #0: 2 sentences but 1 parses; give one parse per sentence"
     ):
         _score(prediction_amrs=[PARSES[:1]])
+    with pytest.raises(
+        InputError, match=r"^generated paragraph #0: 2 sentences but a str; give one parse per sentence"
+    ):
+        _score(prediction_amrs=[PARSES[0]])
     with pytest.raises(InputError, match=r"^1 generated paragraphs but 2 coreference documents; they are paired"):
         _score(coref=[CorefDocument("D", TOKENS, CLUSTERS)] * 2)
     with pytest.raises(

@@ -246,8 +246,8 @@ def _parses(
             )
         per_doc: list[list[Any]] = []
         for d, (sents, amrs) in enumerate(zip(sentences, given)):
-            if isinstance(amrs, (str, Graph)) or len(amrs) != len(sents):
-                n = "one graph" if isinstance(amrs, (str, Graph)) else f"{len(amrs)} parses"
+            if not isinstance(amrs, (list, tuple)) or len(amrs) != len(sents):
+                n = f"{len(amrs)} parses" if isinstance(amrs, (list, tuple)) else f"a {type(amrs).__name__}"
                 raise InputError(
                     f"{label} paragraph #{d}: {len(sents)} sentences but {n}; give one parse per sentence "
                     "(split_sentences shows the split)"
