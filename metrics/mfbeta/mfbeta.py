@@ -13,7 +13,6 @@ from amreval.errors import InputError
 from amreval.hub.metric_io import check_batch, numeric_results, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.mfbeta.counts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_item_parts, mfbeta_parts
-from amreval.mfbeta.document import document_mfbeta
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
 from amreval.mfbeta.score import mfbeta as score_generation
 from amreval.scores.checks import check_bool
@@ -302,6 +301,8 @@ class Mfbeta(evaluate.Metric):
             check_mfbeta_parts(compare_prediction_amrs, gold)
         scorer = self._scorer(lm, lm_kind, device, dtype, max_tokens, cache)
         if level == "document":
+            from amreval.mfbeta.document import document_mfbeta
+
             document = document_mfbeta(
                 predictions,
                 references,
