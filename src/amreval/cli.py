@@ -329,7 +329,7 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--significant", type=_integer(0), default=4, metavar="D", help="digits (default 4)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
-    add_arguments(p)  # and the command's func, which runs either level
+    add_arguments(p, commands.run_mfbeta)  # and the command's func, which runs either level
     _add_progress(p)
     _add_verbose(p)
 

@@ -7,7 +7,8 @@ every paragraph in order (the paragraphs split by
 :func:`~amreval.mfbeta.document.split_sentences`, taken document by document;
 token alignments, ``~e.N`` or JAMR/IBM lines, let coreference map to nodes),
 and ``--coref`` is a coreference file (jsonlines or CoNLL, one document per
-paragraph). The sentence level (the default) is :func:`amreval.commands.run_mfbeta`.
+paragraph). The sentence level (the default) is :func:`amreval.commands.run_mfbeta`, which the
+command line hands to :func:`add_arguments`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from amreval.errors import InputError
@@ -32,8 +35,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``amreval mfbeta`` whose meaning depends on the level, and the level's own."""
+def add_arguments(p: argparse.ArgumentParser, sentence_level: Callable[[argparse.Namespace], int]) -> None:
+    """The options of ``amreval mfbeta`` whose meaning depends on the level, and the level's own; the
+    command runs :func:`run`, which hands the sentence level to ``sentence_level``."""
     p.add_argument(
         "--level",
         choices=("sentence", "document"),
@@ -52,7 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--window", type=_positive, metavar="N", help="document: LM inputs per window (default: its limit)")
     p.add_argument("--stride", type=_positive, metavar="N", help="document: positions between windows (default: half)")
     p.add_argument("--rep", default="docamr", help="document: the DocAMR representation built (default docamr)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=partial(run, sentence_level=sentence_level))
 
 
 def _lines(path: str) -> list[str]:
@@ -71,12 +75,13 @@ def _in_files(message: str, args: argparse.Namespace) -> str:
     return f"{path}, line {int(found.group(2)) + 1}{message[found.end() :]}"
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``amreval mfbeta``: the document level here, the sentence level in :mod:`amreval.commands`."""
+def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """Run ``amreval mfbeta``: the document level here, the sentence level by ``sentence_level``
+    (:func:`amreval.commands.run_mfbeta`)."""
     if args.level != "document":
-        from amreval.commands import run_mfbeta
-
-        return run_mfbeta(args)
+        if sentence_level is None:
+            raise InputError("the sentence level needs its runner (amreval.commands.run_mfbeta)")
+        return sentence_level(args)
     from amreval.amr.read import read_graphs
     from amreval.amr.token_alignments import read_aligned_amrs
     from amreval.mfbeta.document import document_mfbeta, split_sentences
