@@ -3,6 +3,8 @@
 A thin door into ``amreval.mfbeta.score``: every number is computed there.
 """
 
+import json
+
 import datasets
 import evaluate
 
@@ -101,6 +103,18 @@ Args:
     test (str): "permutation" (default) or "bootstrap": the paired test over examples.
     n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
     alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
+    level (str): "sentence" (default) or "document": each prediction is then a generated paragraph and each
+        reference the reference document's text; `reference_amrs` are the gold DocAMRs (a PENMAN string
+        or a list of sentence graphs per document) and `prediction_amrs` a list of sentence parses per
+        paragraph (with token alignments for coreference). Meaning is DocSmatch of the DocAMR built from
+        the sentences (`amreval.mfbeta.document.split_sentences`), their parses and `coref`; Form the
+        language model's preference over the whole paragraph (`amreval.mfbeta.document_mfbeta`).
+    coref: (document level) the coreference of the paragraphs: a callable (tokens of each sentence ->
+        clusters of document-level spans), or one jsonlines line (or `CorefDocument`) per paragraph.
+    coref_format (str): "jsonlines" (default) or "conll", for given clusters.
+    window (int), stride (int): (document level) the language model's windows over long paragraphs
+        (default: the model's longest input, half of it); both are recorded in `config`.
+    rep (str): (document level) the DocAMR representation built (default "docamr").
 Returns:
     mf_beta, mf_1, mf_0.5, mf_2: MFβ scores; meaning, form: M and F; beta;
     parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
@@ -108,6 +122,9 @@ Returns:
     config: the one string: the settings (`score=mfbeta`, ...) and the amreval version. Every other
         value is a number (`per_example`'s lists and `explanations` are lists). No score of MFβ is 0/0:
         a gold AMR has triples, and MFβ of Meaning 0 and Form 0 is 0.
+    At the document level also: coreference (the DocSmatch coreference sub-score, `zero_division` when
+        neither side has coreference), its counts, sentence_mismatches (documents whose sentence counts
+        differ) and unmapped_mentions; per_example gives docsmatch_f1 and the sentence counts.
     With `compare_predictions`, for mf_beta, meaning and form: compare_mf_beta (the second system's),
         mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
         (paired bootstrap) and mf_beta_p_value; compare_meaning, meaning_difference, ... likewise.
@@ -136,6 +153,9 @@ def _stored_amr(amr, name, k):
         return dict(_NOT_GIVEN)
     if amr is None:
         return {"state": 1, "amr": ""}
+    if isinstance(amr, (list, tuple)):  # a document's sentence parses (level="document"): 3, as JSON
+        texts = [None if a is None else penman_text(a, f"{name} #{k}, sentence", j) for j, a in enumerate(amr)]
+        return {"state": 3, "amr": json.dumps(texts)}
     if not isinstance(amr, (str, Graph)):
         raise InputError(f"{name} #{k}: expected a PENMAN string, a Graph or None, got {type(amr).__name__}")
     return {"state": 2, "amr": penman_text(amr, name, k)}
@@ -160,7 +180,10 @@ def _given_amrs(column, name):
         return None
     if not all(given):
         raise InputError(f"{name} were given for {sum(given)} of {len(given)} examples: give them for every batch")
-    return [item["amr"] if item["state"] == 2 else None for item in column]
+    return [
+        json.loads(item["amr"]) if item["state"] == 3 else item["amr"] if item["state"] == 2 else None
+        for item in column
+    ]
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -258,9 +281,19 @@ class Mfbeta(evaluate.Metric):
         test="permutation",
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
+        level="sentence",
+        coref=None,
+        coref_format="jsonlines",
+        window=None,
+        stride=None,
+        rep="docamr",
     ):
         # the config name is the default language model; the core checks every other setting
         per_example = check_bool("per_example", per_example)
+        if level not in ("sentence", "document"):
+            raise InputError(f"level must be 'sentence' or 'document', got {level!r}")
+        if level == "document" and (bootstrap or compare_predictions is not None):
+            raise InputError("bootstrap and compare_predictions are for level='sentence'")
         if compare_predictions is not None:
             compare_predictions = _sentences(compare_predictions, "compare_predictions")
         if compare_prediction_amrs is not None:
@@ -274,6 +307,34 @@ class Mfbeta(evaluate.Metric):
         if compare_predictions is not None:
             check_mfbeta_parts(compare_prediction_amrs, gold)
         scorer = self._scorer(lm, lm_kind, device, dtype, max_tokens, cache)
+        if level == "document":
+            from amreval.mfbeta.document import document_mfbeta
+
+            document = document_mfbeta(
+                predictions,
+                references,
+                reference_amrs=gold,
+                prediction_amrs=parses,
+                coref=coref,
+                coref_format=coref_format,
+                parser=parser,
+                rep=rep,
+                scorer=scorer,
+                beta=beta,
+                tolerance=tolerance,
+                window=window,
+                stride=stride,
+                device=device,
+                cache=cache,
+                num_workers=num_workers,
+                progress=progress,
+                solver=solver,
+                restarts=restarts,
+                seed=seed,
+                time_limit=time_limit,
+                **({} if batch_size is None else {"batch_size": batch_size}),
+            )
+            return numeric_results(document.as_dict(per_example=per_example))
         # S²match's settings: Meaning's items are scored again with them when a result has none of its own
         matching = dict(
             vectors=vectors,

@@ -300,12 +300,11 @@ def _add_scoring_flags(
 
 
 def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
+    from amreval.mfbeta.document_command import add_arguments  # --level, --gold, --parses, --coref, ...
     from amreval.mfbeta.lm import DEFAULT_KIND, DEFAULT_MODEL, DTYPES, KINDS
 
     p.add_argument("generated", metavar="GENERATED", help="text file: the generated sentences, one per line")
     p.add_argument("references", metavar="REFERENCES", help="text file: the reference sentences, one per line")
-    p.add_argument("--gold", metavar="FILE", help="PENMAN file: the gold AMR of each sentence")
-    p.add_argument("--parses", metavar="FILE", help="PENMAN file: the parse of each generated sentence")
     p.add_argument("--parser", metavar="DIR", help="an amrlib parser model folder (for what is not given)")
     p.add_argument("--lm", default=DEFAULT_MODEL, help=f"language model name or folder (default {DEFAULT_MODEL})")
     p.add_argument("--lm-kind", choices=KINDS, default=DEFAULT_KIND, help=f"default {DEFAULT_KIND}")
@@ -330,6 +329,7 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--significant", type=_integer(0), default=4, metavar="D", help="digits (default 4)")
     p.add_argument("--dimensions", choices=("s2align", "smatch"), help="Meaning and MFβ by fine-grained measure too")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
+    add_arguments(p, commands.run_mfbeta)  # and the command's func, which runs either level
     _add_progress(p)
     _add_verbose(p)
 
@@ -549,9 +549,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "sentences (--parses, or --parser) with the gold AMRs (--gold, or the parsed references); Form asks a "
         "language model whether each generated sentence is as likely as its reference.",
     )
+    m.set_defaults(func=commands.run_mfbeta)
     if only in (None, "mfbeta"):
         _add_mfbeta_arguments(m)
-    m.set_defaults(func=commands.run_mfbeta)
 
     if only in (None, "mfbeta-robustness"):  # its module loads MFβ: built only where it runs, or for --help
         from amreval.mfbeta.robustness_command import add_parser

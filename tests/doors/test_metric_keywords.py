@@ -74,6 +74,12 @@ MFBETA = {
     "test": "permutation",
     "n_resamples": 10000,
     "alternative": "two-sided",
+    "level": "sentence",
+    "coref": None,
+    "coref_format": "jsonlines",
+    "window": None,
+    "stride": None,
+    "rep": "docamr",
 }
 
 

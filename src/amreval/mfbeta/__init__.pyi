@@ -1,6 +1,9 @@
 # The package's names, one a line with the module each comes from. Type checkers read them here; at run time
 # amreval._lazy.attach_stub reads the same lines, and a module loads when one of its names is first used.
 
+from amreval.mfbeta.document import DocumentMFResult as DocumentMFResult
+from amreval.mfbeta.document import document_mfbeta as document_mfbeta
+from amreval.mfbeta.document import split_sentences as split_sentences
 from amreval.mfbeta.robustness import RobustnessResult as RobustnessResult
 from amreval.mfbeta.robustness import parser_robustness as parser_robustness
 from amreval.mfbeta.score import BETAS as BETAS
