@@ -69,6 +69,9 @@ if TYPE_CHECKING:
     from amreval.match.options import SearchKeywords
     from amreval.scores.stream import PairRecord
 
+#: Documents per chunk of :func:`stream_docsmatch` (a document is a few hundred sentences' worth of work).
+DOCUMENT_CHUNK = 4
+
 # the group of nodes in no sentence: they may align with each other
 _NO_SENTENCE = -1
 
@@ -360,6 +363,7 @@ def stream_docsmatch(
     strict: bool = False,
     keep_scores: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
+    chunk: int = DOCUMENT_CHUNK,
     **search: Unpack[SearchKeywords],
 ) -> DocsmatchResult:
     """Corpus DocSmatch of two files of document graphs, read, scored and reported as a stream
@@ -370,7 +374,7 @@ def stream_docsmatch(
     counts when asked) goes to ``on_pair`` as it is scored, and the sub-scores are summed as they
     come. The result's ``pairs`` keep five numbers a document, or with ``keep_scores`` the whole
     scores (what the intervals of the sub-scores, :func:`~amreval.scores.bootstrap.score_intervals`,
-    resample).
+    resample). Documents are read and scored ``chunk`` at a time (in each worker with ``num_workers``).
 
     Raises:
         InputError: as :func:`~amreval.scores.stream.stream_score` (documents named by position), and
@@ -409,6 +413,7 @@ def stream_docsmatch(
         confidence=confidence,
         read=document_graph,
         keep=[] if keep_scores else None,
+        chunk=chunk,
     )
     result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
     result.coref = total if coref else None
