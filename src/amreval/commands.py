@@ -227,7 +227,7 @@ def _stream_smatch(args: argparse.Namespace) -> int:
     """``amreval smatch``: the files read, scored and printed as a stream (:mod:`amreval.scores.stream`)."""
     from amreval.match.options import SearchOptions
     from amreval.scores.harness import Config, strict_option
-    from amreval.scores.smatch import score_smatch_pair
+    from amreval.scores.smatch import identical_smatch_score, score_smatch_pair
     from amreval.scores.stream import stream_score
 
     options = _scoring_options(args)
@@ -256,6 +256,7 @@ def _stream_smatch(args: argparse.Namespace) -> int:
             num_workers=getattr(args, "workers", 1),
             strict=args.strict,
             bootstrap=args.ci,
+            identical=identical_smatch_score if config.search.solver == "exact" else None,
         )
         if args.json:
             out: dict[str, Any] = dict(result.as_dict())

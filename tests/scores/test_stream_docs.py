@@ -136,14 +136,16 @@ def peak_bytes(run) -> int:
 
 def test_memory_does_not_grow_with_the_number_of_documents(tmp_path, monkeypatch):
     monkeypatch.setattr(read_module, "STREAM_CHUNK", 4096)  # the files are read 4 KiB at a time, not 1 MiB
-    small = write_corpus(tmp_path, 30, seed=1)
-    large = tmp_path / "pred_x8.amr", tmp_path / "gold_x8.amr"
-    for one, eight in zip(small, large):
-        eight.write_text(one.read_text(encoding="utf-8") * 8, encoding="utf-8")
+    one = write_corpus(tmp_path, 15, seed=1)
+    small = tmp_path / "pred_x2.amr", tmp_path / "gold_x2.amr"
+    large = tmp_path / "pred_x16.amr", tmp_path / "gold_x16.amr"
+    for times, files in ((2, small), (16, large)):
+        for path, into in zip(one, files):
+            into.write_text(path.read_text(encoding="utf-8") * times, encoding="utf-8")
     stream_docsmatch(*small)  # what the first call loads and keeps
     streamed = [peak_bytes(lambda f=f: stream_docsmatch(*f)) for f in (small, large)]
     whole = [peak_bytes(lambda f=f: docsmatch(read_graphs(f[0]), read_graphs(f[1]))) for f in (small, large)]
-    # the same documents 8 times over (36 KiB of text): the stream's peak is that of the chunk in flight and
+    # the documents 2 and 16 times over (37 KiB of text): the stream's peak is that of the chunk in flight and
     # the text read, plus five numbers a document (under 10 KiB); the whole files' grows with their graphs
     assert streamed[1] - streamed[0] < 32 * 1024
     assert whole[1] - whole[0] > 512 * 1024

@@ -125,6 +125,7 @@ def stream_score(
     confidence: float = 0.95,
     read: ReadGraph = as_graph,
     keep: MutableSequence[PairScore] | None = None,
+    identical: Callable[[Graph], PairScore | None] | None = None,
 ) -> SmatchResult:
     """Score the pairs of two PENMAN files, paired by position, as a stream.
 
@@ -142,6 +143,9 @@ def stream_score(
             :func:`~amreval.amr.read.as_graph`; DocSmatch's :func:`~amreval.docamr.document.document_graph`).
         keep: where the pairs' scores (without mappings) are kept for the result's ``pairs``
             (default: a :class:`CompactPairs`, five numbers a pair; a list keeps all of each score).
+        identical: the score of a graph against itself where it is known without the search (None: search);
+            it is asked for the pairs whose two blocks are the same text, read without a warning
+            (:func:`~amreval.scores.smatch.identical_smatch_score`).
 
     Raises:
         InputError: no such file; a file without graphs; the files hold different numbers of graphs
@@ -154,7 +158,7 @@ def stream_score(
     pred_label, pred_blocks = open_blocks(pred_path)
     gold_label, gold_blocks = open_blocks(gold_path)
     state = _State(config, on_pair, CompactPairs() if keep is None else keep)
-    job = _Job(score_pair, config.search, pred_label, gold_label, strict, read)
+    job = _Job(score_pair, config.search, pred_label, gold_label, strict, read, identical)
     if num_workers > 1:
         rest = _score_in_workers(job, pred_blocks, gold_blocks, state, num_workers, chunk)
     else:
@@ -223,8 +227,10 @@ class _Job:
         gold_label: str,
         strict: bool,
         read: ReadGraph = as_graph,
+        identical: Callable[[Graph], PairScore | None] | None = None,
     ) -> None:
         self.score_pair = score_pair
+        self.identical = identical
         self.search = search
         self.pred_label = pred_label
         self.gold_label = gold_label
@@ -236,36 +242,67 @@ class _Job:
         errors: list[InputError] | None = None if self.strict else []
         g = self.read(gold, "reference", index)
         p = self.read(pred, "prediction", index, errors=errors)
-        s = score_named(self.score_pair, index, p, g, pair_search(self.search, index))
-        s.mapping = None
+        s = self.identical(p) if p is g and self.identical is not None else None
+        if s is None:
+            s = score_named(self.score_pair, index, p, g, pair_search(self.search, index))
+            s.mapping = None
         return s, (str(errors[0]) if errors else None)
 
 
 Row = tuple[PairScore, "str | None", "str | None", "str | None"]
+Read = tuple[Graph, Graph]
 #: The warnings a worker gave while reading and scoring a chunk: message and category, in order.
 Caught = list[tuple[str, type[Warning]]]
 
 
-def _score_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> tuple[list[Row], Caught] | None:
-    """In a worker: read and score a chunk of blocks, with the warnings given on the way (for this
-    process to give); None where its blocks do not pair one graph with one."""
+def _read_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> tuple[list[Read], Caught] | None:
+    """The graph pairs of a chunk of blocks, one graph to a block on both sides, with the warnings given on
+    the way (recorded, for the caller to give in order); None where the blocks do not pair one graph with
+    one, or reading one raises (the caller reads them again graph by graph, which raises as reading the
+    files whole does). A gold block whose text is the predicted block's gets the predicted graph itself
+    when that was read without a warning (the same text gives the same graph)."""
     if len(preds) != len(golds):
         return None
-    rows: list[Row] = []
+    pairs: list[Read] = []
+    pred_errors: list[InputError] | None = None if job.strict else []
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")  # every one goes back, the parent's filters decide
+        warnings.simplefilter("always")  # every one is given again, under the caller's filters
         try:
             for k, (pb, gb) in enumerate(zip(preds, golds)):
                 index = start + k
-                p = list(graphs_of_blocks([pb], job.pred_label, True, None if job.strict else [], index))
-                g = list(graphs_of_blocks([gb], job.gold_label, True, None, index))
+                seen = len(caught)
+                p = list(graphs_of_blocks([pb], job.pred_label, True, pred_errors, index))
+                if pb.text == gb.text and len(caught) == seen and len(p) == 1 and not pred_errors:
+                    g = p
+                else:
+                    g = list(graphs_of_blocks([gb], job.gold_label, True, None, index))
                 if len(p) != 1 or len(g) != 1:
                     return None
-                s, error = job.score(index, p[0], g[0])
-                rows.append((s, p[0].id, g[0].id, error))
+                if pred_errors:
+                    pred_errors.clear()
+                pairs.append((p[0], g[0]))
+        except Exception:
+            return None
+    return pairs, [(str(w.message), w.category) for w in caught]
+
+
+def _score_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> tuple[list[Row], Caught] | None:
+    """In a worker: read (:func:`_read_chunk`) and score a chunk of blocks, with the warnings given on the
+    way (for this process to give); None where its blocks do not pair one graph with one."""
+    read = _read_chunk(job, start, preds, golds)
+    if read is None:
+        return None
+    rows: list[Row] = []
+    pairs, caught = read
+    with warnings.catch_warnings(record=True) as scoring:
+        warnings.simplefilter("always")
+        try:
+            for k, (p, g) in enumerate(pairs):
+                s, error = job.score(start + k, p, g)
+                rows.append((s, p.id, g.id, error))
         except Exception:  # scored again in the parent, which raises it as reading the files whole does
             return None
-    return rows, [(str(w.message), w.category) for w in caught]
+    return rows, caught + [(str(w.message), w.category) for w in scoring]
 
 
 def _score_in_workers(
@@ -312,8 +349,32 @@ def _score_in_workers(
 def _score_here(
     job: _Job, pred_blocks: Iterable[Block], gold_blocks: Iterable[Block], state: _State, chunk: int
 ) -> None:
-    """Read and score here, graph by graph, a chunk at a time (the graphs of a chunk are read before it is
-    scored, so reading warnings come before the chunk's results)."""
+    """Read and score here a chunk at a time (the graphs of a chunk are read before it is scored, so
+    reading warnings come before the chunk's results): block by block (:func:`_read_chunk`) while the
+    blocks pair one graph with one, then graph by graph."""
+    pred_blocks, gold_blocks = iter(pred_blocks), iter(gold_blocks)
+    while True:
+        start = state.n_pred
+        preds = list(islice(pred_blocks, chunk))
+        golds = list(islice(gold_blocks, chunk))
+        if not preds and not golds:
+            return
+        read = _read_chunk(job, start, preds, golds)
+        if read is None:
+            _score_graphs(job, chain(preds, pred_blocks), chain(golds, gold_blocks), state, chunk)
+            return
+        pairs, caught = read
+        for message, category in caught:
+            warn_caller(message, category)
+        for k, (p, g) in enumerate(pairs):
+            s, error = job.score(start + k, p, g)
+            state.add(start + k, s, p.id, g.id, error)
+
+
+def _score_graphs(
+    job: _Job, pred_blocks: Iterable[Block], gold_blocks: Iterable[Block], state: _State, chunk: int
+) -> None:
+    """Read and score here, graph by graph, a chunk at a time."""
     start = state.n_pred
     errors: list[InputError] | None = None if job.strict else []  # the graphs carry their errors
     preds = graphs_of_blocks(pred_blocks, job.pred_label, True, errors, start)
