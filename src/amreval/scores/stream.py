@@ -241,7 +241,8 @@ class _Job:
         """One pair's score without its mapping, and the prediction's error when it could not be read."""
         errors: list[InputError] | None = None if self.strict else []
         g = self.read(gold, "reference", index)
-        p = self.read(pred, "prediction", index, errors=errors)
+        # one graph read for both (the same text): checked once, unless reading says more (a document's warnings)
+        p = g if pred is gold and self.read is as_graph else self.read(pred, "prediction", index, errors=errors)
         s = self.identical(p) if p is g and self.identical is not None else None
         if s is None:
             s = score_named(self.score_pair, index, p, g, pair_search(self.search, index))
