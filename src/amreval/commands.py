@@ -364,7 +364,7 @@ def run_docsmatch(args: argparse.Namespace) -> int:
             for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold)):
                 output((k, s, getattr(p, "id", None), getattr(g, "id", None), k in unreadable))
         else:
-            with progress_counter(None, enable=progress, desc="docsmatch", unit="doc") as bar:
+            with progress_counter(float("inf"), enable=progress, desc="docsmatch", unit="doc") as bar:
 
                 def on_pair(record: tuple[int, Any, str | None, str | None, bool]) -> None:
                     output(record)

@@ -36,7 +36,7 @@ import os
 import warnings
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from typing import Any, overload
 
@@ -124,7 +124,7 @@ def stream_score(
     bootstrap: int = 0,
     confidence: float = 0.95,
     read: ReadGraph = as_graph,
-    keep: MutableSequence[PairScore] | None = None,
+    keep: list[PairScore] | None = None,
     identical: Callable[[Graph], PairScore | None] | None = None,
 ) -> SmatchResult:
     """Score the pairs of two PENMAN files, paired by position, as a stream.
@@ -186,7 +186,7 @@ class _State:
     """The sums and per-pair numbers so far."""
 
     def __init__(
-        self, config: Config, on_pair: Callable[[PairRecord], None] | None, pairs: MutableSequence[PairScore]
+        self, config: Config, on_pair: Callable[[PairRecord], None] | None, pairs: CompactPairs | list[PairScore]
     ) -> None:
         self.config = config
         self.on_pair = on_pair
