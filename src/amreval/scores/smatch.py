@@ -78,7 +78,7 @@ def identical_smatch_score(graph: Graph) -> PairScore | None:
     Example:
         >>> from amreval.amr.read import loads_graph
         >>> identical_smatch_score(loads_graph("(w / want-01 :ARG0 (b / boy))"))
-        PairScore(match=5, test=5, gold=5, optimal=True, bound=5.0)
+        PairScore(match=4, test=4, gold=4, optimal=True, bound=4.0)
     """
     n = graph_triples(graph).count
     if not 0 < n <= IDENTICAL_MAX_TRIPLES:
