@@ -230,14 +230,11 @@ def run_smatch(args: argparse.Namespace) -> int:
 
 
 def _stream_smatch(args: argparse.Namespace) -> int:
-    """``amreval smatch``: the files read, scored and printed as a stream (:mod:`amreval.scores.stream`);
-    with ``--json`` the pairs' records wait in a temporary file for the totals that come first."""
-    import tempfile
-
+    """``amreval smatch``: the files read, scored and printed as a stream (:mod:`amreval.scores.stream`)."""
     from amreval.match.options import SearchOptions
     from amreval.scores.harness import Config, strict_option
-    from amreval.scores.smatch import score_smatch_pair
-    from amreval.scores.stream import PairRecord, stream_score
+    from amreval.scores.smatch import identical_smatch_score, score_smatch_pair
+    from amreval.scores.stream import stream_score
 
     options = _scoring_options(args)
     config = Config(
@@ -250,53 +247,69 @@ def _stream_smatch(args: argparse.Namespace) -> int:
         ),
         strict_option(args.strict),
     )
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as records:
 
-        def on_pair(record: PairRecord) -> None:
-            k, s, pid, gid, unreadable = record
-            if args.json:
-                row = {
-                    "index": k,
-                    "id": gid or pid,
-                    "match": s.match,
-                    "test": s.test,
-                    "gold": s.gold,
-                    "precision": s.precision,
-                    "recall": s.recall,
-                    "f1": s.f1,
-                    "optimal": s.optimal,
-                    "unreadable": unreadable,
-                }
-                text = json.dumps(row, indent=2).replace("\n", "\n    ")
-                records.write(("    " if k == 0 else ",\n    ") + text)
-            elif args.ms:
-                print(f"Pair {k + 1}" + (f" (id {gid or pid}):" if gid or pid else ":"))
-                _print_prf(s.precision, s.recall, s.f1, args)
+    def print_pair(label: str, s: Any) -> None:
+        print(label)
+        _print_prf(s.precision, s.recall, s.f1, args)
 
+    with _PairOutput(args, "Pair", "pairs", print_pair) as output:
         result = stream_score(
             args.f[0],
             args.f[1],
             score_smatch_pair,
             config,
-            on_pair=on_pair,
+            on_pair=output,
             num_workers=getattr(args, "workers", 1),
             strict=args.strict,
             bootstrap=args.ci,
+            identical=identical_smatch_score if config.search.solver == "exact" else None,
         )
         if args.json:
             out: dict[str, Any] = dict(result.as_dict())
             out.update(_intervals(result, args))
-            head = json.dumps(out, indent=2)
-            sys.stdout.write(head[:-2] + ',\n  "pairs": [\n')
-            records.seek(0)
-            while block := records.read(1 << 20):
-                sys.stdout.write(block)
-            sys.stdout.write("\n  ]\n}\n")
+            output.write_json(out)
             return 0
     if not args.ms:
         _print_prf(result.precision, result.recall, result.f1, args)
     _print_footer(result, args)
     return 0
+
+
+class _PairOutput:
+    """Each pair's output as its score comes (a :data:`~amreval.scores.stream.PairRecord`): printed
+    with ``--ms``; with ``--json`` kept in a temporary file for the totals, which come first."""
+
+    def __init__(self, args: argparse.Namespace, noun: str, key: str, print_pair: Callable[[str, Any], None]) -> None:
+        import tempfile
+
+        self.args, self.noun, self.key, self.print_pair = args, noun, key, print_pair
+        self.records = tempfile.TemporaryFile("w+", encoding="utf-8") if args.json else None
+
+    def __call__(self, record: tuple[int, Any, str | None, str | None, bool]) -> None:
+        k, s, pid, gid, unreadable = record
+        if self.records is not None:
+            row = {"index": k, "id": gid or pid, "match": s.match, "test": s.test, "gold": s.gold}
+            row.update(precision=s.precision, recall=s.recall, f1=s.f1, optimal=s.optimal, unreadable=unreadable)
+            text = json.dumps(row, indent=2).replace("\n", "\n    ")
+            self.records.write(("    " if k == 0 else ",\n    ") + text)
+        elif self.args.ms:
+            self.print_pair(f"{self.noun} {k + 1}" + (f" (id {gid or pid}):" if gid or pid else ":"), s)
+
+    def write_json(self, out: dict[str, Any], tail: dict[str, Any] | None = None) -> None:
+        """``out``, the records under ``key``, then ``tail``'s entries: ``json.dumps`` of them all, indent 2."""
+        assert self.records is not None
+        sys.stdout.write(json.dumps(out, indent=2)[:-2] + f',\n  "{self.key}": [\n')
+        self.records.seek(0)
+        while block := self.records.read(1 << 20):
+            sys.stdout.write(block)
+        sys.stdout.write("\n  ],\n" + json.dumps(tail, indent=2)[2:] + "\n" if tail else "\n  ]\n}\n")
+
+    def __enter__(self) -> _PairOutput:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.records is not None:
+            self.records.close()
 
 
 def _print_footer(result: Any, args: argparse.Namespace, averaged: Any = None) -> None:
@@ -333,18 +346,53 @@ def svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:
 
 
 def run_docsmatch(args: argparse.Namespace) -> int:
-    from amreval.scores.docsmatch import docsmatch
+    """``amreval docsmatch``: the documents read, scored and printed as a stream
+    (:func:`~amreval.scores.docsmatch.stream_docsmatch`); with ``--svg``, which names the pictures
+    by every document's id and draws the mappings, the files are read whole."""
+    from amreval._progress import progress_counter
+    from amreval.scores.docsmatch import docsmatch, stream_docsmatch
 
-    pred, gold = _read_pair_files(args, "documents")
-    result = docsmatch(
-        pred,
-        gold,
-        coref=args.coref_subscore,
-        fine_grained=args.fine_grained,
-        num_workers=args.num_workers,
-        **_scoring_options(args),
-    )
-    _print_docsmatch(result, pred, gold, args)
+    options = _scoring_options(args)
+    progress = options.pop("progress")
+    keywords = dict(coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
+    if not args.json:
+        args.pr = True  # the reference's layout
+
+    def print_pair(label: str, s: Any) -> None:
+        print(label)
+        _print_scores(s, args)
+
+    with _PairOutput(args, "Document", "documents", print_pair) as output:
+        if args.svg:
+            pred, gold = _read_pair_files(args, "documents")
+            result = docsmatch(pred, gold, progress=progress, **keywords, **options)
+            unreadable = set(result.unreadable_predictions)
+            for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold)):
+                output((k, s, getattr(p, "id", None), getattr(g, "id", None), k in unreadable))
+        else:
+            with progress_counter(float("inf"), enable=progress, desc="docsmatch", unit="doc") as bar:
+
+                def on_pair(record: tuple[int, Any, str | None, str | None, bool]) -> None:
+                    output(record)
+                    bar.update(1)
+
+                result = stream_docsmatch(
+                    args.f[0], args.f[1], on_pair=on_pair, keep_scores=bool(args.ci), **keywords, **options
+                )
+        if args.json:
+            out: dict[str, Any] = dict(result.as_dict())
+            out.update(_intervals(result, args))
+            tail: dict[str, Any] = {}
+            if result.coref is not None:
+                from amreval.scores.coref import CATEGORIES
+
+                tail["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
+                tail["coref_counts"]["mixed"] = result.coref.mixed
+            if result.fine_grained is not None:
+                tail["fine_grained_counts"] = result.fine_grained
+            output.write_json(out, tail)
+        else:
+            _print_docsmatch(result, args)
     if args.svg:
         from amreval.report.draw import alignment_svg
 
@@ -358,37 +406,29 @@ def run_docsmatch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_scores(s: Any, args: argparse.Namespace) -> None:
+    """A document's or the corpus's scores in the reference's layout."""
+    from amreval.scores.harness import prf
+
+    print("Overall Score:")
+    _print_prf(s.precision, s.recall, s.f1, args)
+    if args.coref_subscore:
+        print("Coref Score")
+        _print_prf(*prf(*s.coref.total), args)
+
+
 def counted(n: int, word: str) -> str:
     """``n`` and ``word``, plural unless ``n`` is 1."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _print_docsmatch(result: Any, pred: list, gold: list, args: argparse.Namespace) -> None:
-    from amreval.scores.coref import CATEGORIES
+def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
+    """What follows the documents' scores (printed as they came with ``--ms``)."""
     from amreval.scores.finegrained import MEASURE_LABELS
     from amreval.scores.harness import prf
 
-    if args.json:
-        out: dict[str, Any] = dict(result.as_dict())
-        out.update(_intervals(result, args))
-        out["documents"] = _pair_rows(result, pred, gold)
-        if result.coref is not None:
-            out["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
-            out["coref_counts"]["mixed"] = result.coref.mixed
-        if result.fine_grained is not None:
-            out["fine_grained_counts"] = result.fine_grained
-        print(json.dumps(out, indent=2))
-        return
-    args.pr = True
-    rows: list[Any] = list(result.pairs) if args.ms else [result]
-    for k, s in enumerate(rows):
-        if args.ms:
-            print(_pair_label("Document", k, pred[k], gold[k]))
-        print("Overall Score:")
-        _print_prf(s.precision, s.recall, s.f1, args)
-        if args.coref_subscore:
-            print("Coref Score")
-            _print_prf(*prf(*s.coref.total), args)  # type: ignore[union-attr]
+    if not args.ms:
+        _print_scores(result, args)
     _print_unproven(result)
     if result.ci is not None:
         _print_intervals(result, args)

@@ -4,17 +4,19 @@ same counts, records and errors as reading the files whole."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from amreval import AmrevalWarning, DecodeError, read_graphs, smatch
 from amreval.amr import read as read_module
 from amreval.amr.parse import split_blocks
-from amreval.amr.read import open_blocks, read_text
+from amreval.amr.read import loads_graph, open_blocks, read_text
 from amreval.cli import main
 from amreval.errors import AmrevalError
-from amreval.scores.harness import Config
-from amreval.scores.smatch import score_smatch_pair
+from amreval.match.options import SearchOptions
+from amreval.scores.harness import Config, pair_search
+from amreval.scores.smatch import identical_smatch_score, score_smatch_pair
 from amreval.scores.stream import CompactPairs, stream_score
 
 PAIRS = [
@@ -175,3 +177,43 @@ def test_streamed_errors_are_those_of_the_whole_file(tmp_path, monkeypatch):
         open_blocks(tmp_path / "missing.amr")
     with pytest.raises(AmrevalError, match="is a folder; expected a file of PENMAN graphs"):
         open_blocks(tmp_path)
+
+
+LPP = Path(__file__).resolve().parents[3] / "shared" / "data" / "lpp" / "amr-bank-struct-v1.6.txt"
+
+
+@pytest.mark.skipif(not LPP.exists(), reason="the shared Little Prince file")
+def test_identical_graphs_score_as_the_certified_search_scores_them():
+    graphs = read_graphs(LPP)[:300]
+    for k, g in enumerate(graphs):
+        full = score_smatch_pair(g, g, pair_search(SearchOptions(), k))
+        fast = identical_smatch_score(g)
+        assert (fast.match, fast.test, fast.gold, fast.optimal, fast.bound) == (
+            full.match,
+            full.test,
+            full.gold,
+            full.optimal,
+            full.bound,
+        )
+        assert type(fast.match) is type(full.match) is int
+    # the first graph, (c / chapter :mod 1): an instance, TOP, an attribute
+    assert identical_smatch_score(graphs[0]).match == 3
+    big = "(n0 / c " + "".join(f":ARG0 (n{k} / c{k} " for k in range(1, 130)) + ")" * 130
+    assert identical_smatch_score(loads_graph(big)) is None  # 130 instances, TOP, 129 relations: 260 triples
+
+
+def test_a_file_against_itself_streams_to_the_whole_files_counts_and_warnings(tmp_path):
+    graphs = [p for p, _ in PAIRS] + ["(w / want-01 :ARG0 b2)"] + [g for _, g in PAIRS]
+    path = write(tmp_path / "same.amr", graphs)
+    with pytest.warns(AmrevalWarning) as whole_warnings:
+        whole = smatch(read_graphs(path), read_graphs(path))
+    for workers in (1, 2):
+        with pytest.warns(AmrevalWarning) as caught:
+            r = stream_score(
+                path, path, score_smatch_pair, Config("smatch"), num_workers=workers, identical=identical_smatch_score
+            )
+        assert r.as_dict() == whole.as_dict() and rows(r) == rows(whole)
+        # the graph with the unbound b2 is read on both sides: its warning comes twice, as reading both files
+        assert [str(w.message) for w in caught] == [str(w.message) for w in whole_warnings]
+        assert len(caught) == 2 and "'b2' looks like a variable" in str(caught[1].message)
+    assert (whole.match, whole.test, whole.gold) == (48, 48, 48)  # 23 + 3 + 22 triples (hand-counted)

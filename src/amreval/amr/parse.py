@@ -281,28 +281,32 @@ def line_blocks(lines: Iterable[str]) -> Iterator[Block]:
     start = None
     depth = 0
     has_graph = False
+    append = block.append
     for n, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped:
+        if not line or line.isspace():  # a blank line (what strip() empties)
             if start is not None and depth <= 0:
                 if has_graph:
                     yield Block("\n".join(block), start + 1)
                 start, depth, has_graph = None, 0, False
                 block = []
+                append = block.append
             elif start is not None:
-                block.append(line)
+                append(line)
             continue
         if start is None:
             start = n
-        block.append(line)
-        if stripped.startswith("#") and depth <= 0:
+        append(line)
+        if depth <= 0 and line.lstrip().startswith("#"):
             continue
         has_graph = True
-        if '"' in stripped:
-            stripped = re.sub(r'"(?:[^"\\]|\\.)*"', "", stripped)
-        depth += stripped.count("(") - stripped.count(")")
+        if '"' in line:
+            line = _STRING.sub("", line)
+        depth += line.count("(") - line.count(")")
     if start is not None and has_graph:
         yield Block("\n".join(block), start + 1)
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def metadata_id(block: str) -> str | None:

@@ -31,7 +31,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from functools import partial
 from typing import TYPE_CHECKING
@@ -66,6 +67,10 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from amreval.match.options import SearchKeywords
+    from amreval.scores.stream import PairRecord
+
+#: Documents per chunk of :func:`stream_docsmatch` (a document is a few hundred sentences' worth of work).
+DOCUMENT_CHUNK = 4
 
 # the group of nodes in no sentence: they may align with each other
 _NO_SENTENCE = -1
@@ -73,6 +78,7 @@ _NO_SENTENCE = -1
 __all__ = [
     "sentence_constraint",
     "docsmatch",
+    "stream_docsmatch",
     "docsmatch_pair",
     "score_docsmatch_pair",
     "DocPairScore",
@@ -302,22 +308,14 @@ def docsmatch(
             search setting is invalid, or a flag is not True or False.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
-    from amreval.scores.smatch import standardize_option
-
     coref = bool(check_bool("coref", coref))
     fine_grained = bool(check_bool("fine_grained", fine_grained))
-    _check_standardize(standardize, coref, fine_grained)
-    options = SearchOptions.from_keywords(**search)
-    recorded: list[tuple[str, object]] = list(standardize_option(standardize))
-    if coref:
-        recorded.append(("coref", "tiebreak"))
-    if fine_grained:
-        recorded.append(("fine_grained", True))
+    config = _config(coref, fine_grained, standardize, strict, SearchOptions.from_keywords(**search))
     base = score_corpus(
         predictions,
         references,
         partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained, standardize=standardize),
-        Config("docsmatch", options, tuple(recorded) + strict_option(strict)),
+        config,
         bootstrap=bootstrap,
         confidence=confidence,
         progress=progress,
@@ -336,4 +334,88 @@ def docsmatch(
         result.fine_grained = {
             m: [sum(p.fine_grained[m][k] for p in pairs if p.fine_grained) for k in range(3)] for m in MEASURES
         }
+    return result
+
+
+def _config(coref: bool, fine_grained: bool, standardize: str, strict: bool, options: SearchOptions) -> Config:
+    """The configuration a DocSmatch result records (the options that change the numbers)."""
+    from amreval.scores.smatch import standardize_option
+
+    _check_standardize(standardize, coref, fine_grained)
+    recorded: list[tuple[str, object]] = list(standardize_option(standardize))
+    if coref:
+        recorded.append(("coref", "tiebreak"))
+    if fine_grained:
+        recorded.append(("fine_grained", True))
+    return Config("docsmatch", options, tuple(recorded) + strict_option(strict))
+
+
+def stream_docsmatch(
+    predictions: str | os.PathLike[str],
+    references: str | os.PathLike[str],
+    *,
+    coref: bool = False,
+    fine_grained: bool = False,
+    on_pair: Callable[[PairRecord], None] | None = None,
+    num_workers: int = 1,
+    bootstrap: int = 0,
+    confidence: float = 0.95,
+    strict: bool = False,
+    keep_scores: bool = False,
+    standardize: str = DEFAULT_STANDARDIZATION,
+    chunk: int = DOCUMENT_CHUNK,
+    **search: Unpack[SearchKeywords],
+) -> DocsmatchResult:
+    """Corpus DocSmatch of two files of document graphs, read, scored and reported as a stream
+    (:func:`~amreval.scores.stream.stream_score`): the counts, sub-scores and reading rules of
+    :func:`docsmatch` on the files read whole, with memory bounded by the largest document pair.
+
+    Each document's :class:`DocPairScore` (without its mapping; with its coref and fine-grained
+    counts when asked) goes to ``on_pair`` as it is scored, and the sub-scores are summed as they
+    come. The result's ``pairs`` keep five numbers a document, or with ``keep_scores`` the whole
+    scores (what the intervals of the sub-scores, :func:`~amreval.scores.bootstrap.score_intervals`,
+    resample). Documents are read and scored ``chunk`` at a time (in each worker with ``num_workers``).
+
+    Raises:
+        InputError: as :func:`~amreval.scores.stream.stream_score` (documents named by position), and
+            a flag that is not True or False.
+    """
+    from amreval.scores.stream import stream_score
+
+    coref = bool(check_bool("coref", coref))
+    fine_grained = bool(check_bool("fine_grained", fine_grained))
+    strict = bool(check_bool("strict", strict))
+    config = _config(coref, fine_grained, standardize, strict, SearchOptions.from_keywords(**search))
+    total = CorefCounts()
+    fine = {m: [0, 0, 0] for m in MEASURES}
+
+    def summed(record: PairRecord) -> None:
+        nonlocal total
+        s = record[1]
+        if isinstance(s, DocPairScore):
+            if s.coref is not None:
+                total = total + s.coref
+            for m, counts in (s.fine_grained or {}).items():
+                fine[m] = [x + y for x, y in zip(fine[m], counts)]
+        if on_pair is not None:
+            on_pair(record)
+
+    base = stream_score(
+        predictions,
+        references,
+        partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained, standardize=standardize),
+        config,
+        on_pair=summed,
+        num_workers=num_workers,
+        strict=strict,
+        noun="documents",
+        bootstrap=bootstrap,
+        confidence=confidence,
+        read=document_graph,
+        keep=[] if keep_scores else None,
+        chunk=chunk,
+    )
+    result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
+    result.coref = total if coref else None
+    result.fine_grained = fine if fine_grained else None
     return result

@@ -22,6 +22,7 @@ from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import align_triples
 from amreval.match.options import SearchOptions
 from amreval.match.standard import DEFAULT_STANDARDIZATION, check_standardization, loose_matches, standard_triples
+from amreval.match.triples import graph_triples
 from amreval.scores.harness import (
     Config,
     PairScore,
@@ -42,7 +43,15 @@ if TYPE_CHECKING:
     from amreval.match.standard import StringTriple
     from amreval.match.triples import Triples
 
-__all__ = ["smatch", "smatch_pair", "score_smatch_pair", "reading_score", "standardize_option"]
+__all__ = [
+    "smatch",
+    "smatch_pair",
+    "score_smatch_pair",
+    "identical_smatch_score",
+    "IDENTICAL_MAX_TRIPLES",
+    "reading_score",
+    "standardize_option",
+]
 
 
 def score_smatch_pair(
@@ -52,6 +61,29 @@ def score_smatch_pair(
     (:mod:`amreval.match.standard`; the default is smatch's)."""
     (a, loose_a), (b, loose_b) = standard_triples(prediction, standardize), standard_triples(gold, standardize)
     return reading_score(align_triples(a, b, search), (a, loose_a), (b, loose_b), PairScore)
+
+
+#: Triples up to which :func:`identical_smatch_score` scores a graph against itself without the search
+#: (far below the sizes whose search :data:`~amreval.match.problem.MEMORY_BUDGET` refuses: at most
+#: 256 * 256 pairwise terms and unary entries, about 1 GB by its estimate).
+IDENTICAL_MAX_TRIPLES = 256
+
+
+def identical_smatch_score(graph: Graph) -> PairScore | None:
+    """Smatch of a graph against itself under smatch's reading, without the search, as the certified
+    search (``solver="exact"``) scores it: the identity matches every triple, and a mapping matches at
+    most every triple of either side (each at most once), so it is optimal and proven. Without a
+    mapping; None for a graph of more than :data:`IDENTICAL_MAX_TRIPLES` triples (left to the search).
+
+    Example:
+        >>> from amreval.amr.read import loads_graph
+        >>> identical_smatch_score(loads_graph("(w / want-01 :ARG0 (b / boy))"))
+        PairScore(match=4, test=4, gold=4, optimal=True, bound=4.0)
+    """
+    n = graph_triples(graph).count
+    if not 0 < n <= IDENTICAL_MAX_TRIPLES:
+        return None
+    return PairScore(n, n, n, True, float(n))
 
 
 def reading_score(

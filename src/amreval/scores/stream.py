@@ -33,12 +33,14 @@ Example:
 from __future__ import annotations
 
 import os
+import warnings
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from typing import Any, overload
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
 from amreval.amr.parse import Block
 from amreval.amr.read import as_graph, graphs_of_blocks, open_blocks
@@ -48,6 +50,7 @@ from amreval.scores.checks import check_int
 from amreval.scores.harness import (
     Config,
     PairScore,
+    ReadGraph,
     ScorePair,
     SmatchResult,
     bootstrap_f1,
@@ -120,6 +123,9 @@ def stream_score(
     chunk: int = CHUNK,
     bootstrap: int = 0,
     confidence: float = 0.95,
+    read: ReadGraph = as_graph,
+    keep: list[PairScore] | None = None,
+    identical: Callable[[Graph], PairScore | None] | None = None,
 ) -> SmatchResult:
     """Score the pairs of two PENMAN files, paired by position, as a stream.
 
@@ -133,6 +139,13 @@ def stream_score(
         noun: what the files hold, for the messages.
         chunk: pairs per chunk.
         bootstrap, confidence: a bootstrap interval of F1 (as :func:`~amreval.scores.harness.bootstrap_f1`).
+        read: ``read(graph, what, index, errors=...)`` gives the graph that is scored (default
+            :func:`~amreval.amr.read.as_graph`; DocSmatch's :func:`~amreval.docamr.document.document_graph`).
+        keep: where the pairs' scores (without mappings) are kept for the result's ``pairs``
+            (default: a :class:`CompactPairs`, five numbers a pair; a list keeps all of each score).
+        identical: the score of a graph against itself where it is known without the search (None: search);
+            it is asked for the pairs whose two blocks are the same text, read without a warning
+            (:func:`~amreval.scores.smatch.identical_smatch_score`).
 
     Raises:
         InputError: no such file; a file without graphs; the files hold different numbers of graphs
@@ -144,8 +157,8 @@ def stream_score(
     pred_path, gold_path = _checked_paths(predictions, references)
     pred_label, pred_blocks = open_blocks(pred_path)
     gold_label, gold_blocks = open_blocks(gold_path)
-    state = _State(config, on_pair)
-    job = _Job(score_pair, config.search, pred_label, gold_label, strict)
+    state = _State(config, on_pair, CompactPairs() if keep is None else keep)
+    job = _Job(score_pair, config.search, pred_label, gold_label, strict, read, identical)
     if num_workers > 1:
         rest = _score_in_workers(job, pred_blocks, gold_blocks, state, num_workers, chunk)
     else:
@@ -159,7 +172,7 @@ def stream_score(
     if n_pred != n_gold:
         raise AmrevalError(f"{pred_path} has {n_pred} {noun} but {gold_path} has {n_gold}; they are paired by position")
     if state.failed:
-        warn_unreadable(state.failed, len(state.pairs), state.first_error)
+        warn_unreadable(state.failed, len(state.pairs), state.first_error, noun=noun)
     p, r, f = prf(state.match, state.test, state.gold)
     result = SmatchResult(p, r, f, state.match, state.test, state.gold, n_optimal=state.n_optimal, config=config)
     result.pairs = state.pairs  # type: ignore[assignment]  # a sequence of PairScore, not a list
@@ -172,10 +185,12 @@ def stream_score(
 class _State:
     """The sums and per-pair numbers so far."""
 
-    def __init__(self, config: Config, on_pair: Callable[[PairRecord], None] | None) -> None:
+    def __init__(
+        self, config: Config, on_pair: Callable[[PairRecord], None] | None, pairs: CompactPairs | list[PairScore]
+    ) -> None:
         self.config = config
         self.on_pair = on_pair
-        self.pairs = CompactPairs()
+        self.pairs = pairs
         self.match: float = 0
         self.test = 0
         self.gold = 0
@@ -205,44 +220,90 @@ class _Job:
     """What every chunk is scored with (picklable where ``score_pair`` is)."""
 
     def __init__(
-        self, score_pair: ScorePair, search: SearchOptions, pred_label: str, gold_label: str, strict: bool
+        self,
+        score_pair: ScorePair,
+        search: SearchOptions,
+        pred_label: str,
+        gold_label: str,
+        strict: bool,
+        read: ReadGraph = as_graph,
+        identical: Callable[[Graph], PairScore | None] | None = None,
     ) -> None:
         self.score_pair = score_pair
+        self.identical = identical
         self.search = search
         self.pred_label = pred_label
         self.gold_label = gold_label
         self.strict = strict
+        self.read = read
 
     def score(self, index: int, pred: Graph, gold: Graph) -> tuple[PairScore, str | None]:
         """One pair's score without its mapping, and the prediction's error when it could not be read."""
         errors: list[InputError] | None = None if self.strict else []
-        g = as_graph(gold, "reference", index)
-        p = as_graph(pred, "prediction", index, errors=errors)
-        s = score_named(self.score_pair, index, p, g, pair_search(self.search, index))
-        s.mapping = None
+        g = self.read(gold, "reference", index)
+        # one graph read for both (the same text): checked once, unless reading says more (a document's warnings)
+        p = g if pred is gold and self.read is as_graph else self.read(pred, "prediction", index, errors=errors)
+        s = self.identical(p) if p is g and self.identical is not None else None
+        if s is None:
+            s = score_named(self.score_pair, index, p, g, pair_search(self.search, index))
+            s.mapping = None
         return s, (str(errors[0]) if errors else None)
 
 
 Row = tuple[PairScore, "str | None", "str | None", "str | None"]
+Read = tuple[Graph, Graph]
+#: The warnings a worker gave while reading and scoring a chunk: message and category, in order.
+Caught = list[tuple[str, type[Warning]]]
 
 
-def _score_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> list[Row] | None:
-    """In a worker: read and score a chunk of blocks; None where its blocks do not pair one graph with one."""
+def _read_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> tuple[list[Read], Caught] | None:
+    """The graph pairs of a chunk of blocks, one graph to a block on both sides, with the warnings given on
+    the way (recorded, for the caller to give in order); None where the blocks do not pair one graph with
+    one, or reading one raises (the caller reads them again graph by graph, which raises as reading the
+    files whole does). A gold block whose text is the predicted block's gets the predicted graph itself
+    when that was read without a warning (the same text gives the same graph)."""
     if len(preds) != len(golds):
         return None
-    rows: list[Row] = []
-    try:
-        for k, (pb, gb) in enumerate(zip(preds, golds)):
-            index = start + k
-            p = list(graphs_of_blocks([pb], job.pred_label, True, None if job.strict else [], index))
-            g = list(graphs_of_blocks([gb], job.gold_label, True, None, index))
-            if len(p) != 1 or len(g) != 1:
-                return None
-            s, error = job.score(index, p[0], g[0])
-            rows.append((s, p[0].id, g[0].id, error))
-    except Exception:  # scored again in the parent, which raises it as reading the files whole does
+    pairs: list[Read] = []
+    pred_errors: list[InputError] | None = None if job.strict else []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # every one is given again, under the caller's filters
+        try:
+            for k, (pb, gb) in enumerate(zip(preds, golds)):
+                index = start + k
+                seen = len(caught)
+                p = list(graphs_of_blocks([pb], job.pred_label, True, pred_errors, index))
+                if pb.text == gb.text and len(caught) == seen and len(p) == 1 and not pred_errors:
+                    g = p
+                else:
+                    g = list(graphs_of_blocks([gb], job.gold_label, True, None, index))
+                if len(p) != 1 or len(g) != 1:
+                    return None
+                if pred_errors:
+                    pred_errors.clear()
+                pairs.append((p[0], g[0]))
+        except Exception:
+            return None
+    return pairs, [(str(w.message), w.category) for w in caught]
+
+
+def _score_chunk(job: _Job, start: int, preds: list[Block], golds: list[Block]) -> tuple[list[Row], Caught] | None:
+    """In a worker: read (:func:`_read_chunk`) and score a chunk of blocks, with the warnings given on the
+    way (for this process to give); None where its blocks do not pair one graph with one."""
+    read = _read_chunk(job, start, preds, golds)
+    if read is None:
         return None
-    return rows
+    rows: list[Row] = []
+    pairs, caught = read
+    with warnings.catch_warnings(record=True) as scoring:
+        warnings.simplefilter("always")
+        try:
+            for k, (p, g) in enumerate(pairs):
+                s, error = job.score(start + k, p, g)
+                rows.append((s, p.id, g.id, error))
+        except Exception:  # scored again in the parent, which raises it as reading the files whole does
+            return None
+    return rows, caught + [(str(w.message), w.category) for w in scoring]
 
 
 def _score_in_workers(
@@ -272,11 +333,14 @@ def _score_in_workers(
             if not pending:
                 return None
             future, first, preds, golds = pending.popleft()
-            rows = future.result()
-            if rows is None:
+            done_chunk = future.result()
+            if done_chunk is None:
                 later_p = [b for _, _, ps, _ in pending for b in ps]
                 later_g = [b for _, _, _, gs in pending for b in gs]
                 return chain(preds, later_p, pred_blocks), chain(golds, later_g, gold_blocks)
+            rows, caught = done_chunk
+            for message, category in caught:
+                warn_caller(message, category)
             for k, (s, pid, gid, error) in enumerate(rows):
                 state.add(first + k, s, pid, gid, error)
     finally:
@@ -286,8 +350,32 @@ def _score_in_workers(
 def _score_here(
     job: _Job, pred_blocks: Iterable[Block], gold_blocks: Iterable[Block], state: _State, chunk: int
 ) -> None:
-    """Read and score here, graph by graph, a chunk at a time (the graphs of a chunk are read before it is
-    scored, so reading warnings come before the chunk's results)."""
+    """Read and score here a chunk at a time (the graphs of a chunk are read before it is scored, so
+    reading warnings come before the chunk's results): block by block (:func:`_read_chunk`) while the
+    blocks pair one graph with one, then graph by graph."""
+    pred_blocks, gold_blocks = iter(pred_blocks), iter(gold_blocks)
+    while True:
+        start = state.n_pred
+        preds = list(islice(pred_blocks, chunk))
+        golds = list(islice(gold_blocks, chunk))
+        if not preds and not golds:
+            return
+        read = _read_chunk(job, start, preds, golds)
+        if read is None:
+            _score_graphs(job, chain(preds, pred_blocks), chain(golds, gold_blocks), state, chunk)
+            return
+        pairs, caught = read
+        for message, category in caught:
+            warn_caller(message, category)
+        for k, (p, g) in enumerate(pairs):
+            s, error = job.score(start + k, p, g)
+            state.add(start + k, s, p.id, g.id, error)
+
+
+def _score_graphs(
+    job: _Job, pred_blocks: Iterable[Block], gold_blocks: Iterable[Block], state: _State, chunk: int
+) -> None:
+    """Read and score here, graph by graph, a chunk at a time."""
     start = state.n_pred
     errors: list[InputError] | None = None if job.strict else []  # the graphs carry their errors
     preds = graphs_of_blocks(pred_blocks, job.pred_label, True, errors, start)
