@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import argparse
 import logging
-import math
 import os
 import signal
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from amreval import commands, docamr_command
+from amreval import commands, docamr_command, hub_command
 from amreval._version import __version__
+from amreval.argtypes import Systems, beta, fraction, integer, level, seconds, tolerance
 from amreval.commands import UsageError
 from amreval.errors import AmrevalError
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
@@ -37,94 +37,6 @@ EXIT_INPUT = 1
 EXIT_USAGE = 2
 #: Exit status after Ctrl-C (128 + SIGINT).
 EXIT_INTERRUPTED = 130
-
-
-def _integer(low: int) -> Callable[[str], int]:
-    """An argparse type: an integer >= ``low``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {value}")
-        return value
-
-    return parse
-
-
-def _seconds(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, got {text}")
-    return value
-
-
-def _fraction(upper_open: bool) -> Callable[[str], float]:
-    """An argparse type: a number in [0, 1] (or [0, 1))."""
-    bound = "1)" if upper_open else "1]"
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number in [0, {bound}, got {text!r}") from None
-        if not (0.0 <= value < 1.0 if upper_open else 0.0 <= value <= 1.0):
-            raise argparse.ArgumentTypeError(f"must be in [0, {bound}, got {text}")
-        return value
-
-    return parse
-
-
-def _number(test: Callable[[float], bool], expected: str) -> Callable[[str], float]:
-    """An argparse type: a number for which ``test`` holds (``expected`` says which, for messages)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number {expected}, got {text!r}") from None
-        if not test(value):
-            raise argparse.ArgumentTypeError(f"must be {expected}, got {text}")
-        return value
-
-    return parse
-
-
-#: MFβ's β and tolerance
-_beta = _number(lambda v: v > 0 and math.isfinite(v), "finite and > 0")
-_tolerance = _number(lambda v: 0.0 <= v <= 0.5, "in [0, 0.5]")
-
-
-def _level(text: str) -> float:
-    """An argparse type: a confidence level, strictly between 0 and 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), got {text}")
-    return value
-
-
-class _Systems(argparse.Action):
-    """``-f``: at least two files."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        if len(values) < 2:
-            parser.error(f"{option_string} needs at least two systems' files, got {len(values)}")
-        setattr(namespace, self.dest, values)
 
 
 def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
@@ -140,7 +52,7 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         "-f",
         nargs="+",
         required=True,
-        action=_Systems,
+        action=Systems,
         metavar="SYSTEM",
         help="one PENMAN file per system (at least two), graphs paired by position with --gold",
     )
@@ -159,7 +71,7 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--test", choices=TESTS, default="permutation", help="paired test over items (default permutation)")
     p.add_argument(
         "--resamples",
-        type=_integer(1),
+        type=integer(1),
         default=DEFAULT_RESAMPLES,
         metavar="N",
         help=f"resamples of the test and the intervals (default {DEFAULT_RESAMPLES})",
@@ -171,9 +83,9 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         default="two-sided",
         help="greater: the first system scores higher (default two-sided)",
     )
-    p.add_argument("--confidence", type=_level, default=0.95, help="of the intervals (default 0.95)")
+    p.add_argument("--confidence", type=level, default=0.95, help="of the intervals (default 0.95)")
     p.add_argument(
-        "--top", type=_integer(0), default=10, metavar="K", help="items that differ most to print (default 10)"
+        "--top", type=integer(0), default=10, metavar="K", help="items that differ most to print (default 10)"
     )
     p.add_argument("--significant", type=int, default=4, metavar="D", help="digits after the decimal point (default 4)")
     p.add_argument("--json", action="store_true", help="print the whole comparison as JSON")
@@ -182,13 +94,13 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         "--svg", metavar="OUT", help="write the picture of per-item differences (first two systems) to an SVG file"
     )
     p.add_argument(
-        "-r", type=_integer(0), default=DEFAULT_RESTARTS, metavar="N", help="random restarts of hill climbing"
+        "-r", type=integer(0), default=DEFAULT_RESTARTS, metavar="N", help="random restarts of hill climbing"
     )
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"search (default {DEFAULT_SOLVER})")
-    p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
+    p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
     p.add_argument("--fine-grained", action="store_true", help="DocSmatch scores: add the fine-grained breakdown")
     p.add_argument(
-        "-j", "--num-workers", type=_integer(1), default=1, metavar="N", help="processes for DocSmatch scores"
+        "-j", "--num-workers", type=integer(1), default=1, metavar="N", help="processes for DocSmatch scores"
     )
     p.add_argument("--vectors", metavar="FILE", help="S²match and MFβ: GloVe text file or glove-6b-100d")
     p.add_argument("--cutoff", type=float, default=None, help="S²match and MFβ: similarity cutoff")
@@ -199,9 +111,9 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
     )
-    p.add_argument("--beta", type=_beta, default=1.0, help="MFβ's β (default 1)")
+    p.add_argument("--beta", type=beta, default=1.0, help="MFβ's β (default 1)")
     _add_standardize(p)
-    p.add_argument("--tolerance", type=_tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - it")
+    p.add_argument("--tolerance", type=tolerance, default=None, help="MFβ: acceptable when prefScore >= 0.5 - it")
     p.add_argument("--dimensions", choices=("s2align", "smatch"), help="MFβ: test each fine-grained measure too")
     _add_progress(p)
 
@@ -243,14 +155,14 @@ def _add_scoring_flags(
     )
     p.add_argument(
         "-r",
-        type=_integer(0),
+        type=integer(0),
         default=DEFAULT_RESTARTS,
         metavar="N",
         help=f"random restarts of hill climbing after the greedy start (default {DEFAULT_RESTARTS})",
     )
     p.add_argument(
         "--significant",
-        type=_integer(0),
+        type=integer(0),
         default=significant,
         metavar="D",
         help=f"digits after the decimal point (default {significant})",
@@ -274,7 +186,7 @@ def _add_scoring_flags(
     )
     p.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
         help=(
@@ -284,7 +196,7 @@ def _add_scoring_flags(
     )
     p.add_argument(
         "--ci",
-        type=_integer(0),
+        type=integer(0),
         default=0,
         metavar="N",
         help="print a 95%% bootstrap confidence interval of F with N resamples",
@@ -310,8 +222,8 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lm-kind", choices=KINDS, default=DEFAULT_KIND, help=f"default {DEFAULT_KIND}")
     p.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: CUDA, else MPS, else CPU)")
     p.add_argument("--dtype", choices=(*sorted(set(DTYPES.values())), "auto"), help="default float32")
-    p.add_argument("--max-tokens", type=_integer(1), metavar="N", help="padded tokens per forward pass")
-    p.add_argument("--batch-size", type=_integer(1), default=16, metavar="N", help="sentences per parser call")
+    p.add_argument("--max-tokens", type=integer(1), metavar="N", help="padded tokens per forward pass")
+    p.add_argument("--batch-size", type=integer(1), default=16, metavar="N", help="sentences per parser call")
     p.add_argument(
         "--cache",
         default="memory",
@@ -319,14 +231,14 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
         help="keep language model scores and parses: memory (default), disk (the evaluate cache folder), "
         "none (or off), or a folder",
     )
-    p.add_argument("-j", "--workers", type=_integer(1), default=1, metavar="N", help="processes for S²match pairs")
-    p.add_argument("--beta", type=_beta, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
-    p.add_argument("--tolerance", type=_tolerance, default=0.05, help="acceptable when prefScore >= 0.5 - it")
+    p.add_argument("-j", "--workers", type=integer(1), default=1, metavar="N", help="processes for S²match pairs")
+    p.add_argument("--beta", type=beta, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
+    p.add_argument("--tolerance", type=tolerance, default=0.05, help="acceptable when prefScore >= 0.5 - it")
     p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"default {DEFAULT_SOLVER}")
-    p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
+    p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
-    p.add_argument("--significant", type=_integer(0), default=4, metavar="D", help="digits (default 4)")
+    p.add_argument("--significant", type=integer(0), default=4, metavar="D", help="digits (default 4)")
     p.add_argument("--dimensions", choices=("s2align", "smatch"), help="Meaning and MFβ by fine-grained measure too")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
     add_arguments(p, commands.run_mfbeta)  # and the command's func, which runs either level
@@ -350,13 +262,13 @@ def _add_s2match_arguments(s2: argparse.ArgumentParser) -> None:
     )
     s2.add_argument(
         "--cutoff",
-        type=_fraction(upper_open=True),
+        type=fraction(upper_open=True),
         default=DEFAULT_CUTOFF,
         help=f"similarities at or below it earn 0 (default {DEFAULT_CUTOFF})",
     )
     s2.add_argument(
         "--diffsense",
-        type=_fraction(upper_open=False),
+        type=fraction(upper_open=False),
         default=DEFAULT_DIFFSENSE,
         help=f"credit for the same lemma with another sense, factor for predicates (default {DEFAULT_DIFFSENSE})",
     )
@@ -397,7 +309,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _add_scoring_flags(p)
     _add_standardize(p, averages=True)
     p.add_argument(
-        "-j", "--workers", type=_integer(1), default=1, metavar="N", help="processes that read and score the pairs"
+        "-j", "--workers", type=integer(1), default=1, metavar="N", help="processes that read and score the pairs"
     )
     p.set_defaults(func=commands.run_smatch, s2=False)
 
@@ -435,7 +347,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ds.add_argument(
         "-j",
         "--num-workers",
-        type=_integer(1),
+        type=integer(1),
         default=1,
         metavar="N",
         help="score documents in N processes (default 1; the result does not depend on it)",
@@ -523,7 +435,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     x.add_argument("--strict", action="store_true", help="fail on a malformed document (default: skip it, warn)")
     _add_progress(x)
     _add_verbose(x)
-    x.set_defaults(func=commands.run_export_ms_amr)
+    x.set_defaults(func=hub_command.run_export_ms_amr)
 
     sp = sub.add_parser(
         "space",
@@ -539,7 +451,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sp.add_argument("--force", action="store_true", help="write into a folder that has files")
     sp.add_argument("--sdist", "--wheel", dest="package", metavar="PATH", help="ship this amreval sdist or wheel")
     _add_verbose(sp)
-    sp.set_defaults(func=commands.run_space)
+    sp.set_defaults(func=hub_command.run_space)
 
     m = sub.add_parser(
         "mfbeta",

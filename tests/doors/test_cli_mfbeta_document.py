@@ -77,4 +77,4 @@ def test_bad_files_are_named(files, capsys):
     with pytest.raises(SystemExit) as stop:
         main([*_args(folder, lm), "--window", "0"])
     assert stop.value.code == 2
-    assert "--window: expected a positive integer, got 0" in capsys.readouterr().err
+    assert "--window: must be an integer >= 1, got 0" in capsys.readouterr().err

@@ -20,19 +20,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from amreval.argtypes import integer
 from amreval.errors import InputError
 
 __all__ = ["add_arguments", "run"]
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def add_arguments(p: argparse.ArgumentParser, sentence_level: Callable[[argparse.Namespace], int]) -> None:
@@ -53,8 +44,8 @@ def add_arguments(p: argparse.ArgumentParser, sentence_level: Callable[[argparse
     )
     p.add_argument("--coref", metavar="FILE", help="document: a coreference file, one document per paragraph")
     p.add_argument("--coref-format", choices=("jsonlines", "conll"), default="jsonlines", help="default jsonlines")
-    p.add_argument("--window", type=_positive, metavar="N", help="document: LM inputs per window (default: its limit)")
-    p.add_argument("--stride", type=_positive, metavar="N", help="document: positions between windows (default: half)")
+    p.add_argument("--window", type=integer(1), metavar="N", help="document: LM inputs per window (default: its limit)")
+    p.add_argument("--stride", type=integer(1), metavar="N", help="document: positions between windows (default: half)")
     p.add_argument("--rep", default="docamr", help="document: the DocAMR representation built (default docamr)")
     p.set_defaults(func=partial(run, sentence_level=sentence_level))
 
