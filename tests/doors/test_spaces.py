@@ -173,15 +173,24 @@ def check_viewer(page: Page, box: str = "#picture") -> None:
 
 @pytest.mark.skipif(not SPACES, reason="only when Space bundles are served ($AMREVAL_SPACES)")
 def test_bundles_run_on_the_installed_package():
+    from importlib.metadata import distribution
+
     import amreval
 
     assert not Path(amreval.__file__).resolve().is_relative_to(ROOT / "src"), amreval.__file__
+    # installed by an app from the bundle's sdist, not from an index
+    origin = distribution("amreval").read_text("direct_url.json") or ""
+    assert f"amreval-{amreval.__version__}.tar.gz" in origin, origin
     for name in ("docsmatch", "mfbeta"):
         if (METRICS / name).is_dir():
-            # the folder's own sdist of this version, by its relative path
+            # requirements.txt names no file of the folder (the builder installs it alone); the app and
+            # the metric script install the folder's own sdist of this version
             sdist = f"amreval-{amreval.__version__}.tar.gz"
-            assert (METRICS / name / "requirements.txt").read_text().startswith(f"./{sdist}[")
+            requirements = (METRICS / name / "requirements.txt").read_text()
+            assert "amreval" not in requirements and "penman>=" in requirements, requirements
             assert (METRICS / name / sdist).is_file()
+            for script in ("app.py", f"{name}.py"):
+                assert f"_AMREVAL_FILE = {sdist!r}" in (METRICS / name / script).read_text()
             assert "sdk_version:" in (METRICS / name / "README.md").read_text()
 
 
