@@ -442,7 +442,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="write a Hugging Face Space folder for a shipped metric (docsmatch, mfbeta)",
         description="Write a Space folder for a shipped metric that builds alone: the metric script, the app, "
         "examples, packages.txt, this amreval as a file (the sdist built from the checkout, or --sdist/--wheel), "
-        "requirements.txt naming it by its relative path, and the card (sdk_version: the installed gradio).",
+        "requirements.txt with amreval's dependencies (the app and the scripts install amreval from the file "
+        "when they start), and the card (sdk_version: the installed gradio).",
     )
     sp.add_argument("metric", choices=("docsmatch", "mfbeta"), help="the metric")
     sp.add_argument("out", metavar="OUT", help="output folder (missing or empty)")

