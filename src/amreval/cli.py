@@ -28,6 +28,7 @@ from amreval.argtypes import Systems, beta, fraction, integer, level, seconds, t
 from amreval.commands import UsageError
 from amreval.errors import AmrevalError
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.smatchpp_command import add_averages
 
 __all__ = ["main", "build_parser", "EXIT_INPUT", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -249,7 +250,6 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
 def _add_s2match_arguments(s2: argparse.ArgumentParser) -> None:
     """The arguments of ``amreval s2match``."""
     from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, DEFAULT_TOP, TOP_RULES
-    from amreval.smatchpp_command import add_averages
 
     _add_scoring_flags(s2)
     add_averages(s2)
@@ -338,6 +338,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ds.add_argument(
         "--fine-grained", action="store_true", help="also print the fine-grained scores of Damonte et al. (2017)"
     )
+    add_averages(ds, "documents'")
     ds.add_argument(
         "--svg",
         metavar="OUT",

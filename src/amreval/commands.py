@@ -375,11 +375,19 @@ def run_docsmatch(args: argparse.Namespace) -> int:
                     bar.update(1)
 
                 result = stream_docsmatch(
-                    args.f[0], args.f[1], on_pair=on_pair, keep_scores=bool(args.ci), **keywords, **options
+                    args.f[0],
+                    args.f[1],
+                    on_pair=on_pair,
+                    keep_scores=bool(args.ci) or args.averages,
+                    **keywords,
+                    **options,
                 )
+        averaged = _averages(result, args)
         if args.json:
             out: dict[str, Any] = dict(result.as_dict())
             out.update(_intervals(result, args))
+            if averaged is not None:
+                out["averages"] = averaged.as_dict()
             tail: dict[str, Any] = {}
             if result.coref is not None:
                 from amreval.scores.coref import CATEGORIES
@@ -391,6 +399,8 @@ def run_docsmatch(args: argparse.Namespace) -> int:
             output.write_json(out, tail)
         else:
             _print_docsmatch(result, args)
+            if averaged is not None:
+                _print_averages(averaged, args)
     if args.svg:
         from amreval.report.draw import alignment_svg
 

@@ -122,3 +122,22 @@ def test_s2match_on_the_command_line_prints_both_averages(capsys):
     assert out["averages"]["micro_f1"] == pytest.approx(51 / 55)
     assert out["averages"]["macro_f1"] == pytest.approx((1 + 7.5 / 9 + 18 / 19) / 3)
     assert out["averages"]["macro_recall"] == pytest.approx((1 + 7.5 / 9 + 0.9) / 3)
+
+
+def test_docsmatch_on_the_command_line_prints_both_averages(capsys):
+    from amreval.cli import main
+
+    examples = Path(__file__).resolve().parents[2] / "metrics" / "docsmatch" / "examples"
+    files = ["-f", str(examples / "pred.docamr.amr"), str(examples / "gold.docamr.amr")]
+    assert main(["docsmatch", *files, "--averages", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(d["match"], d["test"], d["gold"]) for d in out["documents"]] == [(30, 32, 34), (34, 38, 39)]
+    # micro: 64 of 70 and 73, F 128 / 143; macro over the two documents: (60 / 66 + 68 / 77) / 2
+    assert out["averages"]["micro_f1"] == pytest.approx(128 / 143)
+    assert out["averages"]["macro_f1"] == pytest.approx((60 / 66 + 68 / 77) / 2)
+    assert main(["docsmatch", *files, "--averages", "--ci", "200"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        "Macro F-score: 0.8961 (95% CI 0.8831 - 0.9091)" in lines
+        and "Micro F-score: 0.8951 (95% CI 0.8831 - 0.9091)" in lines
+    )
