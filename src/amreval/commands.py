@@ -483,7 +483,7 @@ def _in_files(message: str, args: argparse.Namespace) -> str:
 
 def run_mfbeta(args: argparse.Namespace) -> int:
     from amreval.amr.read import read_graphs
-    from amreval.mfbeta.form import get_scorer
+    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
     from amreval.mfbeta.score import mfbeta
 
     generated, references = _sentence_lines(args.generated), _sentence_lines(args.references)
@@ -506,9 +506,7 @@ def run_mfbeta(args: argparse.Namespace) -> int:
         raise UsageError(
             "without --gold, Meaning compares with the parsed references: pass --gold FILE or --parser DIR"
         )
-    scorer = get_scorer(
-        args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
-    )
+    scorer = command_scorer(args)
     try:
         result = mfbeta(
             generated,
@@ -517,17 +515,8 @@ def run_mfbeta(args: argparse.Namespace) -> int:
             prediction_amrs=parses,
             parser=args.parser,
             scorer=scorer,
-            beta=args.beta,
-            tolerance=args.tolerance,
             vectors=args.vectors,
-            solver=args.solver,
-            seed=args.seed,
-            time_limit=args.time_limit,
-            batch_size=args.batch_size,
-            device=args.device,
-            cache=args.cache,
-            num_workers=args.workers,
-            progress=args.progress,
+            **scoring_keywords(args),
             dimensions=args.dimensions,
         )
     except InputError as exc:  # "generated #3: ..." is line 4 of the generated file

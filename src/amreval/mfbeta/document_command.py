@@ -75,8 +75,8 @@ def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace],
         return sentence_level(args)
     from amreval.amr.read import read_graphs
     from amreval.amr.token_alignments import read_aligned_amrs
+    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
     from amreval.mfbeta.document import document_mfbeta, split_sentences
-    from amreval.mfbeta.form import get_scorer
 
     generated, references = _lines(args.generated), _lines(args.references)
     if len(generated) != len(references):
@@ -100,9 +100,7 @@ def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace],
         for n in counts:
             parses.append(list(flat[used : used + n]))
             used += n
-    scorer = get_scorer(
-        args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
-    )
+    scorer = command_scorer(args)
     try:
         result = document_mfbeta(
             generated,
@@ -114,18 +112,9 @@ def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace],
             parser=args.parser,
             rep=args.rep,
             scorer=scorer,
-            beta=args.beta,
-            tolerance=args.tolerance,
             window=args.window,
             stride=args.stride,
-            solver=args.solver,
-            seed=args.seed,
-            time_limit=args.time_limit,
-            batch_size=args.batch_size,
-            device=args.device,
-            cache=args.cache,
-            num_workers=args.workers,
-            progress=args.progress,
+            **scoring_keywords(args),
         )
     except InputError as exc:
         raise InputError(_in_files(str(exc), args)) from exc

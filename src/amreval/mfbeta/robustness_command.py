@@ -142,7 +142,7 @@ def _parse_file(path: str, n: int, references: str) -> list:
 def run(args: argparse.Namespace) -> int:
     """Read the files, score every system under every setting, print the table or the JSON."""
     from amreval.amr.read import read_graphs
-    from amreval.mfbeta.form import get_scorer
+    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
     from amreval.mfbeta.robustness import parser_robustness
 
     if args.significant < 0:
@@ -178,9 +178,7 @@ def run(args: argparse.Namespace) -> int:
         name, path = _named_value(text, "--reference-parses")
         reference_parses[name] = _parse_file(path, len(references), args.references)
     gold = read_graphs(args.gold) if args.gold else None
-    scorer = get_scorer(
-        args.lm, args.lm_kind, args.device, dtype=args.dtype, max_tokens=args.max_tokens, cache=args.cache
-    )
+    scorer = command_scorer(args)
     result = parser_robustness(
         generated,
         references,
@@ -189,17 +187,8 @@ def run(args: argparse.Namespace) -> int:
         reference_parses=reference_parses or None,
         ablation=args.ablation,
         scorer=scorer,
-        beta=args.beta,
-        tolerance=args.tolerance,
         vectors=args.vectors,
-        solver=args.solver,
-        seed=args.seed,
-        time_limit=args.time_limit,
-        batch_size=args.batch_size,
-        device=args.device,
-        cache=args.cache,
-        num_workers=args.workers,
-        progress=args.progress,
+        **scoring_keywords(args),
     )
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
