@@ -31,6 +31,23 @@ def test_a_batch_gives_each_example_its_counts():
     assert totals["f1"] == pytest.approx(2 * 5 / 16)
 
 
+def test_the_same_text_on_both_sides_is_scored_without_the_search(monkeypatch):
+    import amreval.scores.smatch as smatch_module
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(smatch_module, "score_smatch_pair", no_search)
+    same = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
+    # 3 instances, TOP, 3 relations: every triple matches, proven
+    out = smatch_batch({"prediction": [same], "reference": [same]})
+    assert (out["match"], out["test"], out["gold"], out["optimal"]) == ([7], [7], [7], [True])
+    with pytest.raises(AssertionError, match="searched"):
+        smatch_batch({"prediction": [same], "reference": ["(w / want-01)"]})
+    with pytest.raises(AssertionError, match="searched"):  # the shortcut is the certified search's
+        smatch_batch({"prediction": [same], "reference": [same]}, solver="hillclimb")
+
+
 def test_bad_batches_are_named():
     with pytest.raises(InputError, match="the batch has no column 'reference'; it has 'prediction', 'gold'"):
         smatch_batch({"prediction": ["(a / b)"], "gold": ["(a / b)"]})
