@@ -57,6 +57,21 @@ def test_the_splitter_by_hand():
     assert split_sentences('"Go!" he said. "Now."') == ['"Go!" he said.', '"Now."']
     assert split_sentences("it costs 3.50 dollars. done") == ["it costs 3.50 dollars. done"]
     assert split_sentences("  \n ") == []
+    # tokenized text: a closing mark written apart stays with the sentence it closes
+    assert split_sentences('He said : " Go . " Then he left .') == ['He said : " Go . "', "Then he left ."]
+    assert split_sentences('" Draw me a sheep ! " " Why ? " he asked .') == [
+        '" Draw me a sheep ! "',
+        '" Why ? " he asked .',
+    ]
+    assert split_sentences('" Go on . It is late . " He left .') == ['" Go on .', 'It is late . "', "He left ."]
+    assert split_sentences('Good evening . " It is late .') == ["Good evening .", '" It is late .']
+    assert split_sentences('Hi ! " he said . Fine . "') == ['Hi ! " he said .', 'Fine . "']
+    assert split_sentences("He said : ' Yes ! ' And don't . ' No . '") == [
+        "He said : ' Yes ! '",
+        "And don't .",
+        "' No . '",
+    ]
+    assert split_sentences("It was big ( very big . ) We left . )") == ["It was big ( very big . )", "We left . )"]
     import amreval.mfbeta.document as module
 
     assert doctest.testmod(module).failed == 0

@@ -66,6 +66,7 @@ ABBREVIATIONS = frozenset(
     "mr. mrs. ms. dr. prof. st. jr. sr. mt. vs. etc. e.g. i.e. a.m. p.m. no. fig. vol. cf. approx.".split()
 )
 _CLOSERS = "\"')]}»”’"
+_OPENING = {")": "(", "]": "[", "}": "{", "»": "«", "”": "“", "’": "‘"}
 _END = re.compile(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*$")
 
 #: A coreference system: the tokens of each sentence -> clusters of document-level spans (or a CorefDocument).
@@ -80,21 +81,31 @@ def split_sentences(paragraph: str) -> list[str]:
     quotes or brackets), unless that word is a listed abbreviation
     (:data:`ABBREVIATIONS`), a single letter with a period (an initial:
     ``J.``), or the next word starts with a lower-case letter or a digit
-    (``5 a.m. and``; ``3.5``-style numbers never end in a period). Each
-    sentence is its words joined by one space; a paragraph of whitespace has
-    no sentences.
+    (``5 a.m. and``; ``3.5``-style numbers never end in a period). In
+    tokenized text a closing quote or bracket written apart (``" Go . "``)
+    stays with the sentence when it ends the paragraph, is followed by a
+    lower-case word, or closes one opened before it (an odd number of ``"``
+    in the sentence, or in the paragraph so far when the sentence has none;
+    more ``(`` than ``)``); else it starts the next sentence.
+    Each sentence is its words joined by one space; a paragraph of whitespace
+    has no sentences.
     """
     words = paragraph.split()
     out: list[str] = []
     current: list[str] = []
+    ended = False  # the word before ended the sentence, but a detached closing mark followed it
     for k, word in enumerate(words):
         current.append(word)
-        if not _END.search(word):
+        if not (ended or _END.search(word)):
             continue
+        ended = False
         bare = word.rstrip(_CLOSERS).lstrip("\"'([{«“‘")
         if bare.endswith(".") and (bare.lower() in ABBREVIATIONS or re.fullmatch(r"[A-Za-z]\.", bare)):
             continue
         following = words[k + 1] if k + 1 < len(words) else ""
+        if _closes(following, words[k + 2] if k + 2 < len(words) else "", current, words[: k + 1]):
+            ended = True  # tokenized text: the sentence ends after its closing quote or bracket
+            continue
         if following[:1].islower() or following[:1].isdigit():
             continue
         out.append(" ".join(current))
@@ -102,6 +113,32 @@ def split_sentences(paragraph: str) -> list[str]:
     if current:
         out.append(" ".join(current))
     return out
+
+
+def _closes(word: str, after: str, sentence: list[str], before: list[str]) -> bool:
+    """Whether ``word``, all closing marks and written apart, closes what the words ``before`` opened.
+
+    In tokenized text (``he said : " Go . "``) a quote stands alone after the period. It closes (and
+    stays with the sentence before it) when it is the paragraph's last word, when the word ``after``
+    it starts in lower case (``! " he asked``), or when the ``sentence`` holds an odd number of that
+    quote mark (more openings than closings of a bracket); a sentence with none of the mark leaves
+    it to the paragraph so far (``before``). Else it opens the next sentence.
+    """
+    if not word or word.strip(_CLOSERS):
+        return False
+    if not after or after[:1].islower():
+        return True
+    mark = word[0]
+    for words in (sentence, before):  # the sentence's own quotes decide; without any, the paragraph's
+        if mark in "\"'":  # apostrophes are not quotes: a ' counts when written apart
+            n = " ".join(words).count(mark) if mark == '"' else words.count(mark)
+            if n:
+                return n % 2 == 1
+        else:
+            text, opening = " ".join(words), _OPENING[mark]
+            if text.count(opening) or text.count(mark):
+                return text.count(opening) > text.count(mark)
+    return False
 
 
 @dataclass
