@@ -3,9 +3,12 @@ with ``AMREVAL_NO_SKIP`` (set by ``.ci/run``) a skip is a failure unless its rea
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +21,13 @@ def _installed(module: str) -> bool:
     except ImportError:
         return False
 
+
+# The Hub libraries' caches (evaluate's metric modules, datasets' builds) of a test run: one folder per test
+# process (each xdist worker its own), set before any test module imports evaluate or datasets, removed when the
+# process ends; a user's HF_HOME is left as it is.
+if "HF_HOME" not in os.environ:
+    os.environ["HF_HOME"] = _HF_HOME = tempfile.mkdtemp(prefix="amreval-hf-")
+    atexit.register(shutil.rmtree, _HF_HOME, ignore_errors=True)
 
 collect_ignore = []
 # datasets.builder: this project's own datasets/ folder does not pass for the package

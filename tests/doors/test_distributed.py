@@ -13,13 +13,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 if importlib.util.find_spec("evaluate") is None:
     pytest.skip("the hub extra (evaluate, datasets) is not installed", allow_module_level=True)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,7 +11,6 @@ import numpy as np
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
 
 from amreval.mfbeta.counts import bootstrap_mfbeta, mfbeta_item_parts, mfbeta_items

@@ -13,13 +13,11 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 for _module, _extra in (("evaluate", "hub"), ("accelerate", "distributed"), ("torch", "lm")):
     if importlib.util.find_spec(_module) is None:
         pytest.skip(f"{_module} is not installed (the {_extra} extra)", allow_module_level=True)

@@ -14,7 +14,6 @@ import importlib.util
 import os
 import shutil
 import socket
-import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +22,6 @@ from urllib.parse import urlparse
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 hub = pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
 
 from huggingface_hub import EvalResult, ModelCard

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 # datasets.builder, so that this project's own datasets/ folder does not pass for the package
 pytest.importorskip("datasets.builder", reason="the hub extra (datasets) is not installed")
 import datasets

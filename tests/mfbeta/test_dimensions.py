@@ -129,11 +129,8 @@ def test_the_authors_script_numbers():
 
 
 def test_the_metric_by_dimension_and_its_paired_tests(tmp_path, make_tiny_gpt2, monkeypatch):
-    import os
-    import tempfile
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
     metric = evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / "mfbeta"))
     sentences = ["the boy wants to go .", "the cat sleeps ."]

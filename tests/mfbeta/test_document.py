@@ -261,11 +261,9 @@ def test_bad_input_is_named():
 
 def test_the_metric_at_the_document_level_equals_the_core(tiny_gpt2):
     import os
-    import tempfile
     from pathlib import Path
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
     from amreval.mfbeta.form import get_scorer
 

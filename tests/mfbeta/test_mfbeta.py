@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -145,7 +144,6 @@ def tiny_gpt2(tmp_path_factory, make_tiny_gpt2):
 @pytest.fixture(scope="module")
 def metric():
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate) is not installed")
     return evaluate.load(str(ROOT / "metrics" / "mfbeta"))
 
