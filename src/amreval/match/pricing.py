@@ -29,7 +29,9 @@ the whole one (left-out pairs at zero), so its rounding is a mapping to score.
 
 from __future__ import annotations
 
+import ctypes
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +57,31 @@ class PricedLP:
     n_pairs: int
     n_terms: int
     slack: np.ndarray | None = None
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """The C library's ``malloc_trim`` (glibc), or None where there is none."""
+    try:
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except OSError:  # pragma: no cover - no C library to load
+        return None
+
+
+_TRIM: list[Callable[[int], int] | None] = []
+
+
+def _return_freed() -> None:
+    """Give the memory a round's solver freed back to the system (where the C library can).
+
+    HiGHS's working memory of one round (about a kilobyte per row and column) is freed with the
+    solver, but the allocator keeps it in pieces between the arrays made meanwhile, so each round
+    would take fresh memory for its own; returned, the rounds reuse it and the peak is one round's.
+    """
+    if not _TRIM:
+        _TRIM.append(_malloc_trim())
+    trim = _TRIM[0]
+    if trim is not None:
+        trim(0)
 
 
 def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -155,6 +182,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
             dual = np.maximum(np.asarray(solution.row_dual, dtype=np.float64), 0.0)
             primal = np.asarray(solution.col_value, dtype=np.float64)
             del h, solution  # freed before the next round's solver is built (the budget counts one at a time)
+            _return_freed()
         else:
             # nothing kept (no pair has unary weight): every dual is zero
             dual = np.zeros(model["num_row"])
