@@ -30,9 +30,11 @@ the whole one (left-out pairs at zero), so its rounding is a mapping to score.
 from __future__ import annotations
 
 import ctypes
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -59,27 +61,26 @@ class PricedLP:
     slack: np.ndarray | None = None
 
 
+@lru_cache(maxsize=1)
 def _malloc_trim() -> Callable[[int], int] | None:
-    """The C library's ``malloc_trim`` (glibc), or None where there is none."""
+    """The C library's ``malloc_trim`` (glibc, Linux), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
-        return getattr(ctypes.CDLL(None), "malloc_trim", None)
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)  # None: a C library without it (musl)
     except OSError:  # pragma: no cover - no C library to load
         return None
 
 
-_TRIM: list[Callable[[int], int] | None] = []
-
-
 def _return_freed() -> None:
-    """Give the memory a round's solver freed back to the system (where the C library can).
+    """Give the memory a round's solver freed back to the system, where the C library can.
 
-    HiGHS's working memory of one round (about a kilobyte per row and column) is freed with the
-    solver, but the allocator keeps it in pieces between the arrays made meanwhile, so each round
-    would take fresh memory for its own; returned, the rounds reuse it and the peak is one round's.
+    HiGHS's working memory for one round (about a kilobyte per row and column of the LP) is freed
+    with the solver, but the allocator keeps it, in pieces the next round's larger solver does not
+    all fit in, so without this each round adds to the process's peak; with it the peak is about
+    the largest round's.
     """
-    if not _TRIM:
-        _TRIM.append(_malloc_trim())
-    trim = _TRIM[0]
+    trim = _malloc_trim()
     if trim is not None:
         trim(0)
 
