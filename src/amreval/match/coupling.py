@@ -161,6 +161,8 @@ class _Block:
     loose: np.ndarray | None  # copies with no term whose node of B no other node takes here (None: none to drop)
     adj: Adjacency | None
     rows: np.ndarray | None
+    # with loose copies: the copies the last search kept, and their adjacency and row pointers
+    kept: tuple[np.ndarray, Adjacency, np.ndarray] | None = None
 
 
 @dataclass
@@ -295,11 +297,15 @@ def _search(
         mask = ~block.loose
         mask[best] = True
         keep = np.flatnonzero(mask)
-        at = np.full(len(unary), -1, dtype=np.int64)
-        at[keep] = np.arange(len(keep))
-        adj = kern.adjacency_kernel(len(keep), at[block.t_p], at[block.t_q], block.t_w)
         a_local, b_local = block.a_local[keep], block.b_local[keep]
-        rows = kern.row_pointers_kernel(block.n_a, a_local)
+        if block.kept is not None and np.array_equal(block.kept[0], keep):
+            adj, rows = block.kept[1], block.kept[2]  # the same copies as the last search (most rounds)
+        else:
+            at = np.full(len(unary), -1, dtype=np.int64)
+            at[keep] = np.arange(len(keep))
+            adj = kern.adjacency_kernel(len(keep), at[block.t_p], at[block.t_q], block.t_w)
+            rows = kern.row_pointers_kernel(block.n_a, a_local)
+            block.kept = (keep, adj, rows)
         unary, pp = unary[keep], pp[keep]
     init = np.full(block.n_a, -1, dtype=np.int64)
     on = np.flatnonzero(active[pp])
