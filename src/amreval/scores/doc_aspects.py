@@ -205,9 +205,7 @@ def doc_aspect_pair(
     return AspectPair(counts, main, optimal)
 
 
-def doc_aspect_result(
-    alignment: str, reading: str, pairs: Sequence[AspectPair], frames: bool = False
-) -> AspectResult:
+def doc_aspect_result(alignment: str, reading: str, pairs: Sequence[AspectPair], frames: bool = False) -> AspectResult:
     """The corpus aspect scores of the documents' :class:`~amreval.scores.aspects.AspectPair`\\ s (summed)."""
     pairs = list(pairs)
     counts = {n: _total(p.counts[n] for p in pairs) for n in ASPECTS}
