@@ -28,7 +28,7 @@ from amreval.argtypes import Systems, beta, fraction, integer, level, seconds, t
 from amreval.commands import UsageError
 from amreval.errors import AmrevalError
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
-from amreval.smatchpp_command import add_averages
+from amreval.smatchpp_command import add_averages, add_doc_aspects
 
 __all__ = ["main", "build_parser", "EXIT_INPUT", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -339,6 +339,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--fine-grained", action="store_true", help="also print the fine-grained scores of Damonte et al. (2017)"
     )
     add_averages(ds, "documents'")
+    add_doc_aspects(ds)
+    _add_standardize(ds)
     ds.add_argument(
         "--svg",
         metavar="OUT",

@@ -347,12 +347,17 @@ def run_docsmatch(args: argparse.Namespace) -> int:
     """``amreval docsmatch``: the documents read, scored and printed as a stream
     (:func:`~amreval.scores.docsmatch.stream_docsmatch`); with ``--svg``, which names the pictures
     by every document's id and draws the mappings, the files are read whole."""
+    if args.aspects is not None or args.frames is not None:
+        from amreval.smatchpp_command import run_doc_aspects
+
+        return run_doc_aspects(args)
     from amreval._progress import progress_counter
     from amreval.scores.docsmatch import docsmatch, stream_docsmatch
 
     options = _scoring_options(args)
     progress = options.pop("progress")
     keywords = dict(coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
+    keywords.update(_standardize(args))
     if not args.json:
         args.pr = True  # the reference's layout
 

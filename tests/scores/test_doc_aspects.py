@@ -3,6 +3,7 @@ document pair with coreference, the errors, and documents of sentence pairs agai
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from amreval.amr.read import read_graphs
 from amreval.amr.standardize import VAR, marked_triples
+from amreval.cli import main
 from amreval.docamr.document import document_graph
 from amreval.errors import InputError
 from amreval.scores.aspects import ASPECTS, aspect_pair, aspect_scores, aspect_subgraphs
@@ -163,3 +165,33 @@ def test_documents_of_sentence_pairs_score_as_their_sentences(data_dir, name):
     # of the 20 x 17 counts besides FOCUS and CONCEPT, those whose subgraphs touch no sentence top are the
     # sums (measured: BART 259, T5 264); of the other 81 and 76, all but 2 and 0 differ from the sums
     assert (same, differ) == {"bart": (259, 79), "t5": (264, 76)}[name]
+
+
+def test_the_command_line(tmp_path, capsys):
+    p, g, frames = tmp_path / "p.amr", tmp_path / "g.amr", tmp_path / "frames.txt"
+    p.write_text(PRED + "\n", encoding="utf-8")
+    g.write_text(GOLD + "\n", encoding="utf-8")
+    frames.write_text(FRAMES, encoding="utf-8")
+    assert main(["docsmatch", "-f", str(p), str(g), "--aspects", "multialign"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "DocSmatch aspects (multialign, smatchpp-amr, frames: no):"
+    assert out[1] == "main               -> P: 0.7500, R: 0.7500, F: 0.7500  (9 of 12 test, 12 gold)"
+    assert out[10] == "PATIENT            -> P: 0.6667, R: 0.6667, F: 0.6667  (2 of 3 test, 3 gold)"
+    assert out[11] == "POLARITY           -> P: 0.0000, R: 0.0000, F: 0.0000  (0 of 2 test, 2 gold)"
+    assert len(out) == 21
+    argv = ["docsmatch", "-f", str(p), str(g), "--aspects", "onealign", "--json", "--ms", "--frames", str(frames)]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["alignment"] == "onealign" and data["frames"] is True and data["pairs"] == 1
+    assert data["aspects"]["PATIENT"]["match"] == 1 and data["pair_counts"][0]["PATIENT"] == [1, 3, 3]
+    assert data["pair_counts"][0]["main"] == [9, 12, 12]
+    # the main score under another reading, without the aspects
+    assert main(["docsmatch", "-f", str(p), str(g), "--standardize", "smatchpp-amr", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["match"], data["test"], data["gold"]) == (9, 12, 12) and "standardize=smatchpp-amr" in data["config"]
+    assert main(["docsmatch", "-f", str(p), str(g), "--frames", str(frames)]) == 2
+    assert "--frames: the frames rename roles for the aspect scores; give --aspects too" in capsys.readouterr().err
+    assert main(["docsmatch", "-f", str(p), str(g), "--aspects", "onealign", "--coref-subscore", "--ci", "9"]) == 2
+    assert "--aspects: not with --coref-subscore, --ci" in capsys.readouterr().err
+    assert main(["docsmatch", "-f", str(p), str(g), "--aspects", "onealign", "--frames", str(tmp_path / "no")]) == 1
+    assert "cannot read the frame file" in capsys.readouterr().err
