@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
     from amreval.amr.graph import Graph
     from amreval.match.triples import Triples
+    from amreval.scores.corpus_statistics import Statistic
 
 __all__ = [
     "check_aspects",
@@ -67,6 +68,8 @@ __all__ = [
     "doc_aspect_pair",
     "doc_aspect_result",
     "aspect_numbers",
+    "aspect_parts",
+    "aspect_intervals",
 ]
 
 StringTriple = tuple[str, str, str]
@@ -212,13 +215,68 @@ def doc_aspect_result(alignment: str, reading: str, pairs: Sequence[AspectPair],
     return AspectResult(alignment, reading, counts, _total(p.main for p in pairs), pairs, frames)
 
 
+def _rows() -> list[tuple[str, str]]:
+    """Each flat row's key and its aspect (``main``: the whole documents)."""
+    return [("aspect_main", "main")] + [(f"aspect_{k.replace('-', '_')}", name) for k, name in ASPECT_KEYS.items()]
+
+
+def _counts(pair: AspectPair, name: str) -> Counts:
+    return pair.main if name == "main" else pair.counts[name]
+
+
 def aspect_numbers(result: AspectResult) -> list[tuple[str, Counts]]:
     """The flat rows of a result's aspects: ``aspect_main`` (the whole documents under the aspects'
     reading) and ``aspect_<name>`` per aspect (``aspect_agent``, ``aspect_location``,
     ``aspect_srl_core``, ..., by :data:`~amreval.scores.aspects.ASPECT_KEYS`), with their counts."""
-    rows = [("aspect_main", result.main)]
-    rows += [(f"aspect_{key.replace('-', '_')}", result.counts[name]) for key, name in ASPECT_KEYS.items()]
-    return rows
+    return [(key, result.main if name == "main" else result.counts[name]) for key, name in _rows()]
+
+
+def aspect_parts(result: AspectResult, statistic: str = "f1") -> dict[str, tuple[Statistic, np.ndarray]]:
+    """Every row of :func:`aspect_numbers` as output key → ``(statistic, per-document counts)``, as
+    :func:`~amreval.scores.result_parts.result_parts` gives a result's other parts (``aspect_agent_f1``, ...)."""
+    import numpy as np
+
+    from amreval.scores.corpus_statistics import prf_statistic
+
+    stat = prf_statistic(statistic)
+    return {
+        f"{key}_{statistic}": (stat, np.array([_counts(p, name) for p in result.pairs], dtype=np.float64))
+        for key, name in _rows()
+    }
+
+
+def aspect_intervals(
+    result: AspectResult, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
+) -> dict[str, float]:
+    """Bootstrap intervals of every aspect row's precision, recall and F1, documents resampled as
+    :func:`~amreval.scores.bootstrap.score_intervals` resamples them: ``aspect_agent_f1_ci_low``, ...
+
+    Raises:
+        InputError: fewer than 2 documents, or a setting out of range.
+    """
+    import numpy as np
+
+    from amreval.scores.bootstrap import bootstrap_statistics
+    from amreval.scores.checks import check_confidence, check_int
+    from amreval.scores.corpus_statistics import columns_statistic, prf_statistic
+
+    n_resamples = check_int("n_resamples", n_resamples, 1)
+    confidence = check_confidence(confidence)
+    rows = _rows()
+    counts = np.array([[c for _, name in rows for c in _counts(p, name)] for p in result.pairs], dtype=np.float64)
+    if counts.shape[0] < 2:
+        raise InputError(f"a bootstrap interval needs at least 2 items, got {counts.shape[0]}")
+    names = [f"{key}_{which}" for key, _ in rows for which in ("precision", "recall", "f1")]
+    statistics = [
+        columns_statistic(prf_statistic(which), 3 * j)
+        for j in range(len(rows))
+        for which in ("precision", "recall", "f1")
+    ]
+    low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
+    out: dict[str, float] = {}
+    for name, lo, hi in zip(names, low, high):
+        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
+    return out
 
 
 def _total(rows: Iterable[Counts]) -> Counts:
