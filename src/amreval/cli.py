@@ -101,6 +101,12 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
     p.add_argument("--fine-grained", action="store_true", help="DocSmatch scores: add the fine-grained breakdown")
     p.add_argument(
+        "--frames",
+        metavar="FILE",
+        help="aspect scores: a PropBank frame description file (SMATCH++'s propbank-amr-frames-arg-descr.txt) "
+        "whose argument descriptions rename core roles, as SMATCH++ does",
+    )
+    p.add_argument(
         "-j", "--num-workers", type=integer(1), default=1, metavar="N", help="processes for DocSmatch scores"
     )
     p.add_argument("--vectors", metavar="FILE", help="S²match and MFβ: GloVe text file or glove-6b-100d")

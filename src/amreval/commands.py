@@ -602,6 +602,12 @@ def run_compare(args: argparse.Namespace) -> int:
     )
     if args.score in ("s2match", *MF_PARTS):
         options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
+    if args.frames is not None:
+        if not args.score.startswith("aspects-"):
+            raise UsageError(
+                f"--frames: the frames rename roles for --score aspects-onealign, aspects-multialign; got {args.score}"
+            )
+        options["frames"] = args.frames
     if args.score in MF_PARTS:
         from amreval.mfbeta.counts import compare_mfbeta_systems
 
