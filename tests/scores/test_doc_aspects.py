@@ -193,5 +193,8 @@ def test_the_command_line(tmp_path, capsys):
     assert "--frames: the frames rename roles for the aspect scores; give --aspects too" in capsys.readouterr().err
     assert main(["docsmatch", "-f", str(p), str(g), "--aspects", "onealign", "--coref-subscore", "--ci", "9"]) == 2
     assert "--aspects: not with --coref-subscore, --ci" in capsys.readouterr().err
+    argv = ["--fine-grained", "--averages", "--svg", str(tmp_path / "x.svg")]
+    assert main(["docsmatch", "-f", str(p), str(g), "--aspects", "multialign", *argv]) == 2
+    assert "--aspects: not with --fine-grained, --averages, --svg" in capsys.readouterr().err
     assert main(["docsmatch", "-f", str(p), str(g), "--aspects", "onealign", "--frames", str(tmp_path / "no")]) == 1
     assert "cannot read the frame file" in capsys.readouterr().err
