@@ -12,14 +12,16 @@ another SMATCH++ reading is named; DocSmatch's default ``smatch`` reading has no
   the document node with the document node).
 
 Counts are ``(match, test, gold)``, summed over documents (micro). A document graph is one graph for
-the extraction: its top is the ``document`` node, so FOCUS is the document's root and instance
-triples, CONCEPT counts the ``document`` instance, and the ``:sntK`` edges join an aspect only
-through the parents of QUESTION and the edges into a sentence's top (REENTRANCIES, when that top
-has another edge into it). A document of sentences that share no node therefore scores each
-aspect as its sentences do (summed) except FOCUS (the document's two triples instead of the
-sentences' roots), CONCEPT (plus the document instance), and where the ``:sntK`` edge into a
-sentence's top joins QUESTION or REENTRANCIES, or where equal constants (``-``, a number) of
-different sentences are one node (see :mod:`amreval.scores.aspects`).
+the extraction, rooted at its ``document`` node: the sentences' tops are no roots there, so no
+sentence has its root triple ``(top, :root, concept)``, and the document has its own root and
+instance triples and an edge ``(document, :sntK, top)`` into each sentence's top. A document of
+sentences that share no node therefore scores each aspect as its sentences do (summed) except where
+those triples enter: FOCUS is the document's two triples; CONCEPT adds the document's instance; an
+aspect that took a sentence's root triple (as context below an edge into the top, or around a top
+whose concept seeds the aspect) loses it, and takes the ``:sntK`` edge and the document's instance
+where it takes the triples around a top (a concept seed, QUESTION's parents); a top with one edge
+into it in its sentence is a reentrancy of the document. (Equal constants of different sentences
+are one node for the extraction, as in a sentence: see :mod:`amreval.scores.aspects`.)
 
 Example:
     >>> from amreval.docamr.document import document_graph
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from amreval.amr.graph import Graph
+    from amreval.match.problem import Candidates
     from amreval.match.triples import Triples
     from amreval.scores.corpus_statistics import Statistic
 
@@ -129,7 +132,10 @@ def _members(graph: Graph, reading: str) -> Members | None:
     return sentence_membership(graph, written.variables)
 
 
-def _allowed(x: Triples, y: Triples, ma: Mapping[str, tuple[int, ...]], mb: Mapping[str, tuple[int, ...]]) -> object:
+def _allowed(
+    x: Triples, y: Triples, ma: Mapping[str, tuple[int, ...]], mb: Mapping[str, tuple[int, ...]]
+) -> Candidates:
+    """The candidates of two graphs' nodes: those that share a sentence (as DocSmatch's constraint)."""
     from amreval.match.problem import Candidates
 
     return Candidates.from_lists(
@@ -151,7 +157,7 @@ def _aligned(
     if not x.variables or not y.variables:
         return extra, None, True
     allowed = None if members is None else _allowed(x, y, *members)
-    found = align_triples(x, y, search, allowed=allowed)  # type: ignore[arg-type]
+    found = align_triples(x, y, search, allowed=allowed)
     return int(round(found.score)) + extra, found.mapping, bool(found.optimal)
 
 
