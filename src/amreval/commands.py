@@ -348,8 +348,12 @@ def run_docsmatch(args: argparse.Namespace) -> int:
     (:func:`~amreval.scores.docsmatch.stream_docsmatch`); with ``--svg``, which names the pictures
     by every document's id and draws the mappings, the files are read whole."""
     if args.aspects is not None or args.frames is not None:
-        from amreval.smatchpp_command import run_doc_aspects
+        from amreval.smatchpp_command import doc_aspects_conflicts, run_doc_aspects
 
+        if args.aspects is None:
+            raise UsageError("--frames: the frames rename roles for the aspect scores; give --aspects too")
+        if doc_aspects_conflicts(args):
+            raise UsageError(f"--aspects: not with {', '.join(doc_aspects_conflicts(args))}")
         return run_doc_aspects(args)
     from amreval._progress import progress_counter
     from amreval.scores.docsmatch import docsmatch, stream_docsmatch

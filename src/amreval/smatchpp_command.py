@@ -16,7 +16,15 @@ from typing import Any
 
 from amreval.errors import AmrevalError
 
-__all__ = ["ALIGNMENTS", "add_arguments", "add_averages", "add_doc_aspects", "run_aspects", "run_doc_aspects"]
+__all__ = [
+    "ALIGNMENTS",
+    "add_arguments",
+    "add_averages",
+    "add_doc_aspects",
+    "doc_aspects_conflicts",
+    "run_aspects",
+    "run_doc_aspects",
+]
 
 #: ``--aspects``'s choices (:data:`amreval.scores.aspects.ALIGNMENTS`, without importing it).
 ALIGNMENTS = ("onealign", "multialign")
@@ -64,6 +72,14 @@ def add_doc_aspects(p: argparse.ArgumentParser) -> None:
         help="--aspects: a PropBank frame description file (SMATCH++'s propbank-amr-frames-arg-descr.txt) "
         "whose argument descriptions rename core roles, as SMATCH++ does",
     )
+
+
+def doc_aspects_conflicts(args: argparse.Namespace) -> list[str]:
+    """The options given with ``amreval docsmatch --aspects`` that it does not take (the scores it prints
+    are the aspects' alone)."""
+    options = {"--coref-subscore": args.coref_subscore, "--fine-grained": args.fine_grained}
+    options.update({"--averages": args.averages, "--ci": args.ci, "--svg": args.svg})
+    return [option for option, value in options.items() if value]
 
 
 def _graphs(args: argparse.Namespace, noun: str = "graphs") -> tuple[list, list]:
@@ -120,15 +136,6 @@ def run_aspects(args: argparse.Namespace) -> int:
 def run_doc_aspects(args: argparse.Namespace) -> int:
     """``amreval docsmatch --aspects ALIGNMENT``: DocSmatch's documents' aspect scores, in the layout of
     ``amreval smatch --aspects`` (precision and recall always, as DocSmatch prints them)."""
-    from amreval.commands import UsageError
-
-    if args.aspects is None:
-        raise UsageError("--frames: the frames rename roles for the aspect scores; give --aspects too")
-    options = {"--coref-subscore": args.coref_subscore, "--fine-grained": args.fine_grained}
-    options.update({"--averages": args.averages, "--ci": args.ci, "--svg": args.svg})
-    given = [option for option, value in options.items() if value]
-    if given:
-        raise UsageError(f"--aspects: not with {', '.join(given)}")
     from amreval.scores.docsmatch import docsmatch
 
     frames = _frames(args)
