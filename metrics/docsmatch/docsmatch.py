@@ -19,9 +19,11 @@ from amreval.hub.metric_io import (
     per_item_f1,
 )
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.scores.averages import averages as average_scores
 from amreval.scores.bootstrap import score_intervals
 from amreval.scores.checks import check_bool
 from amreval.scores.compare import compare_against
+from amreval.scores.doc_aspects import aspect_intervals, aspect_parts
 from amreval.scores.docsmatch import docsmatch as score_documents
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.result_parts import result_parts
@@ -93,6 +95,15 @@ Args:
     standardize (str): how triples are read: "smatch" (default, smatch 1.0.4's reading), "none" (as
         written), "smatchpp-generic" or "smatchpp-amr" (SMATCH++ 1.8's); another than "smatch" needs
         `coref` and `fine_grained` off, and is recorded in `config`.
+    aspects (str): None (default), "onealign" or "multialign": add SMATCH++'s aspect scores of the
+        documents (AGENT, LOCATION, POLARITY, ..., cut from the triples of `standardize`, or of
+        "smatchpp-amr" when it is "smatch"): each aspect's triples counted under DocSmatch's alignment
+        of the documents (onealign) or aligned anew under the sentence constraint (multialign).
+    frames (str): with `aspects`, a PropBank frame description file (SMATCH++'s
+        propbank-amr-frames-arg-descr.txt) whose descriptions rename core roles (default None).
+    averages (bool): add the micro and the macro average over documents (the mean of the documents'
+        precision, recall and F1), each with its bootstrap interval (`bootstrap` resamples, 10000 when
+        it is 0; `seed`, `confidence`): micro_f1, micro_f1_ci_low, macro_f1, ... (default False).
     zero_division (float): the value of a score that is 0/0 (a precision without predicted items, a
         recall without gold items, an F1 with neither) and of its interval: float("nan") (default),
         0.0 (Smatch's convention) or 1.0.
@@ -104,6 +115,14 @@ Returns:
         to score (no predicted items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
+    aspect_main_*, aspect_agent_*, aspect_cause_*, aspect_concept_*, aspect_focus_*,
+        aspect_instrument_*, aspect_location_*, aspect_maths_*, aspect_ner_*, aspect_patient_*,
+        aspect_polarity_*, aspect_possession_*, aspect_purpose_*, aspect_quantifier_*,
+        aspect_question_*, aspect_srl_core_*, aspect_time_*, aspect_topic_*, aspect_wiki_*,
+        aspect_reentrancies_*: the aspect scores with their counts (when `aspects`; aspect_main: the
+        whole documents under the aspects' reading), and aspect_n_unproven.
+    micro_precision, micro_recall, micro_f1, macro_precision, macro_recall, macro_f1, each with
+        `_ci_low` and `_ci_high` (when `averages`).
     match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
     config: the one string: solver, restarts, seed, the score (`score=docsmatch`), its options and
         the amreval version. Every other value is a number (`per_document_f1`: a list of numbers).
@@ -210,10 +229,14 @@ class Docsmatch(evaluate.Metric):
         n_resamples=DEFAULT_RESAMPLES,
         alternative="two-sided",
         standardize="smatch",
+        aspects=None,
+        frames=None,
+        averages=False,
         zero_division=ZERO_DIVISION,
     ):
         # the config name is the default solver; the core checks every other setting
         per_document = check_bool("per_document", per_document)
+        averages = check_bool("averages", averages)
         zero_division = check_zero_division(zero_division)
         if compare_predictions is not None:
             compare_predictions = [_document(d) for d in _stored(compare_predictions, "compare_predictions")]
@@ -232,6 +255,8 @@ class Docsmatch(evaluate.Metric):
             progress=progress,
             confidence=confidence,
             standardize=standardize,
+            aspects=aspects,
+            frames=frames,
         )
         result = score_documents(predictions, references, bootstrap=bootstrap, **options)
         out: dict[str, Any] = dict(result.as_dict())
@@ -239,13 +264,24 @@ class Docsmatch(evaluate.Metric):
             out["per_document_f1"] = per_item_f1([(p.match, p.test, p.gold) for p in result.pairs])
         if bootstrap:
             intervals = score_intervals(result, n_resamples=bootstrap, seed=seed, confidence=confidence)
+            if result.aspects is not None:
+                intervals.update(
+                    aspect_intervals(result.aspects, n_resamples=bootstrap, seed=seed, confidence=confidence)
+                )
             out.update({key: value for key, value in intervals.items() if key not in out})  # the core gives F1's
+        if averages:
+            averaged = average_scores(result, n_resamples=bootstrap or 10000, seed=seed, confidence=confidence)
+            out.update(averaged.as_dict())
         if compare_predictions is not None:
             other = score_documents(compare_predictions, references, **options)
             testing = dict(
                 test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
             )
-            out.update(compare_against(result_parts(result), result_parts(other), **testing))
+            mine, theirs = result_parts(result), result_parts(other)
+            if result.aspects is not None and other.aspects is not None:
+                mine.update(aspect_parts(result.aspects))
+                theirs.update(aspect_parts(other.aspects))
+            out.update(compare_against(mine, theirs, **testing))
             if per_document:
                 out["compare_per_document_f1"] = per_item_f1([(p.match, p.test, p.gold) for p in other.pairs])
         return numeric_results(out, zero_division=zero_division)

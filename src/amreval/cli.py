@@ -28,7 +28,7 @@ from amreval.argtypes import Systems, beta, fraction, integer, level, seconds, t
 from amreval.commands import UsageError
 from amreval.errors import AmrevalError
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
-from amreval.smatchpp_command import add_averages
+from amreval.smatchpp_command import add_averages, add_doc_aspects
 
 __all__ = ["main", "build_parser", "EXIT_INPUT", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -100,6 +100,12 @@ def _add_compare_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"search (default {DEFAULT_SOLVER})")
     p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
     p.add_argument("--fine-grained", action="store_true", help="DocSmatch scores: add the fine-grained breakdown")
+    p.add_argument(
+        "--frames",
+        metavar="FILE",
+        help="aspect scores: a PropBank frame description file (SMATCH++'s propbank-amr-frames-arg-descr.txt) "
+        "whose argument descriptions rename core roles, as SMATCH++ does",
+    )
     p.add_argument(
         "-j", "--num-workers", type=integer(1), default=1, metavar="N", help="processes for DocSmatch scores"
     )
@@ -339,6 +345,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--fine-grained", action="store_true", help="also print the fine-grained scores of Damonte et al. (2017)"
     )
     add_averages(ds, "documents'")
+    add_doc_aspects(ds)
+    _add_standardize(ds)
     ds.add_argument(
         "--svg",
         metavar="OUT",

@@ -347,12 +347,21 @@ def run_docsmatch(args: argparse.Namespace) -> int:
     """``amreval docsmatch``: the documents read, scored and printed as a stream
     (:func:`~amreval.scores.docsmatch.stream_docsmatch`); with ``--svg``, which names the pictures
     by every document's id and draws the mappings, the files are read whole."""
+    if args.aspects is not None or args.frames is not None:
+        from amreval.smatchpp_command import doc_aspects_conflicts, run_doc_aspects
+
+        if args.aspects is None:
+            raise UsageError("--frames: the frames rename roles for the aspect scores; give --aspects too")
+        if doc_aspects_conflicts(args):
+            raise UsageError(f"--aspects: not with {', '.join(doc_aspects_conflicts(args))}")
+        return run_doc_aspects(args)
     from amreval._progress import progress_counter
     from amreval.scores.docsmatch import docsmatch, stream_docsmatch
 
     options = _scoring_options(args)
     progress = options.pop("progress")
     keywords = dict(coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
+    keywords.update(_standardize(args))
     if not args.json:
         args.pr = True  # the reference's layout
 
@@ -597,6 +606,12 @@ def run_compare(args: argparse.Namespace) -> int:
     )
     if args.score in ("s2match", *MF_PARTS):
         options.update(vectors=args.vectors, cutoff=args.cutoff, diffsense=args.diffsense)
+    if args.frames is not None:
+        if not args.score.startswith("aspects-"):
+            raise UsageError(
+                f"--frames: the frames rename roles for --score aspects-onealign, aspects-multialign; got {args.score}"
+            )
+        options["frames"] = args.frames
     if args.score in MF_PARTS:
         from amreval.mfbeta.counts import compare_mfbeta_systems
 

@@ -1,9 +1,11 @@
 """``amreval smatch``'s SMATCH++ options: the averages over pairs, SMATCH++'s tab-separated triples,
-and SMATCH++'s aspect scores (``--aspects onealign`` or ``multialign``, :mod:`amreval.scores.aspects`).
+and SMATCH++'s aspect scores (``--aspects onealign`` or ``multialign``, :mod:`amreval.scores.aspects`);
+``amreval docsmatch --aspects``, the aspect scores of documents (:mod:`amreval.scores.doc_aspects`).
 
 Example:
     amreval smatch -f pred.amr gold.amr --aspects onealign --pr
     amreval smatch -f pred.amr gold.amr --aspects multialign --frames propbank-amr-frames-arg-descr.txt --json
+    amreval docsmatch -f pred.docamr.amr gold.docamr.amr --aspects multialign
 """
 
 from __future__ import annotations
@@ -14,7 +16,15 @@ from typing import Any
 
 from amreval.errors import AmrevalError
 
-__all__ = ["ALIGNMENTS", "add_arguments", "add_averages", "run_aspects"]
+__all__ = [
+    "ALIGNMENTS",
+    "add_arguments",
+    "add_averages",
+    "add_doc_aspects",
+    "doc_aspects_conflicts",
+    "run_aspects",
+    "run_doc_aspects",
+]
 
 #: ``--aspects``'s choices (:data:`amreval.scores.aspects.ALIGNMENTS`, without importing it).
 ALIGNMENTS = ("onealign", "multialign")
@@ -46,10 +56,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _graphs(args: argparse.Namespace) -> tuple[list, list]:
+def add_doc_aspects(p: argparse.ArgumentParser) -> None:
+    """``amreval docsmatch``'s ``--aspects`` and ``--frames`` (its ``--standardize`` is the common option)."""
+    p.add_argument(
+        "--aspects",
+        choices=ALIGNMENTS,
+        default=None,
+        help="print SMATCH++'s aspect scores of the documents instead: each aspect's triples under DocSmatch's "
+        "alignment (onealign) or aligned anew under the sentence constraint (multialign), read by --standardize "
+        "(smatchpp-amr unless another SMATCH++ reading is named)",
+    )
+    p.add_argument(
+        "--frames",
+        metavar="FILE",
+        help="--aspects: a PropBank frame description file (SMATCH++'s propbank-amr-frames-arg-descr.txt) "
+        "whose argument descriptions rename core roles, as SMATCH++ does",
+    )
+
+
+def doc_aspects_conflicts(args: argparse.Namespace) -> list[str]:
+    """The options given with ``amreval docsmatch --aspects`` that it does not take (the scores it prints
+    are the aspects' alone)."""
+    options = {"--coref-subscore": args.coref_subscore, "--fine-grained": args.fine_grained}
+    options.update({"--averages": args.averages, "--ci": args.ci, "--svg": args.svg})
+    return [option for option, value in options.items() if value]
+
+
+def _graphs(args: argparse.Namespace, noun: str = "graphs") -> tuple[list, list]:
     from amreval.amr.read import read_graphs
 
-    if args.tsv:
+    if getattr(args, "tsv", False):
         from amreval.amr.tsv import read_tsv
 
         pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
@@ -57,25 +93,28 @@ def _graphs(args: argparse.Namespace) -> tuple[list, list]:
         pred, gold = read_graphs(args.f[0], errors=None if args.strict else []), read_graphs(args.f[1])
     for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
         if not graphs:
-            raise AmrevalError(f"{path}: no graphs found; expected PENMAN graphs")
+            raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
     if len(pred) != len(gold):
         raise AmrevalError(
-            f"{args.f[0]} has {len(pred)} graphs but {args.f[1]} has {len(gold)}; they are paired by position"
+            f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
         )
     return pred, gold
+
+
+def _frames(args: argparse.Namespace) -> Any:
+    if args.frames is None:
+        return None
+    from amreval.scores.aspects import read_frames
+
+    return read_frames(args.frames)
 
 
 def run_aspects(args: argparse.Namespace) -> int:
     """``amreval smatch --aspects ALIGNMENT``: the whole graphs' score and every aspect's, one line each
     (``--json``: the counts and scores, and each pair's counts with ``--ms``)."""
-    from amreval.scores.aspects import ASPECTS, aspect_scores
+    from amreval.scores.aspects import aspect_scores
 
-    if args.frames is None:
-        frames = None
-    else:
-        from amreval.scores.aspects import read_frames
-
-        frames = read_frames(args.frames)
+    frames = _frames(args)
     standardize = "smatchpp-amr" if args.standardize == "smatch" else args.standardize
     pred, gold = _graphs(args)
     result = aspect_scores(
@@ -89,14 +128,52 @@ def run_aspects(args: argparse.Namespace) -> int:
         seed=args.seed,
         time_limit=args.time_limit,
     )
+    title = f"SMATCH++ aspects ({args.aspects}, {standardize}, frames: {'yes' if frames else 'no'}):"
+    _print_aspects(result, args, title)
+    return 0
+
+
+def run_doc_aspects(args: argparse.Namespace) -> int:
+    """``amreval docsmatch --aspects ALIGNMENT``: DocSmatch's documents' aspect scores, in the layout of
+    ``amreval smatch --aspects`` (precision and recall always, as DocSmatch prints them)."""
+    from amreval.scores.docsmatch import docsmatch
+
+    frames = _frames(args)
+    standardize = "smatchpp-amr" if args.standardize == "smatch" else args.standardize
+    pred, gold = _graphs(args, "documents")
+    result = docsmatch(
+        pred,
+        gold,
+        aspects=args.aspects,
+        frames=frames,
+        standardize=standardize,
+        num_workers=args.num_workers,
+        progress=args.progress,
+        strict=args.strict,
+        solver=args.solver,
+        restarts=args.r,
+        seed=args.seed,
+        time_limit=args.time_limit,
+    )
+    assert result.aspects is not None
+    args.pr = True
+    title = f"DocSmatch aspects ({args.aspects}, {standardize}, frames: {'yes' if frames else 'no'}):"
+    _print_aspects(result.aspects, args, title)
+    return 0
+
+
+def _print_aspects(result: Any, args: argparse.Namespace, title: str) -> None:
+    """An :class:`~amreval.scores.aspects.AspectResult` printed, or as JSON (each pair's counts with ``--ms``)."""
+    from amreval.scores.aspects import ASPECTS
+
     if args.json:
         out: dict[str, Any] = result.as_dict()
         if args.ms:
             out["pair_counts"] = [{"main": p.main, **p.counts} for p in result.pairs]
         print(json.dumps(out, indent=2))
-        return 0
+        return
     d = args.significant
-    print(f"SMATCH++ aspects ({args.aspects}, {standardize}, frames: {'yes' if frames else 'no'}):")
+    print(title)
     width = max(len(n) for n in ASPECTS)
     for name in ("main", *ASPECTS):
         m, t, g = result.main if name == "main" else result.counts[name]
@@ -107,4 +184,3 @@ def run_aspects(args: argparse.Namespace) -> int:
     if unproven:
         listed = ", ".join(f"#{k + 1}" for k in unproven[:20]) + (", ..." if len(unproven) > 20 else "")
         print(f"Not proven optimal: {len(unproven)} of {len(result.pairs)} ({listed})")
-    return 0

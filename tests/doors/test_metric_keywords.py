@@ -37,6 +37,9 @@ DOCSMATCH = {
     "n_resamples": 10000,
     "alternative": "two-sided",
     "standardize": "smatch",
+    "aspects": None,
+    "frames": None,
+    "averages": False,
     "zero_division": math.nan,  # the one object: dict equality finds it by identity
 }
 MFBETA = {

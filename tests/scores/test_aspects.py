@@ -29,6 +29,7 @@ from conftest import ROOT
 FIXTURE = ROOT / "tests" / "fixtures" / "smatchpp_aspects.json"
 HAS_SMATCHPP = importlib.util.find_spec("smatchpp") is not None
 FRAMES = "Control-01  ARG0: controller  ARG1: controlled  ARG2: instrumental, controlled with\n"
+GOLD_CONTROL = "(c / control-01 :ARG0 (p / person) :ARG2 (r / remote))"
 
 
 def _subgraphs(text: str, rules: dict | None = None) -> dict[str, list]:
@@ -189,6 +190,37 @@ def test_compare_tests_each_aspect():
     assert len(parts) == len(ASPECTS)
     assert parts["POLARITY"].score_a == 1.0 and parts["POLARITY"].score_b == 0.5
     assert cmp.tests[0].score_a == 1.0 and round(cmp.tests[0].score_b, 4) == round(6 / 9, 4)
+
+
+def test_compare_with_frames_moves_a_role_between_aspects(tmp_path, capsys):
+    frames, gold, a, b = (tmp_path / n for n in ("frames.txt", "gold.amr", "a.amr", "b.amr"))
+    frames.write_text(FRAMES, encoding="utf-8")
+    gold.write_text("(c / control-01 :ARG0 (p / person) :ARG2 (r / remote))\n\n" * 2, encoding="utf-8")
+    a.write_text(gold.read_text(encoding="utf-8"), encoding="utf-8")
+    b.write_text("(c / control-01 :ARG0 (p / person) :ARG1 (r / remote))\n\n" * 2, encoding="utf-8")
+    argv = ["compare", "-f", str(a), str(b), "--gold", str(gold), "--score", "aspects-multialign", "--json"]
+    rows = {}
+    for extra in ([], ["--frames", str(frames)]):
+        assert main([*argv, "--resamples", "100", *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        rows[bool(extra)] = {r["score"]: (r["score_a"], round(r["score_b"], 4)) for r in data["breakdown"]}
+    assert data["config"] == "aspects-multialign,standardize=smatchpp-amr,frames=True"
+    # without frames :ARG2 is a patient: gold c :arg2 r with c, r; b's c :arg1 r shares the instances (2 of 3)
+    assert rows[False]["PATIENT"] == (1.0, 0.6667) and rows[False]["INSTRUMENT"] == (0.0, 0.0)
+    # control-01's :ARG2 is instrumental: the gold triple moves to INSTRUMENT, which b misses; b's :ARG1 is left
+    # a patient the gold has none of; SRL-core keeps c :arg0 p (3 of b's 5 triples, all 3 of the gold's)
+    assert rows[True]["INSTRUMENT"] == (1.0, 0.0) and rows[True]["PATIENT"] == (0.0, 0.0)
+    assert rows[False]["SRL-core"] == (1.0, 0.8) and rows[True]["SRL-core"] == (1.0, 0.75)
+    cmp = compare_systems(
+        {"a": [GOLD_CONTROL] * 2, "b": [GOLD_CONTROL] * 2}, [GOLD_CONTROL] * 2, score="aspects-onealign", frames=frames
+    )
+    assert {r.score: r.score_a for r in cmp.breakdown}["INSTRUMENT"] == 1.0
+    with pytest.raises(InputError, match=r"frames: the frames rename roles for the aspect scores \(aspects-onealign"):
+        compare_systems({"a": [GOLD_CONTROL] * 2, "b": [GOLD_CONTROL] * 2}, [GOLD_CONTROL] * 2, frames=frames)
+    assert main(["compare", "-f", str(a), str(b), "--gold", str(gold), "--frames", str(frames)]) == 2
+    assert "--frames: the frames rename roles for --score aspects-onealign, aspects-multialign; got smatch" in (
+        capsys.readouterr().err
+    )
 
 
 def _fixture() -> dict:

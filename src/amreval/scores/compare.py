@@ -304,6 +304,7 @@ def compare_systems(
     num_workers: int = 1,
     progress: bool | None = None,
     standardize: str = "smatch",
+    frames: Any = None,
     **search: Any,
 ) -> Comparison:
     """Score each system once against the references, then compare them (see the module docs).
@@ -327,19 +328,25 @@ def compare_systems(
         num_workers: processes for DocSmatch scores.
         standardize: Smatch's reading of the triples (:data:`~amreval.match.standard.STANDARDIZATIONS`;
             default ``smatch``); the other scores read them only as ``smatch`` does.
+        frames: with an aspect score, SMATCH++'s PropBank frame description file (or its table or
+            rules, :func:`amreval.scores.aspects.read_frames`) whose descriptions rename core roles.
         search: ``solver``, ``restarts``, ``time_limit`` of the alignment
             search; its seed is ``seed``.
         test, n_resamples, seed, alternative, confidence: as in :func:`paired_test`.
 
     Raises:
         InputError: an unknown score, fewer than two systems, lengths that
-            differ, or a bad setting.
+            differ, a bad setting, or ``frames`` with another score than an aspect score.
     """
     if score in _MFBETA_SCORES:
         raise InputError(f"{score} is an MFβ score: compare it with amreval.mfbeta.counts.compare_mfbeta_systems")
     score = check_choice("score", score, SCORES)
     if standardize != "smatch" and score not in ("smatch", *ASPECT_SCORES):
         raise InputError(f"standardize={standardize!r}: only the smatch score reads triples another way; got {score}")
+    if frames is not None and score not in ASPECT_SCORES:
+        raise InputError(
+            f"frames: the frames rename roles for the aspect scores ({', '.join(ASPECT_SCORES)}); got {score}"
+        )
     statistic = check_choice("statistic", statistic, STATISTICS)
     refs = list(references)
     named = named_systems(systems, refs)
@@ -376,7 +383,7 @@ def compare_systems(
             **kw,
         )
     if score in ASPECT_SCORES:
-        return _compare_aspects(named, refs, score, statistic, standardize, search, kw)
+        return _compare_aspects(named, refs, score, statistic, standardize, search, kw, frames)
     from amreval.docamr.document import document_graph
     from amreval.scores.docsmatch import docsmatch
 
@@ -414,18 +421,21 @@ def _compare_aspects(
     standardize: str,
     search: Mapping[str, Any],
     kw: Mapping[str, Any],
+    frames: Any = None,
 ) -> Comparison:
     """:func:`compare_systems` of SMATCH++'s aspect scores: the whole graphs, and each aspect in the breakdown."""
     import numpy as np
 
     from amreval.amr.read import as_graph
     from amreval.scores.aspects import ASPECTS, aspect_scores
+    from amreval.scores.doc_aspects import aspect_rules
 
     golds = [as_graph(r, "reference", k) for k, r in enumerate(refs)]
     reading = "smatchpp-amr" if standardize == "smatch" else standardize
     alignment = score.split("-", 1)[1]
+    rules = aspect_rules(frames)  # read once for every system
     results = {
-        name: aspect_scores(preds, golds, alignment=alignment, standardize=reading, **search)
+        name: aspect_scores(preds, golds, alignment=alignment, standardize=reading, frames=rules, **search)
         for name, preds in named.items()
     }
     stat = prf_statistic(statistic)
@@ -442,7 +452,7 @@ def _compare_aspects(
         ids=item_ids(golds),
         parts=parts,
         score=score,
-        config=f"{score},standardize={reading}",
+        config=f"{score},standardize={reading}" + (",frames=True" if rules else ""),
         **kw,
     )
 

@@ -16,7 +16,8 @@ for ``n`` gold coref items, so the bonus never outweighs one overall match.
 (A relation from a node to itself is folded into the node pair's own weight,
 so its bonus does not check that the predicted one is a coref edge.) The
 overall score is recounted with unit weights. ``fine_grained=True`` adds the Damonte et al. (2017) scores
-(:mod:`amreval.scores.finegrained`).
+(:mod:`amreval.scores.finegrained`); ``aspects="onealign"`` or ``"multialign"`` SMATCH++'s aspect
+scores of the documents (:mod:`amreval.scores.doc_aspects`).
 
 Example:
     >>> doc = "(d / document :snt1 (a / boy) :snt2 (b / boy))"
@@ -32,9 +33,10 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from amreval.match.options import SearchKeywords
+    from amreval.scores.aspects import AspectPair, AspectResult
     from amreval.scores.stream import PairRecord
 
 #: Documents per chunk of :func:`stream_docsmatch` (a document is a few hundred sentences' worth of work).
@@ -119,19 +122,23 @@ class DocPairScore(PairScore):
     Attributes:
         coref: coref counts (when asked).
         fine_grained: ``measure -> [match, test, gold]`` (when asked).
+        aspects: SMATCH++'s aspect counts of the documents (when asked).
     """
 
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
+    aspects: AspectPair | None = None
 
 
 @dataclass
 class DocsmatchResult(SmatchResult):
     """Corpus DocSmatch: the overall score plus, when asked, the coref sub-score
-    (micro-summed :class:`~amreval.scores.coref.CorefCounts`) and fine-grained counts."""
+    (micro-summed :class:`~amreval.scores.coref.CorefCounts`), fine-grained counts and SMATCH++'s
+    aspect scores (:class:`~amreval.scores.aspects.AspectResult`, summed over documents)."""
 
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
+    aspects: AspectResult | None = None
 
     @property
     def coref_precision(self) -> float:
@@ -151,8 +158,10 @@ class DocsmatchResult(SmatchResult):
         return self.coref.total
 
     def _add_numbers(self, out: dict[str, float | int | str | None]) -> None:
-        """``coref_*``, ``coref_<category>_*``, ``noncoref_*`` and ``<measure>_*`` when computed: precision,
-        recall and F1 (None where there is nothing to score) and the counts ``_match``, ``_test``, ``_gold``."""
+        """``coref_*``, ``coref_<category>_*``, ``noncoref_*``, ``<measure>_*`` and ``aspect_<name>_*``
+        (:func:`~amreval.scores.doc_aspects.aspect_numbers`) when computed: precision, recall and F1 (None
+        where there is nothing to score) and the counts ``_match``, ``_test``, ``_gold``; with the aspects,
+        ``aspect_n_unproven``, the documents with an aspect alignment not proven optimal."""
         rows: list[tuple[str, tuple[float, int, int]]] = []
         if self.coref is not None:
             rows.append(("coref", self.coref.total))
@@ -160,10 +169,16 @@ class DocsmatchResult(SmatchResult):
             rows.append(("noncoref", self.coref.noncoref(self.match, self.test, self.gold)))
         if self.fine_grained is not None:
             rows += [(name, (m, t, g)) for name in MEASURES for m, t, g in [self.fine_grained[name]]]
+        if self.aspects is not None:
+            from amreval.scores.doc_aspects import aspect_numbers
+
+            rows += aspect_numbers(self.aspects)
         for name, counts in rows:
             p, r, f = prf_or_none(*counts)
             out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
             out[f"{name}_match"], out[f"{name}_test"], out[f"{name}_gold"] = counts
+        if self.aspects is not None:
+            out["aspect_n_unproven"] = sum(not p.optimal for p in self.aspects.pairs)
 
 
 def docsmatch_pair(
@@ -173,12 +188,15 @@ def docsmatch_pair(
     coref: bool = False,
     fine_grained: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
+    aspects: str | None = None,
+    frames: str | Path | Mapping[str, Mapping[str, str]] | None = None,
     **search: Unpack[SearchKeywords],
 ) -> DocPairScore:
     """DocSmatch of one predicted document graph against one gold document graph
-    (the first pair of :func:`docsmatch`; the search settings are as there)."""
+    (the first pair of :func:`docsmatch`; the search settings and ``aspects``, ``frames`` are as there)."""
     _check_standardize(standardize, coref, fine_grained)
     options = SearchOptions.from_keywords(**search)
+    rules = _aspect_rules(aspects, frames)
     return score_docsmatch_pair(
         document_graph(prediction, "prediction", 0),
         document_graph(gold, "reference", 0),
@@ -186,7 +204,19 @@ def docsmatch_pair(
         coref=coref,
         fine_grained=fine_grained,
         standardize=standardize,
+        aspects=aspects,
+        rules=rules,
     )
+
+
+def _aspect_rules(aspects: object, frames: object) -> Mapping[str, Mapping[str, str]]:
+    """``aspects`` and ``frames`` checked (:func:`~amreval.scores.doc_aspects.check_aspects`), the role rules."""
+    if aspects is None and frames is None:
+        return {}
+    from amreval.scores.doc_aspects import aspect_rules, check_aspects
+
+    check_aspects(aspects, frames)
+    return aspect_rules(frames)  # type: ignore[arg-type]
 
 
 def _check_standardize(standardize: str, coref: bool, fine_grained: bool) -> None:
@@ -208,9 +238,13 @@ def score_docsmatch_pair(
     coref: bool = False,
     fine_grained: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
+    aspects: str | None = None,
+    rules: Mapping[str, Mapping[str, str]] | None = None,
 ) -> DocPairScore:
     """DocSmatch of one pair of document graphs, with the mapping it found (under a reading of the
-    triples, :mod:`amreval.match.standard`, for the main score)."""
+    triples, :mod:`amreval.match.standard`, for the main score); with ``aspects`` (``onealign`` or
+    ``multialign``) SMATCH++'s aspect counts too (:func:`~amreval.scores.doc_aspects.doc_aspect_pair`,
+    under ``standardize``, or ``smatchpp-amr`` for ``smatch``; ``rules``: the frames' role rules)."""
     if standardize != DEFAULT_STANDARDIZATION:
         from amreval.scores.smatch import reading_score
 
@@ -218,7 +252,15 @@ def score_docsmatch_pair(
         (a, loose_a), (b, loose_b) = standard_triples(pred, standardize), standard_triples(gold, standardize)
         ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
         found = align_triples(a, b, search, allowed=sentence_constraint(pred, gold, a, b, members=(ma, mb)))
-        return reading_score(found, (a, loose_a), (b, loose_b), DocPairScore)
+        scored = reading_score(found, (a, loose_a), (b, loose_b), DocPairScore)
+        if aspects is not None:  # under DocSmatch's own alignment of this reading
+            from amreval.scores.doc_aspects import doc_aspect_pair
+
+            aligned = (int(scored.match), found.mapping, bool(found.optimal))
+            scored.aspects = doc_aspect_pair(
+                pred, gold, aspects, search, standardize=standardize, rules=rules, aligned=aligned
+            )
+        return scored
     a, b = graph_triples(pred), graph_triples(gold)
     ma, mb = sentence_membership(pred, a.variables), sentence_membership(gold, b.variables)
     allowed = sentence_constraint(pred, gold, a, b, members=(ma, mb))
@@ -265,6 +307,10 @@ def score_docsmatch_pair(
             return int(round(align(build_problem(encode_pair(x, y), allowed=sub), fine, init=init).score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
+    if aspects is not None:
+        from amreval.scores.doc_aspects import doc_aspect_pair
+
+        score.aspects = doc_aspect_pair(pred, gold, aspects, search, standardize="smatchpp-amr", rules=rules)
     return score
 
 
@@ -280,6 +326,8 @@ def docsmatch(
     progress: bool | None = None,
     strict: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
+    aspects: str | None = None,
+    frames: str | Path | Mapping[str, Mapping[str, str]] | None = None,
     **search: Unpack[SearchKeywords],
 ) -> DocsmatchResult:
     """Corpus DocSmatch: documents paired by position, counts micro-averaged.
@@ -302,19 +350,36 @@ def docsmatch(
         standardize: the reading of the triples for the main score (see
             :func:`amreval.scores.smatch.smatch`); another than ``"smatch"`` needs ``coref`` and
             ``fine_grained`` off.
+        aspects: ``"onealign"`` or ``"multialign"``: also SMATCH++'s aspect scores of the documents
+            (``result.aspects``, :mod:`amreval.scores.doc_aspects`), cut from the triples of
+            ``standardize`` (``smatchpp-amr`` when it is ``smatch``): each aspect's triples counted
+            under DocSmatch's alignment of the documents under that reading, or aligned anew under the
+            sentence constraint; counts summed over documents.
+        frames: with ``aspects``, a PropBank frame description file (or its table or rules,
+            :func:`amreval.scores.aspects.read_frames`) whose descriptions rename core roles.
 
     Raises:
         InputError: lengths differ, no documents, an entry is not a graph, a
-            search setting is invalid, or a flag is not True or False.
+            search setting is invalid, a flag is not True or False, ``aspects`` is
+            none of None, onealign, multialign, or ``frames`` is given without it.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
     coref = bool(check_bool("coref", coref))
     fine_grained = bool(check_bool("fine_grained", fine_grained))
-    config = _config(coref, fine_grained, standardize, strict, SearchOptions.from_keywords(**search))
+    rules = _aspect_rules(aspects, frames)
+    options = SearchOptions.from_keywords(**search)
+    config = _config(coref, fine_grained, standardize, strict, options, aspects, bool(rules))
     base = score_corpus(
         predictions,
         references,
-        partial(score_docsmatch_pair, coref=coref, fine_grained=fine_grained, standardize=standardize),
+        partial(
+            score_docsmatch_pair,
+            coref=coref,
+            fine_grained=fine_grained,
+            standardize=standardize,
+            aspects=aspects,
+            rules=rules,
+        ),
         config,
         bootstrap=bootstrap,
         confidence=confidence,
@@ -334,10 +399,24 @@ def docsmatch(
         result.fine_grained = {
             m: [sum(p.fine_grained[m][k] for p in pairs if p.fine_grained) for k in range(3)] for m in MEASURES
         }
+    if aspects is not None:
+        from amreval.scores.doc_aspects import aspect_reading, doc_aspect_result
+
+        # every pair has its aspects (an unreadable prediction is scored as an empty graph)
+        scored = [p.aspects for p in pairs if p.aspects is not None]
+        result.aspects = doc_aspect_result(aspects, aspect_reading(standardize), scored, bool(rules))
     return result
 
 
-def _config(coref: bool, fine_grained: bool, standardize: str, strict: bool, options: SearchOptions) -> Config:
+def _config(
+    coref: bool,
+    fine_grained: bool,
+    standardize: str,
+    strict: bool,
+    options: SearchOptions,
+    aspects: str | None = None,
+    frames: bool = False,
+) -> Config:
     """The configuration a DocSmatch result records (the options that change the numbers)."""
     from amreval.scores.smatch import standardize_option
 
@@ -347,6 +426,10 @@ def _config(coref: bool, fine_grained: bool, standardize: str, strict: bool, opt
         recorded.append(("coref", "tiebreak"))
     if fine_grained:
         recorded.append(("fine_grained", True))
+    if aspects is not None:
+        recorded.append(("aspects", aspects))
+        if frames:
+            recorded.append(("frames", True))
     return Config("docsmatch", options, tuple(recorded) + strict_option(strict))
 
 
