@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="amreval-hf-"))
 evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
 
 from amreval import InputError
