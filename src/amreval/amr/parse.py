@@ -73,11 +73,10 @@ class _TrailingText(Exception):
 
 # The same patterns without names: ``findall`` gives the tokens as strings, whose first character tells
 # their kind (a lone ``"`` or ``~`` is UNEXPECTED, a longer one a STRING or ALIGNMENT; ``#`` opens a
-# COMMENT wherever a token starts, since COMMENT is tried first).
-_TOKENS_RE = re.compile("|".join(pattern for _, pattern in _TOKENS), flags=re.MULTILINE)
-# The same, for ``findall``: the white space before a token taken with it, outside the group that is the
-# token (no token starts with white space, so the tokens are the same; fewer places are tried).
-_SPACED_TOKENS_RE = re.compile(f"[{_SPACE}]*(" + _TOKENS_RE.pattern + ")", flags=re.MULTILINE)
+# COMMENT wherever a token starts, since COMMENT is tried first). The white space before a token is taken
+# with it, outside the group that is the token: no token starts with white space, so the tokens are the
+# same, found in fewer tries.
+_TOKENS_RE = re.compile(f"[{_SPACE}]*(" + "|".join(pattern for _, pattern in _TOKENS) + ")", flags=re.MULTILINE)
 _NOT_SYMBOL = frozenset('#"()/:~')
 
 
@@ -97,7 +96,7 @@ def _fast_parse(text: str) -> list[_Flat] | None:
     Returns None at the first irregularity; the caller then lets
     :func:`penman.iterparse` parse the block (and report the error).
     """
-    toks = _SPACED_TOKENS_RE.findall(text)
+    toks = _TOKENS_RE.findall(text)
     n = len(toks)
     pos = 0
     out: list[_Flat] = []
@@ -108,7 +107,7 @@ def _fast_parse(text: str) -> list[_Flat] | None:
             break
         if toks[pos] != "(":
             if out:
-                start = [m.start() for m in _TOKENS_RE.finditer(text)][pos]
+                start = [m.start(1) for m in _TOKENS_RE.finditer(text)][pos]
                 raise _TrailingText(toks[pos], text.count("\n", 0, start))
             return None
         graph = _read_graph(toks, pos)
