@@ -119,6 +119,11 @@ def _clean(text: str) -> str:
     return text
 
 
+def _is_clean(text: str) -> bool:
+    """Whether ``_clean(text) == text``."""
+    return '"' not in text and "'" not in text and text == text.lower()
+
+
 def _generic(triples: list[StringTriple], amr: bool) -> list[StringTriple]:
     """Lower-case, remove quotes, mark variables, (``amr``: ``:domain`` as ``:mod-of``), turn every ``-of`` round.
 
@@ -176,15 +181,22 @@ def _generic_of_graph(graph: Graph, amr: bool) -> list[StringTriple] | None:
     or an attribute's source not one of its variables, a role read as ``:instance``), which is read
     the general way."""
     instances = graph.instances
-    names = {v: _clean(v) for v in instances}
-    variables = set(names.values())
-    marked = {v: VAR + name for v, name in names.items()}
+    if _is_clean("".join(instances)):  # the usual case: every name is lower-case without quotes
+        variables = set(instances)
+        marked = {v: VAR + v for v in instances}
+    else:
+        names = {v: _clean(v) for v in instances}
+        variables = set(names.values())
+        marked = {v: VAR + name for v, name in names.items()}
     top = marked.get(graph.top)  # type: ignore[arg-type]
     if top is None:
         return None
     root = "root_of_graph"
     out: list[StringTriple] = [(VAR + root if root in variables else root, _ROOT, top)]
-    out += [(marked[v], _INSTANCE, _clean(c)) for v, c in instances.items()]
+    if _is_clean("".join(instances.values())):
+        out += [(marked[v], _INSTANCE, c) for v, c in instances.items()]
+    else:
+        out += [(marked[v], _INSTANCE, _clean(c)) for v, c in instances.items()]
     readings = _ROLE_READINGS[amr]
     append = out.append
     for e in graph.edges:

@@ -137,7 +137,10 @@ def standard_triples(graph: Graph, standardize: str = DEFAULT_STANDARDIZATION) -
         return Triples([], []), []
     amr = standardize == "smatchpp-amr"  # its triples are distinct
     t, loose = _node_triples(triples, triples[0][0] if amr else triples[0][2], distinct=amr)
-    if standardize != "none":  # the variables' names as written (read lower-cased, without quotes)
+    names = "" if standardize == "none" else "".join(graph.instances)
+    if names != names.lower() or '"' in names or "'" in names:
+        # the variables' names as written (read lower-cased, without quotes; where every name is
+        # already, as usual, they are those read)
         written: dict[str, str] = {}
         for v in graph.instances:
             written.setdefault(unquote(v.lower()), v)
