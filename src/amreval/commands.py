@@ -15,7 +15,6 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from amreval.errors import AmrevalError, InputError
@@ -555,6 +554,8 @@ def run_mfbeta(args: argparse.Namespace) -> int:
 
 def _system_names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]:
     """``--names``, or the file names up to the first dot (the paths when those are not distinct)."""
+    from pathlib import Path  # loaded where used: not by amreval smatch
+
     if given:
         if len(given) != len(paths):
             raise InputError(f"{len(given)} names for {len(paths)} systems")
@@ -570,6 +571,8 @@ def _system_names(paths: Sequence[str], given: Sequence[str] | None) -> list[str
 
 def _read_form(path: str) -> list[float]:
     """A ``--form`` file: one preference score (or 1/0) per line, blank lines skipped."""
+    from pathlib import Path
+
     values = []
     for line_no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -583,6 +586,8 @@ def _read_form(path: str) -> list[float]:
 
 def run_compare(args: argparse.Namespace) -> int:
     """``amreval compare``: score each system once, compare, print; write CSV and SVG when asked."""
+    from pathlib import Path
+
     from amreval.amr.read import read_graphs
     from amreval.mfbeta.counts import MF_PARTS
     from amreval.report.comparison import comparison_svg, items_csv, summary_text

@@ -73,8 +73,10 @@ class _TrailingText(Exception):
 
 # The same patterns without names: ``findall`` gives the tokens as strings, whose first character tells
 # their kind (a lone ``"`` or ``~`` is UNEXPECTED, a longer one a STRING or ALIGNMENT; ``#`` opens a
-# COMMENT wherever a token starts, since COMMENT is tried first).
-_TOKENS_RE = re.compile("|".join(pattern for _, pattern in _TOKENS), flags=re.MULTILINE)
+# COMMENT wherever a token starts, since COMMENT is tried first). The white space before a token is taken
+# with it, outside the group that is the token: no token starts with white space, so the tokens are the
+# same, found in fewer tries.
+_TOKENS_RE = re.compile(f"[{_SPACE}]*(" + "|".join(pattern for _, pattern in _TOKENS) + ")", flags=re.MULTILINE)
 _NOT_SYMBOL = frozenset('#"()/:~')
 
 
@@ -105,7 +107,7 @@ def _fast_parse(text: str) -> list[_Flat] | None:
             break
         if toks[pos] != "(":
             if out:
-                start = [m.start() for m in _TOKENS_RE.finditer(text)][pos]
+                start = [m.start(1) for m in _TOKENS_RE.finditer(text)][pos]
                 raise _TrailingText(toks[pos], text.count("\n", 0, start))
             return None
         graph = _read_graph(toks, pos)
@@ -128,30 +130,35 @@ def _read_comments(toks: list[str], pos: int, metadata: dict[str, str]) -> int:
 def _read_graph(toks: list[str], pos: int) -> tuple[int, str, list, list] | None:
     """Read the graph whose first LPAREN is ``toks[pos]``: (the position after it, top, instances, branches).
 
-    None at the first irregularity.
+    None at the first irregularity. (:func:`_is_value` and :func:`_is_alignment` are written out.)
     """
     n = len(toks)
+    not_symbol = _NOT_SYMBOL
     instances: list[tuple[str, str | None]] = []
     branches: list[tuple[str, str, str, bool]] = []
+    add_branch = branches.append
     stack: list[str] = []
     role = ""  # the role of the edge to the node that opens (none for the top)
     while True:
         # at an LPAREN: open a node
-        if pos + 1 >= n or toks[pos + 1][0] in _NOT_SYMBOL:
+        if pos + 1 >= n or toks[pos + 1][0] in not_symbol:
             return None
         var = toks[pos + 1]
         pos += 2
         concept = None
         if pos < n and toks[pos] == "/":
             pos += 1
-            if pos >= n or not _is_value(toks[pos]):
+            if pos >= n:
                 return None
             concept = toks[pos]
+            first = concept[0]
+            if first in not_symbol and (first != '"' or len(concept) == 1):
+                return None
             pos += 1
-            if pos < n and _is_alignment(toks[pos]):
+            if pos < n and toks[pos][0] == "~" and len(toks[pos]) > 1:
                 pos += 1
         if stack:
-            branches.append((stack[-1], role, var, True))
+            add_branch((stack[-1], role, var, True))
         instances.append((var, concept))
         stack.append(var)
         # edges until the node closes; descend on a nested node
@@ -169,15 +176,19 @@ def _read_graph(toks: list[str], pos: int) -> tuple[int, str, list, list] | None
                 return None
             role = tok[1:]
             pos += 1
-            if pos < n and _is_alignment(toks[pos]):
-                pos += 1
             if pos >= n:
                 return None
             tok = toks[pos]
-            if _is_value(tok):
-                branches.append((stack[-1], role, tok, False))
+            if tok[0] == "~" and len(tok) > 1:
                 pos += 1
-                if pos < n and _is_alignment(toks[pos]):
+                if pos >= n:
+                    return None
+                tok = toks[pos]
+            first = tok[0]
+            if first not in not_symbol or (first == '"' and len(tok) > 1):
+                add_branch((stack[-1], role, tok, False))
+                pos += 1
+                if pos < n and toks[pos][0] == "~" and len(toks[pos]) > 1:
                     pos += 1
             elif tok == "(":
                 break
@@ -211,25 +222,35 @@ def _flatten_tree(tree: penman.Tree) -> _Flat:
     return dict(tree.metadata), tree.node[0], instances, branches
 
 
+#: :func:`~amreval.amr.graph.canonical_role` of each role met (a corpus has few).
+_CANONICAL: dict[str, tuple[str, bool]] = {}
+_CANONICAL_MAX = 10_000
+
+
 def _build_graph(flat: _Flat, origin: str, warn_unbound: bool = True) -> Graph:
     metadata, top, inst_list, branches = flat
     instances: dict[str, str] = {}
     for var, concept in inst_list:
         if concept is None:
             _warn(f"{origin}: ({var}) has no concept; read with the empty concept")
-        concept = _strip_alignment(concept) if concept is not None else ""
+            concept = ""
+        elif "~" in concept:
+            concept = _ALIGNMENT.sub("", concept)
         if var in instances:
             _warn(f"{origin}: variable {var!r} is defined twice; kept the first concept")
             continue
         instances[var] = concept
     graph = Graph(top=top, instances=instances, metadata=metadata, origin=origin)
-    edges = graph.edges
-    attributes = graph.attributes
+    add_edge = graph.edges.append
+    add_attribute = graph.attributes.append
+    canonical = _CANONICAL
+    new = tuple.__new__  # Edge and Attribute made as the tuples they are, without their Python __new__
     for source, role, target, is_node in branches:
         if not role:
             _warn(f"{origin}: {source} : {target}: an empty role ':'; read as the role ''")
         if not is_node:
-            target = _strip_alignment(target)
+            if "~" in target:
+                target = _ALIGNMENT.sub("", target)
             if target[:1] == '"' or target not in instances:
                 if (
                     warn_unbound
@@ -243,13 +264,18 @@ def _build_graph(flat: _Flat, origin: str, warn_unbound: bool = True) -> Graph:
                     )
                 if not target:
                     _warn(f"{origin}: {source} :{role} has no value; read as an empty constant")
-                attributes.append(Attribute(source, role, target))
+                add_attribute(new(Attribute, (source, role, target)))
                 continue
-        canon, swapped = canonical_role(role)
+        found = canonical.get(role)
+        if found is None:
+            found = canonical_role(role)
+            if len(canonical) < _CANONICAL_MAX:
+                canonical[role] = found
+        canon, swapped = found
         if swapped:
-            edges.append(Edge(target, canon, source, role))
+            add_edge(new(Edge, (target, canon, source, role)))
         else:
-            edges.append(Edge(source, canon, target, role))
+            add_edge(new(Edge, (source, canon, target, role)))
     return graph
 
 

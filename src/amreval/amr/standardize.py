@@ -94,16 +94,34 @@ def written_triples(graph: Graph) -> list[StringTriple]:
         return []
     out: list[StringTriple] = [("ROOT_OF_GRAPH", _ROOT, graph.top)]
     out += [(v, _INSTANCE, c) for v, c in graph.instances.items()]
-    for e in graph.edges:
-        out.append((e.target, ":" + e.written, e.source) if e.inverted else (e.source, ":" + e.role, e.target))
+    # an edge is inverted where its role as written is not its role
+    out += [
+        (e.target, ":" + e.written, e.source) if e.written != e.role else (e.source, ":" + e.role, e.target)
+        for e in graph.edges
+    ]
     out += [(a.source, ":" + a.role, a.value) for a in graph.attributes]
     # the root triple is the one ":root"; a written one is renamed, as SMATCH++'s reader does
-    return out[:1] + [(s, r + "_but_not_the_graph_root" if r == _ROOT else r, t) for s, r, t in out[1:]]
+    if any(r == _ROOT for _, r, _ in out[1:]):
+        return out[:1] + [(s, r + "_but_not_the_graph_root" if r == _ROOT else r, t) for s, r, t in out[1:]]
+    return out
 
 
 def unquote(text: str) -> str:
     """``text`` without any quote (SMATCH++ removes every ``"`` and ``'``)."""
     return text.replace('"', "").replace("'", "")
+
+
+def _clean(text: str) -> str:
+    """``text`` lower-cased, without quotes (``unquote(text.lower())``)."""
+    text = text.lower()
+    if '"' in text or "'" in text:
+        return text.replace('"', "").replace("'", "")
+    return text
+
+
+def _is_clean(text: str) -> bool:
+    """Whether ``_clean(text) == text``."""
+    return '"' not in text and "'" not in text and text == text.lower()
 
 
 def _generic(triples: list[StringTriple], amr: bool) -> list[StringTriple]:
@@ -129,6 +147,77 @@ def _generic(triples: list[StringTriple], amr: bool) -> list[StringTriple]:
             r = r[:-3]
             turns += 1
         out.append((t, r, s) if turns % 2 else (s, r, t))
+    return out
+
+
+#: How :func:`_generic` reads a written role (without its colon) of a triple other than the root one,
+#: under ``generic`` (False) and ``amr`` (True): the role cleaned, the role it becomes, whether the
+#: triple is turned round. Filled as roles are met (a corpus has few).
+_ROLE_READINGS: dict[bool, dict[str, tuple[str, str, bool]]] = {False: {}, True: {}}
+
+
+def _role_reading(role: str, amr: bool) -> tuple[str, str, bool]:
+    """How :func:`_generic` reads the role ``":" + role`` written in a graph (remembered)."""
+    r = ":" + role
+    if r == _ROOT:
+        r += "_but_not_the_graph_root"
+    clean = r = _clean(r)
+    if amr and r == ":domain":
+        r = ":mod-of"
+    elif amr and r == ":domain-of":
+        r = ":mod"
+    turns = 0
+    while r.endswith("-of"):
+        r = r[:-3]
+        turns += 1
+    reading = (clean, r, turns % 2 == 1)
+    _ROLE_READINGS[amr][role] = reading
+    return reading
+
+
+def _generic_of_graph(graph: Graph, amr: bool) -> list[StringTriple] | None:
+    """``_generic(written_triples(graph), amr)``, made from the graph at once (each role read once per
+    corpus, each variable once per graph); None for a graph that is not regular (its top, an edge's end
+    or an attribute's source not one of its variables, a role read as ``:instance``), which is read
+    the general way."""
+    instances = graph.instances
+    if _is_clean("".join(instances)):  # the usual case: every name is lower-case without quotes
+        variables = set(instances)
+        marked = {v: VAR + v for v in instances}
+    else:
+        names = {v: _clean(v) for v in instances}
+        variables = set(names.values())
+        marked = {v: VAR + name for v, name in names.items()}
+    top = marked.get(graph.top)  # type: ignore[arg-type]
+    if top is None:
+        return None
+    root = "root_of_graph"
+    out: list[StringTriple] = [(VAR + root if root in variables else root, _ROOT, top)]
+    if _is_clean("".join(instances.values())):
+        out += [(marked[v], _INSTANCE, c) for v, c in instances.items()]
+    else:
+        out += [(marked[v], _INSTANCE, _clean(c)) for v, c in instances.items()]
+    readings = _ROLE_READINGS[amr]
+    append = out.append
+    for e in graph.edges:
+        if e.written != e.role:  # inverted: written from its target
+            s, key, t = e.target, e.written, e.source
+        else:
+            s, key, t = e.source, e.role, e.target
+        clean, r, turned = readings.get(key) or _role_reading(key, amr)
+        ms, mt = marked.get(s), marked.get(t)
+        if ms is None or mt is None or clean == _INSTANCE or r == _INSTANCE:
+            return None
+        append((mt, r, ms) if turned else (ms, r, mt))
+    for a in graph.attributes:
+        clean, r, turned = readings.get(a.role) or _role_reading(a.role, amr)
+        ms = marked.get(a.source)
+        if ms is None or clean == _INSTANCE or r == _INSTANCE:
+            return None
+        value = _clean(a.value)
+        if value in variables:
+            value = VAR + value
+        append((value, r, ms) if turned else (ms, r, value))
     return out
 
 
@@ -181,15 +270,17 @@ def marked_triples(graph: Graph, standardize: str) -> list[StringTriple]:
     check_standardization(standardize)
     if standardize == "smatch":
         raise InputError("standardize: the smatch reading has no string triples; use graph_triples")
-    triples = written_triples(graph)
-    if standardize == "none" or not triples:
-        return triples
+    if standardize == "none" or graph.is_empty() or graph.top is None:
+        return written_triples(graph)
     amr = standardize == "smatchpp-amr"
-    triples = _generic(triples, amr)
+    fast = _generic_of_graph(graph, amr)
+    triples = _generic(written_triples(graph), amr) if fast is None else fast
     if not amr:
         return triples
     top = triples[0][2]
     concept = next((t for s, r, t in triples if s == top and r == _INSTANCE), "")
     triples[0] = (top, _ROOT, concept)
-    triples = _dereify(triples)
+    # only a node whose concept is a reification's can be read as a role (where none is, nothing changes)
+    if fast is None or not _DEREIFY.keys().isdisjoint([t for _, _, t in triples[1 : len(graph.instances) + 1]]):
+        triples = _dereify(triples)
     return list(dict.fromkeys(triples))

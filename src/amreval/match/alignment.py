@@ -47,14 +47,13 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from amreval.errors import InputError
-from amreval.match.blocks import block_bound
 from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.contract import KernelBackend
-from amreval.match.coupling import coupled_search
 from amreval.match.exact import BRANCH_MAX_PAIRS, branch_and_bound
 from amreval.match.options import (
     DEFAULT_RESTARTS,
@@ -75,6 +74,9 @@ from amreval.match.problem import (
 )
 from amreval.match.proof import proves
 from amreval.match.triples import Triples, encode_pair
+
+if TYPE_CHECKING:
+    from amreval.match.blocks import BlockBound
 
 __all__ = [
     "align",
@@ -120,6 +122,21 @@ def _kernels() -> KernelBackend:
     from amreval.match.kernels import kernels
 
     return kernels()
+
+
+def block_bound(problem: Problem, mapping: np.ndarray) -> BlockBound:
+    """:func:`amreval.match.blocks.block_bound`, its module loaded by the first problem with groups (a
+    document's; sentences never need it)."""
+    from amreval.match.blocks import block_bound as bound
+
+    return bound(problem, mapping)
+
+
+def coupled_search(problem: Problem, result: Alignment, *, subtrees: int) -> Alignment:
+    """:func:`amreval.match.coupling.coupled_search`, its module loaded by the first problem with groups."""
+    from amreval.match.coupling import coupled_search as search
+
+    return search(problem, result, subtrees=subtrees)
 
 
 def hill_climb(

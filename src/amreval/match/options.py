@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal, TypedDict, get_args
-
-import numpy as np
 
 from amreval.errors import InputError
 
@@ -32,6 +31,15 @@ DEFAULT_SOLVER: Solver = "exact"
 DEFAULT_RESTARTS = 19
 #: Seconds allowed to the integer program, per problem.
 DEFAULT_TIME_LIMIT = 30.0
+
+
+def _is_integer(value: object) -> bool:
+    """Whether ``value`` is an integer (not a bool): an ``int`` or a NumPy integer. NumPy is not loaded
+    to tell: where it is not loaded yet, no value is one of its integers."""
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.integer)
 
 
 class SearchKeywords(TypedDict, total=False):
@@ -75,9 +83,9 @@ class SearchOptions:
     def __post_init__(self) -> None:
         if self.solver not in SOLVERS:
             raise InputError(f"unknown solver {self.solver!r}; expected one of {', '.join(SOLVERS)}")
-        if isinstance(self.restarts, bool) or not isinstance(self.restarts, (int, np.integer)) or self.restarts < 0:
+        if not _is_integer(self.restarts) or self.restarts < 0:
             raise InputError(f"restarts must be an integer >= 0, got {self.restarts!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
+        if not _is_integer(self.seed):
             raise InputError(f"seed must be an integer, got {self.seed!r}")
         if not isinstance(self.time_limit, (int, float)) or not self.time_limit > 0:
             raise InputError(f"time_limit must be a positive number of seconds, got {self.time_limit!r}")
@@ -113,7 +121,7 @@ class SearchOptions:
             >>> SearchOptions(restarts=4).with_seed(7)
             SearchOptions(solver='exact', restarts=4, seed=7, time_limit=30.0)
         """
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        if not _is_integer(seed):
             raise InputError(f"seed must be an integer, got {seed!r}")
         new = object.__new__(SearchOptions)
         new.__dict__.update(self.__dict__, seed=int(seed))

@@ -70,35 +70,49 @@ _INSTANCE = ":instance"
 def to_triples(triples: list[StringTriple], top: str | None = None) -> tuple[Triples, list[StringTriple]]:
     """String triples as :class:`~amreval.match.triples.Triples` (one node per variable, ``top``
     first) and the triples with no variable (see the module docs)."""
+    return _node_triples(triples, top, distinct=False)
+
+
+def _node_triples(
+    triples: list[StringTriple], top: str | None, *, distinct: bool
+) -> tuple[Triples, list[StringTriple]]:
+    """:func:`to_triples`; ``distinct``: no triple is repeated (none needs its copies counted)."""
     from amreval.match.triples import Triples
 
     concepts: dict[str, str] = {}
     for s, r, t in triples:
-        if r == _INSTANCE:
-            concepts.setdefault(s, t)
+        if r == _INSTANCE and s not in concepts:
+            concepts[s] = t
     variables = list(concepts)
     if top in concepts and variables[0] != top:
         variables.remove(top)
         variables.insert(0, top)
     index = {v: k for k, v in enumerate(variables)}
-    seen: Counter[StringTriple] = Counter()
+    get = index.get
+    seen: dict[StringTriple, int] = {}
     attributes: list[tuple[str, int, str]] = []
     relations: list[tuple[str, int, int]] = []
     loose: list[StringTriple] = []
-    for s, r, t in triples:
-        seen[(s, r, t)] += 1
-        n = seen[(s, r, t)]
+    for triple in triples:
+        s, r, t = triple
         if r == _INSTANCE:
             continue
-        role = r if n == 1 else f"{r}\x00{n}"
-        if s in index and t in index:
-            relations.append((role, index[s], index[t]))
-        elif s in index:
-            attributes.append((role, index[s], t))
-        elif t in index:
-            attributes.append(("^" + role, index[t], s))
+        if distinct:
+            role = r
+        else:  # the k-th copy of a triple (k >= 2) has its role marked with k
+            n = seen.get(triple, 0) + 1
+            seen[triple] = n
+            role = r if n == 1 else f"{r}\x00{n}"
+        source, target = get(s), get(t)
+        if source is not None:
+            if target is not None:
+                relations.append((role, source, target))
+            else:
+                attributes.append((role, source, t))
+        elif target is not None:
+            attributes.append(("^" + role, target, s))
         else:
-            loose.append((s, r, t))
+            loose.append(triple)
     names = [v.removeprefix(VAR) for v in variables]
     return Triples(names, [concepts[v] for v in variables], attributes, relations), loose
 
@@ -121,9 +135,15 @@ def standard_triples(graph: Graph, standardize: str = DEFAULT_STANDARDIZATION) -
     triples = marked_triples(graph, standardize)
     if not triples:
         return Triples([], []), []
-    t, loose = to_triples(triples, triples[0][0] if standardize == "smatchpp-amr" else triples[0][2])
-    if standardize != "none":  # the variables' names as written (read lower-cased, without quotes)
-        written = {unquote(v.lower()): v for v in reversed(graph.instances)}
+    amr = standardize == "smatchpp-amr"  # its triples are distinct
+    t, loose = _node_triples(triples, triples[0][0] if amr else triples[0][2], distinct=amr)
+    names = "" if standardize == "none" else "".join(graph.instances)
+    if names != names.lower() or '"' in names or "'" in names:
+        # the variables' names as written (read lower-cased, without quotes; where every name is
+        # already, as usual, they are those read)
+        written: dict[str, str] = {}
+        for v in graph.instances:
+            written.setdefault(unquote(v.lower()), v)
         t.variables = [written.get(v, v) for v in t.variables]
     return t, loose
 

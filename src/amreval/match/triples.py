@@ -114,15 +114,6 @@ class EncodedPair:
     rel_b: np.ndarray
 
 
-def _encode(t: Triples, vocab: dict, keys: dict, roles: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    inst = np.fromiter((vocab.setdefault(c, len(vocab)) for c in t.concepts), dtype=np.int64, count=len(t.concepts))
-    attr = np.array([(i, keys.setdefault((r, c), len(keys))) for r, i, c in t.attributes], dtype=np.int64).reshape(
-        -1, 2
-    )
-    rel = np.array([(roles.setdefault(r, len(roles)), i, k) for r, i, k in t.relations], dtype=np.int64).reshape(-1, 3)
-    return inst, attr, rel
-
-
 def encode_pair(a: Triples, b: Triples) -> EncodedPair:
     """Encode two triple sets over one vocabulary (see :class:`EncodedPair`).
 
@@ -136,6 +127,31 @@ def encode_pair(a: Triples, b: Triples) -> EncodedPair:
     vocab: dict[str, int] = {}
     keys: dict[tuple[str, str], int] = {}
     roles: dict[str, int] = {}
-    ia, aa, ra = _encode(a, vocab, keys, roles)
-    ib, ab, rb = _encode(b, vocab, keys, roles)
-    return EncodedPair(ia, aa, ra, ib, ab, rb)
+    # every id in one list, made into one array whose parts are the six arrays (a sentence's graphs
+    # have tens of triples: one conversion beats six)
+    flat: list[int] = []
+    put = flat.append
+    ends = [0]
+    for t in (a, b):
+        for c in t.concepts:
+            put(vocab.setdefault(c, len(vocab)))
+        ends.append(len(flat))
+        for r, i, c in t.attributes:
+            put(i)
+            put(keys.setdefault((r, c), len(keys)))
+        ends.append(len(flat))
+        for r, i, k in t.relations:
+            put(roles.setdefault(r, len(roles)))
+            put(i)
+            put(k)
+        ends.append(len(flat))
+    ids = np.array(flat, dtype=np.int64)
+    _, e1, e2, e3, e4, e5, e6 = ends
+    return EncodedPair(
+        ids[:e1],
+        ids[e1:e2].reshape((e2 - e1) // 2, 2),
+        ids[e2:e3].reshape((e3 - e2) // 3, 3),
+        ids[e3:e4],
+        ids[e4:e5].reshape((e5 - e4) // 2, 2),
+        ids[e5:e6].reshape((e6 - e5) // 3, 3),
+    )
