@@ -11,12 +11,15 @@ the references; system A's generations are each reference with two
 neighbouring words swapped, system B's with one word dropped (both seeded),
 so every sentence differs from its reference. 200 + 200 sentences per system.
 
-Each scorer runs in a fresh process, timed from outside (start-up and model
-loading included) with its peak memory (GNU time ``%M`` when installed):
+Each scorer runs in a fresh process, the scorers in turns, timed from
+outside (start-up and model loading included) with its peak memory (GNU time
+``%M`` when installed):
 
-* **the authors' scorer**: MFscore's Form goes through ``lm-scorer``
-  (``GPT2LMScorer``, one sentence at a time, ``reduce="mean"``) on the same
-  400 sentences;
+* **the authors' scorer**: MFscore's Form goes through ``lm-scorer`` 0.4.2,
+  the version MFscore pins (``GPT2LMScorer``, one sentence at a time,
+  ``reduce="mean"``), on the same 400 sentences, in its own virtual
+  environment over this interpreter's torch and transformers (see
+  :func:`peer_python`);
 * **amreval**: :class:`amreval.mfbeta.lm.LanguageModelScorer` with the
   defaults (token budget 512 on a CPU), and with budgets of 2048 and 8192.
 
@@ -28,8 +31,9 @@ references and gold AMRs (parses given: the BART and T5 parses of the same
 sentences), each timed; the second must cost at most 55% of the first. And
 Meaning's S²match pairs with 1 and 2 worker processes (identical results).
 
-Run: ``python benchmarks/bench_mfbeta.py [--runs 3]``; needs the ``lm``
-extra, ``lm-scorer`` (``pip install lm-scorer``) for the peer, and
+Run: ``python benchmarks/bench_mfbeta.py [--runs 3] [--budgets 512,2048,8192]
+[--form-only]``; needs the ``lm`` extra, ``pip`` and the package index for the
+peer's environment (built once; without it the peer is skipped), and
 ``../shared/data`` (skipped with a message when absent). Results are saved to
 ``benchmarks/results/mfbeta.json`` and ``.md``.
 """
