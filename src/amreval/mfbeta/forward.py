@@ -30,8 +30,8 @@ from typing import Any
 __all__ = ["HEAD_BUDGET", "LoadedModel", "Row", "inspect_model", "target_log_probs"]
 
 #: Vocabulary scores computed at once (positions × vocabulary size); 4M floats are 16 MB (83 positions of
-#: GPT-2's vocabulary), still enough rows to keep the head's matrix product efficient. Chunks of 64 MB raised
-#: the peak resident memory of a 124M GPT-2 on a CPU by about 80 MB (benchmarks/bench_mfbeta.py).
+#: GPT-2's vocabulary). Chunks of 64 MB raised the peak resident memory of a 124M GPT-2 on a CPU by about
+#: 80 MB (benchmarks/bench_mfbeta.py).
 HEAD_BUDGET = 1 << 22
 
 
