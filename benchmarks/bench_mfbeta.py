@@ -11,12 +11,15 @@ the references; system A's generations are each reference with two
 neighbouring words swapped, system B's with one word dropped (both seeded),
 so every sentence differs from its reference. 200 + 200 sentences per system.
 
-Each scorer runs in a fresh process, timed from outside (start-up and model
-loading included) with its peak memory (GNU time ``%M`` when installed):
+Each scorer runs in a fresh process, the scorers in turns, timed from
+outside (start-up and model loading included) with its peak memory (GNU time
+``%M`` when installed):
 
-* **the authors' scorer**: MFscore's Form goes through ``lm-scorer``
-  (``GPT2LMScorer``, one sentence at a time, ``reduce="mean"``) on the same
-  400 sentences;
+* **the authors' scorer**: MFscore's Form goes through ``lm-scorer`` 0.4.2,
+  the version MFscore pins (``GPT2LMScorer``, one sentence at a time,
+  ``reduce="mean"``), on the same 400 sentences, in its own virtual
+  environment over this interpreter's torch and transformers (see
+  :func:`peer_python`);
 * **amreval**: :class:`amreval.mfbeta.lm.LanguageModelScorer` with the
   defaults (token budget 512 on a CPU), and with budgets of 2048 and 8192.
 
@@ -28,8 +31,9 @@ references and gold AMRs (parses given: the BART and T5 parses of the same
 sentences), each timed; the second must cost at most 55% of the first. And
 Meaning's S²match pairs with 1 and 2 worker processes (identical results).
 
-Run: ``python benchmarks/bench_mfbeta.py [--runs 3]``; needs the ``lm``
-extra, ``lm-scorer`` (``pip install lm-scorer``) for the peer, and
+Run: ``python benchmarks/bench_mfbeta.py [--runs 3] [--budgets 512,2048,8192]
+[--form-only]``; needs the ``lm`` extra, ``pip`` and the package index for the
+peer's environment (built once; without it the peer is skipped), and
 ``../shared/data`` (skipped with a message when absent). Results are saved to
 ``benchmarks/results/mfbeta.json`` and ``.md``.
 """
@@ -45,6 +49,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -118,16 +123,70 @@ def build_model() -> Path:
     return MODEL_DIR
 
 
+#: The version of the authors' scorer that MFscore pins, run in its own environment (see :func:`peer_python`).
+PEER_VERSION = "0.4.2"
+PEER_ENV = Path(tempfile.gettempdir()) / f"amreval-bench-lm-scorer-{PEER_VERSION}"
+
+# lm-scorer 0.4.2 was written for transformers 2.x; on the transformers that amreval runs, four names it
+# imports or calls are gone: they are put back, doing what they did there (the scoring code is its own)
 _PEER = r"""
 import json, sys, time
 t0 = time.perf_counter()
+from transformers import AutoTokenizer, GPT2LMHeadModel  # first: loading them can replace the module object
+import transformers.tokenization_utils as legacy
+from transformers.tokenization_utils_base import BatchEncoding, PreTrainedTokenizerBase
+if not hasattr(sys.modules["transformers"], "GPT2_PRETRAINED_CONFIG_ARCHIVE_MAP"):
+    names = ["gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl", "distilgpt2"]
+    sys.modules["transformers"].GPT2_PRETRAINED_CONFIG_ARCHIVE_MAP = dict.fromkeys(names)
+if "BatchEncoding" not in vars(legacy):
+    legacy.BatchEncoding = BatchEncoding
+if not hasattr(PreTrainedTokenizerBase, "batch_encode_plus"):
+    PreTrainedTokenizerBase.batch_encode_plus = lambda self, text, **kw: self(text, **kw)
+import lm_scorer
+import lm_scorer.models.gpt2 as peer
 from lm_scorer.models.gpt2 import GPT2LMScorer
+
+class Tokenizers:  # transformers 2.x ignored from_pretrained(add_special_tokens=False); transformers 5 refuses it
+    @staticmethod
+    def from_pretrained(name, **kw):
+        kw.pop("add_special_tokens", None)
+        return AutoTokenizer.from_pretrained(name, **kw)
+
+peer.AutoTokenizer = Tokenizers
 sents = json.load(open(sys.argv[2]))
 scorer = GPT2LMScorer(sys.argv[1], device="cpu", batch_size=1)
 t1 = time.perf_counter()
 scores = scorer.sentence_score(sents, reduce="mean")
-print(json.dumps({"load_s": t1 - t0, "score_s": time.perf_counter() - t1, "scores": scores}))
+print(json.dumps({"load_s": t1 - t0, "score_s": time.perf_counter() - t1, "scores": scores,
+                  "version": __import__("importlib.metadata").metadata.version("lm-scorer")}))
 """
+
+
+def peer_python() -> str | None:
+    """An interpreter with lm-scorer 0.4.2 (MFscore's pin) over this interpreter's torch and transformers.
+
+    A virtual environment under the temporary folder, built once: its own site-packages holds
+    lm-scorer 0.4.2 (installed without its dependencies: it asks for torch < 2 and transformers < 3 on
+    Python < 3.8), and a ``.pth`` line puts this interpreter's site-packages after it, so both scorers
+    run the same torch and transformers. None (with a message) when it cannot be built.
+    """
+    import subprocess
+    import sysconfig
+    import venv
+
+    python = PEER_ENV / "bin" / "python"
+    site = PEER_ENV / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    if not (site / f"lm_scorer-{PEER_VERSION}.dist-info").is_dir():
+        try:
+            venv.EnvBuilder(clear=True, with_pip=False).create(PEER_ENV)
+            (site / "_amreval_bench_base.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+            pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-requires-python"]
+            subprocess.run([*pip, "--target", str(site), f"lm-scorer=={PEER_VERSION}"], check=True)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"lm-scorer {PEER_VERSION} could not be installed ({exc}): the peer is skipped", file=sys.stderr)
+            return None
+    return str(python)
+
 
 _OURS = r"""
 import json, sys, time
@@ -142,46 +201,50 @@ print(json.dumps({"load_s": t1 - t0, "score_s": time.perf_counter() - t1, "score
 """
 
 
-def form_runs(model: Path, sents: list[str], runs: int) -> list[dict]:
-    """Whole-process runs of the peer and of ours at three token budgets."""
+def form_runs(model: Path, sents: list[str], runs: int, budgets: list[int]) -> list[dict]:
+    """Whole-process runs of the peer and of ours at the token budgets, taking turns (one round of every
+    scorer, then the next round), so that a change in the machine's load falls on all of them."""
     work = Path(tempfile.mkdtemp(prefix="amreval-bench-mf-"))
     file = work / "sentences.json"
     file.write_text(json.dumps(sents))
     tools: list[tuple[str, list[str]]] = []
-    try:
-        import lm_scorer  # noqa: F401
-
-        tools.append(("authors' scorer (lm-scorer, one sentence at a time)", [_PEER, str(model), str(file)]))
-    except ImportError:
-        print("lm-scorer is not installed (pip install lm-scorer): the peer is skipped", file=sys.stderr)
-    for budget in (512, 2048, 8192):
+    python = peer_python()
+    if python is not None:
+        label = f"authors' scorer (lm-scorer {PEER_VERSION}, one sentence at a time)"
+        tools.append((label, [python, "-c", _PEER, str(model), str(file)]))
+    for budget in budgets:
         label = f"amreval, token budget {budget}" + (" (default)" if budget == 512 else "")
-        tools.append((label, [_OURS, str(model), str(file), str(budget)]))
-    rows = []
-    for label, script in tools:
-        cmd = [sys.executable, "-c", *script]
-        best = None
-        peaks = []
-        for _ in range(runs):
+        tools.append((label, [sys.executable, "-c", _OURS, str(model), str(file), str(budget)]))
+    best: dict[str, Any] = {}
+    peaks: dict[str, list[float]] = {label: [] for label, _ in tools}
+    failed: set[str] = set()
+    for _ in range(runs):
+        for label, cmd in tools:
+            if label in failed:
+                continue
             run = run_measured(cmd)
             if run.status != "ok":
                 print(f"{label}: {run.status}\n{run.stderr[-2000:]}", file=sys.stderr)
-                best = None
-                break
-            peaks.append(run.peak_mb)
-            if best is None or run.wall_s < best.wall_s:
-                best = run
-        if best is None:
+                failed.add(label)
+                continue
+            peaks[label].append(run.peak_mb)
+            if label not in best or run.wall_s < best[label].wall_s:
+                best[label] = run
+    rows = []
+    for label, _ in tools:
+        if label in failed or label not in best:
             rows.append({"tool": label, "status": "failed"})
             continue
-        out = json.loads(best.stdout.strip().splitlines()[-1])
+        run = best[label]
+        out = json.loads(run.stdout.strip().splitlines()[-1])
         rows.append(
             {
                 "tool": label,
-                "whole_s": round(best.wall_s, 2),
+                "whole_s": round(run.wall_s, 2),
                 "load_s": round(out["load_s"], 2),
                 "score_s": round(out["score_s"], 2),
-                "peak_mb": round(max(peaks)),
+                "peak_mb": round(max(peaks[label])),
+                "peaks_mb": [round(p) for p in peaks[label]],
                 "scores": out["scores"],
             }
         )
@@ -232,7 +295,7 @@ def reuse_run(model: Path, refs: list[str], system_a: list[str], system_b: list[
     }
 
 
-def markdown(form: list[dict], reuse: dict, agree: float | None) -> str:
+def markdown(form: list[dict], reuse: dict | None, agree: float | None, load: str = "") -> str:
     peer = next((r for r in form if r["tool"].startswith("authors") and "whole_s" in r), None)
     lines = [
         "| scorer (400 sentences, 124M random GPT-2, CPU) | whole process | scoring | peak memory | vs. authors |",
@@ -257,6 +320,10 @@ def markdown(form: list[dict], reuse: dict, agree: float | None) -> str:
     if agree is not None:
         lines.append(f"Largest difference of mtp between the authors' scorer and amreval: {agree:.2e}.")
         lines.append("")
+    if load:
+        lines += [load, ""]
+    if reuse is None:
+        return "\n".join(lines).rstrip("\n")
     lines += [
         "| MFβ in one process (parses given) | time | sentences the LM scored |",
         "|---|---|---|",
@@ -273,7 +340,12 @@ def markdown(form: list[dict], reuse: dict, agree: float | None) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="whole-process runs per scorer (best is kept)")
+    parser.add_argument(
+        "--budgets", default="512,2048,8192", help="amreval's token budgets, comma-separated (default: %(default)s)"
+    )
+    parser.add_argument("--form-only", action="store_true", help="only the Form runs, not the reuse runs")
     args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",") if b.strip()]
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent (the Little Prince data)")
         return 0
@@ -285,16 +357,22 @@ def main() -> int:
         return 0
     refs, system_a, system_b = sentences()
     model = build_model()
-    form = form_runs(model, system_a + refs, args.runs)
+    before = os.getloadavg()
+    form = form_runs(model, system_a + refs, args.runs, budgets)
+    after = os.getloadavg()
+    load = (
+        f"Scorers run in turns, {args.runs} runs each (best time, highest peak); load average (1, 5, 15 min) "
+        f"{', '.join(f'{v:.2f}' for v in before)} before and {', '.join(f'{v:.2f}' for v in after)} after."
+    )
     agree = None
     peer = next((r for r in form if r["tool"].startswith("authors") and "scores" in r), None)
     ours = next((r for r in form if "(default)" in r["tool"] and "scores" in r), None)
     if peer and ours:
         agree = max(abs(a - b) for a, b in zip(peer["scores"], ours["scores"]))
-    reuse = reuse_run(model, refs, system_a, system_b)
+    reuse = None if args.form_only else reuse_run(model, refs, system_a, system_b)
     for r in form:
         r.pop("scores", None)
-    table = markdown(form, reuse, agree)
+    table = markdown(form, reuse, agree, load)
     print(table)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "mfbeta.json").write_text(

@@ -29,8 +29,10 @@ from typing import Any
 
 __all__ = ["HEAD_BUDGET", "LoadedModel", "Row", "inspect_model", "target_log_probs"]
 
-#: Vocabulary scores computed at once (positions × vocabulary size); 16M floats are 64 MB.
-HEAD_BUDGET = 1 << 24
+#: Vocabulary scores computed at once (positions × vocabulary size); 4M floats are 16 MB (83 positions of
+#: GPT-2's vocabulary). Chunks of 64 MB raised the peak resident memory of a 124M GPT-2 on a CPU by about
+#: 80 MB (benchmarks/bench_mfbeta.py).
+HEAD_BUDGET = 1 << 22
 
 
 @dataclass
