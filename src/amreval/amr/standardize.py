@@ -138,16 +138,23 @@ def _generic(triples: list[StringTriple], amr: bool) -> list[StringTriple]:
             s = VAR + s
         if t in variables and r != _INSTANCE:
             t = VAR + t
-        if amr and r == ":domain":
-            r = ":mod-of"
-        elif amr and r == ":domain-of":
-            r = ":mod"
-        turns = 0
-        while r.endswith("-of"):
-            r = r[:-3]
-            turns += 1
-        out.append((t, r, s) if turns % 2 else (s, r, t))
+        r, turned = _turned(r, amr)
+        out.append((t, r, s) if turned else (s, r, t))
     return out
+
+
+def _turned(r: str, amr: bool) -> tuple[str, bool]:
+    """A cleaned role read under ``generic`` (``amr`` False) or ``amr``: every ``-of`` taken off (and
+    ``:domain`` read as the inverse of ``:mod`` under ``amr``), and whether the triple is turned round."""
+    if amr and r == ":domain":
+        r = ":mod-of"
+    elif amr and r == ":domain-of":
+        r = ":mod"
+    turns = 0
+    while r.endswith("-of"):
+        r = r[:-3]
+        turns += 1
+    return r, turns % 2 == 1
 
 
 #: How :func:`_generic` reads a written role (without its colon) of a triple other than the root one,
@@ -161,16 +168,8 @@ def _role_reading(role: str, amr: bool) -> tuple[str, str, bool]:
     r = ":" + role
     if r == _ROOT:
         r += "_but_not_the_graph_root"
-    clean = r = _clean(r)
-    if amr and r == ":domain":
-        r = ":mod-of"
-    elif amr and r == ":domain-of":
-        r = ":mod"
-    turns = 0
-    while r.endswith("-of"):
-        r = r[:-3]
-        turns += 1
-    reading = (clean, r, turns % 2 == 1)
+    clean = _clean(r)
+    reading = (clean, *_turned(clean, amr))
     _ROLE_READINGS[amr][role] = reading
     return reading
 
