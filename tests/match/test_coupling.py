@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from amreval import InputError, loads_graph
 from amreval.match import alignment as alignment_module
+from amreval.match import coupling as coupling_module
 from amreval.match.alignment import align, hill_climb
 from amreval.match.blocks import BlockBound
 from amreval.match.bounds import solve_milp
 from amreval.match.coupling import couple, coupled_search, weight_quantum
-from amreval.match.problem import build_problem
-from amreval.match.triples import encode_pair, graph_triples
+from amreval.match.problem import Candidates, build_problem
+from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.docsmatch import docsmatch_pair, sentence_constraint
 
 from strategies import random_document
@@ -196,3 +197,28 @@ def test_until_ends_the_search_at_the_first_better_mapping():
         assert problem.value(early.mapping) == pytest.approx(early.score, abs=1e-9)
     # on 15 of the 60 a better mapping turns up before the search would end
     assert better == 15
+
+
+def test_a_climb_from_a_pair_the_blocks_want_makes_a_move_of_two_nodes():
+    # A: v1 (x, :polarity -) and v2 (c); B: w1 (c, :polarity -) and w2 (c); the tops match (2)
+    a = Triples(["v0", "v1", "v2"], ["top", "x", "c"], [("TOP", 0, "top"), ("polarity", 1, "-")], [])
+    b = Triples(["w0", "w1", "w2"], ["top", "c", "c"], [("TOP", 0, "top"), ("polarity", 1, "-")], [])
+    problem = build_problem(encode_pair(a, b), allowed=Candidates.from_lists([[0], [1], [1]], [[0], [1], [1]]))
+    # pairs: 0 v0->w0 (2), 1 v1->w1 (the polarity, 1), 2 v2->w1 (c, 1), 3 v2->w2 (c, 1)
+    assert (problem.pair_src.tolist(), problem.pair_tgt.tolist()) == ([0, 1, 2, 2], [0, 1, 1, 2])
+    # v2 on w1 with v1 unmapped is worth 3, and no move of one node or swap of two gains: the climb stays
+    start = np.array([0, -1, 1])
+    assert hill_climb(problem, restarts=0, init=start).score == 3.0
+    run = coupling_module._Run(problem, coupling_module._decompose(problem), np.array([0, -1, 2]), 3.0, 1000)
+    # a block takes v1->w1 (pair 1): put in, it pushes v2 off w1 (still 3, nothing lost), and the climb
+    # from there moves v2 onto w2: 4, the optimum
+    run.x[:] = False
+    run.x[run.d.copy_p == 1] = True
+    assert run.polish(np.inf) is True
+    assert (run.score, run.pairs.tolist(), run.climbs) == (4.0, [0, 1, 3], 1)
+    assert solve_milp(problem).score == 4.0
+    # a pair whose start loses a whole triple is not tried: v2->w1 put into the optimum pushes v1 off w1
+    # (the polarity lost) and moves v2 off w2 (its c found again on w1): 3 against 4, no climb
+    run.x[:] = False
+    run.x[run.d.copy_p == 2] = True
+    assert run.polish(np.inf) is False and run.climbs == 1

@@ -156,6 +156,8 @@ def test_branching_on_a_disputed_pair_proves_what_the_coupled_search_leaves():
         if found.optimal:
             branched += 1
             assert found.score == pytest.approx(optimum, abs=1e-9)
-    # 42 of the 58 proven by the branching (within its depth) and the search again over the fewer pairs
-    # a better mapping found there leaves (35 without that), each at the integer program's optimum
-    assert (tried, branched) == (58, 42)
+    # 40 of the 57 proven by the branching (within its depth) and the search again over the fewer pairs
+    # a better mapping found there leaves, each at the integer program's optimum. (One more is proven by
+    # the two rounds alone once their climbs from the pairs the blocks want find its better mapping; on one
+    # the branching began from that better mapping runs out of depth where it had found the optimum.)
+    assert (tried, branched) == (57, 40)

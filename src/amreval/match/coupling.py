@@ -78,6 +78,8 @@ BLOCK_SUBTREES = 50_000
 BLOCK_MAX_COPIES = 2_000
 #: A node in several groups with more candidate pairs than this gets a block of its own.
 HUB_PAIRS = 32
+#: Climbs from a pair the blocks want put in, at most, when a search ends unproven (:meth:`_Run.polish`).
+POLISH_PAIRS = 32
 #: How much better than the best found a block's optimum may be (as in :mod:`amreval.match.blocks`).
 _BLOCK_GAP = 1e-10
 #: A hill climb from the blocks' choices every this many rounds.
@@ -433,9 +435,41 @@ class _Run:
         else:
             found, value = start, problem.pairs_value(start)
         if value > self.score + _TOL:
-            self.pairs, self.score, self.improved = found, value, True
-            self.active[:] = False
-            self.active[found[found >= 0]] = True
+            self._keep(found, value)
+
+    def _keep(self, pairs: np.ndarray, value: float) -> None:
+        self.pairs, self.score, self.improved = pairs, value, True
+        self.active[:] = False
+        self.active[pairs[pairs >= 0]] = True
+
+    def polish(self, until: float) -> bool:
+        """Climbs from the best mapping with a pair that some block takes and the mapping lacks put in (the
+        pairs clashing with it taken out): where the blocks disagree, one of them often sees a move of two
+        or three nodes together that a climb, one node or swap at a time, cannot make. Each such pair whose
+        start loses less than one whole triple is tried, the least lost first, up to
+        :data:`POLISH_PAIRS`, a better mapping kept at once; True when one was found."""
+        problem = self.problem
+        want = sorted_distinct(self.d.copy_p[self.x])
+        starts, losses = [], []
+        for p in want[~self.active[want]].tolist():
+            start = self.pairs.copy()
+            taken = start >= 0
+            start[taken & (problem.pair_tgt[np.maximum(start, 0)] == problem.pair_tgt[p])] = -1
+            start[problem.pair_src[p]] = p
+            loss = self.score - problem.pairs_value(start)
+            if loss < 1 - _TOL:
+                starts.append(start)
+                losses.append(loss)
+        improved = False
+        for k in np.argsort(losses, kind="stable")[:POLISH_PAIRS].tolist():
+            found, value = _climb(problem, starts[k])
+            self.climbs += 1
+            if value > self.score + _TOL:
+                self._keep(found, value)
+                improved = True
+                if value > until + _TOL:
+                    break
+        return improved
 
 
 def couple(
@@ -518,6 +552,11 @@ def couple(
         run.share[disagree] -= step * g[disagree]
         dirty[d.copy_k[disagree]] = True
         dirty &= d.searched
+    if status in ("rounds", "subtrees", "stalled") and run.polish(until):
+        if run.score > until + _TOL:
+            status = "better"
+        elif best is not None and _proves(problem, max(run.score, floor), best, quantum):
+            status = "bound"
     proven = status in ("agreed", "bound")
     found_mapping = pairs_to_nodes(problem, run.pairs) if run.improved else mapping
     return Coupled(
