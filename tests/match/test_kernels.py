@@ -382,6 +382,12 @@ def test_both_kernels_check_their_inputs_alike_before_they_run():
          "more, its nbr and w one per neighbour"),
         (lambda k: k.branch_and_bound_kernel(space, **{**search, "rows": np.array([0, 2])}),
          "rows must rise from 0 to the number of pairs over 3 entries"),
+        (lambda k: k.exact_search_kernel(space, rows=np.array([0, 2])),
+         "rows must rise from 0 to the number of pairs over 3 entries"),
+        (lambda k: k.exact_search_kernel(space, rows=p.rows())(np.ones(3), np.array([0, 1]), 0.5, 10),
+         "pair_u must hold one weight for each of the 2 pairs"),
+        (lambda k: k.exact_search_kernel(space, rows=p.rows())(np.ones(2), np.array([0, 2]), 0.5, 10),
+         "init must hold a pair index (or -1) for each of the 2 nodes"),
         (lambda k: k.adjacency_kernel(1, p.term_p, p.term_q, p.term_w), "terms must join pairs in [0, 1)"),
         (lambda k: k.row_pointers_kernel(1, p.pair_src), "pair_src must name nodes in [0, 1)"),
         (lambda k: k.sparse_assignment_kernel(2, 2, np.array([0, 1]), np.array([0]), np.array([1.0])),
@@ -406,3 +412,29 @@ def test_both_kernels_check_their_inputs_alike_before_they_run():
         assert (block.pair_u.tolist(), block.term_w.tolist(), block.bound) == ([1.0, 1.0], [1.0], 3.0)
         found = kernel_module.kernels(which).branch_and_bound_kernel(space, **search)
         assert (found.pairs.tolist(), found.value, found.proven) == ([0, 1], 4.0, True)
+        # the prepared search, with other unary weights: b -> b worth -3 is left out (2 + 0 against 2 - 3 + 1)
+        prepared = kernel_module.kernels(which).exact_search_kernel(space, rows=p.rows())
+        found = prepared(np.array([2.0, -3.0]), np.array([0, 1]), 0.0, 10)
+        assert (found.pairs.tolist(), found.value, found.proven) == ([0, -1], 2.0, True)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(GRAPHS, GRAPHS, st.data())
+def test_the_prepared_exact_search_is_the_exact_search_with_each_calls_weights(a, b, data):
+    p = build_problem(encode_pair(a, b))
+    space, rows = p.search_space(), p.rows()
+    prepared = {which: kernel_module.kernels(which).exact_search_kernel(space, rows=rows) for which in ("c", "python")}
+    for _ in range(3):
+        # weights as a document's shares make them: any sign
+        u = np.array([data.draw(st.sampled_from([-1.5, -0.5, 0.0, 0.25, 1.0, 2.0])) for _ in range(p.n_pairs)])
+        init = np.full(p.n_a, -1, dtype=np.int64)
+        limit = data.draw(st.sampled_from([1, 5, 1000]))
+        results = []
+        for which in ("c", "python"):
+            direct = kernel_module.kernels(which).branch_and_bound_kernel(
+                space._replace(pair_u=u), rows=rows, init=init, gap=1e-10, node_limit=limit
+            )
+            found = prepared[which](u, init, 1e-10, limit)
+            assert found.pairs.tolist() == direct.pairs.tolist() and found[1:] == direct[1:]
+            results.append((found.pairs.tolist(), *found[1:]))
+        assert results[0] == results[1]

@@ -11,7 +11,8 @@ of :class:`KernelBackend` and the Python functions behind them), so none shares
 a name with the functions of the public layer (:func:`amreval.match.build_problem`,
 :func:`amreval.match.hill_climb`, :func:`amreval.match.exact.branch_and_bound`,
 :meth:`amreval.match.Problem.find_pair`) that call them; the C function behind
-``x_kernel`` is ``amr_x``.
+``x_kernel`` is ``amr_x`` (``exact_search_kernel`` prepares the search of ``branch_and_bound_kernel``,
+``amr_branch_and_bound``, for many calls over one space).
 
 The problem the C builds comes back as one block of 8-byte items holding twelve
 arrays one after the other; :data:`BLOCK_LAYOUT` is where each lies, the one
@@ -48,6 +49,7 @@ __all__ = [
     "SearchSpace",
     "ClimbResult",
     "SearchResult",
+    "ExactSearch",
     "AssignmentResult",
     "KernelBackend",
 ]
@@ -273,6 +275,14 @@ class SearchResult(NamedTuple):
     nodes: int
 
 
+class ExactSearch(Protocol):
+    """What :meth:`KernelBackend.exact_search_kernel` gives: a search over its space, called with the unary
+    weights ``pair_u`` (one per pair), the incumbent ``init`` (a pair per node of A, -1 none), ``gap`` and
+    ``node_limit`` as :meth:`KernelBackend.branch_and_bound_kernel` takes them."""
+
+    def __call__(self, pair_u: Floats, init: Ints, gap: float, node_limit: int, /) -> SearchResult: ...
+
+
 class AssignmentResult(NamedTuple):
     """What :meth:`KernelBackend.sparse_assignment_kernel` found: a pair per row (-1 none) and their total."""
 
@@ -329,6 +339,11 @@ class KernelBackend(Protocol):
     ) -> SearchResult:
         """The exact search from the incumbent ``init`` (a pair per node of A), entering at most
         ``node_limit`` subtrees; a mapping replaces the incumbent only when more than ``gap`` better."""
+        ...
+
+    def exact_search_kernel(self, space: SearchSpace, *, rows: Ints) -> ExactSearch:
+        """:meth:`branch_and_bound_kernel` over ``space`` and ``rows``, checked once, for many searches that
+        change only the unary weights and the incumbent (a document's blocks as their shares move)."""
         ...
 
     def sparse_assignment_kernel(

@@ -52,7 +52,7 @@ import numpy as np
 
 from amreval.errors import InputError
 from amreval.match.blocks import home_groups
-from amreval.match.contract import Adjacency, KernelBackend, SearchSpace
+from amreval.match.contract import ExactSearch, KernelBackend, SearchSpace
 from amreval.match.problem import Alignment, Problem, check_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
 from amreval.match.proof import PROOF_TOLERANCE, proves_each
 
@@ -161,10 +161,9 @@ class _Block:
     t_q: np.ndarray
     t_w: np.ndarray
     loose: np.ndarray | None  # copies with no term whose node of B no other node takes here (None: none to drop)
-    adj: Adjacency | None
-    rows: np.ndarray | None
-    # with loose copies: the copies the last search kept, and their adjacency and row pointers
-    kept: tuple[np.ndarray, Adjacency, np.ndarray] | None = None
+    search: ExactSearch | None  # without loose copies: the exact search over the block, its arrays checked once
+    # with loose copies: the copies the last search kept, and the exact search over them
+    kept: tuple[np.ndarray, ExactSearch] | None = None
 
 
 @dataclass
@@ -251,30 +250,25 @@ def _decompose(problem: Problem) -> _Decomposition | None:
         loose = (degree == 0) & (takers[b_local] == 1)
         # a node with two or more loose copies keeps only its best one in each search (the others cannot do better)
         if loose.any() and np.any(np.bincount(a_local[loose], minlength=n_a) > 1):
-            blocks.append(_Block(lo, hi, n_a, n_b, a_local, b_local, bt_p, bt_q, bt_w, loose, None, None))
+            blocks.append(_Block(lo, hi, n_a, n_b, a_local, b_local, bt_p, bt_q, bt_w, loose, None))
         else:
-            kern = _kernels()
-            adj = kern.adjacency_kernel(hi - lo, bt_p, bt_q, bt_w)
-            blocks.append(
-                _Block(
-                    lo,
-                    hi,
-                    n_a,
-                    n_b,
-                    a_local,
-                    b_local,
-                    bt_p,
-                    bt_q,
-                    bt_w,
-                    None,
-                    adj,
-                    kern.row_pointers_kernel(n_a, a_local),
-                )
-            )
+            search = _exact_search(n_a, n_b, a_local, b_local, bt_p, bt_q, bt_w)
+            blocks.append(_Block(lo, hi, n_a, n_b, a_local, b_local, bt_p, bt_q, bt_w, None, search))
     searched = np.array([b is not None for b in blocks], dtype=bool)
     return _Decomposition(
         copy_p, copy_k, np.bincount(copy_p, minlength=P), home_a, home_b, blocks, searched, ~searched[copy_k]
     )
+
+
+def _exact_search(
+    n_a: int, n_b: int, a_local: np.ndarray, b_local: np.ndarray, t_p: np.ndarray, t_q: np.ndarray, t_w: np.ndarray
+) -> ExactSearch:
+    """The exact search over a block's copies (``a_local``, ``b_local``) and terms, built once for all the
+    searches of the block (:meth:`~amreval.match.contract.KernelBackend.exact_search_kernel`)."""
+    kern = _kernels()
+    adj = kern.adjacency_kernel(len(a_local), t_p, t_q, t_w)
+    space = SearchSpace(n_a, n_b, a_local, b_local, np.zeros(len(a_local)), adj)
+    return kern.exact_search_kernel(space, rows=kern.row_pointers_kernel(n_a, a_local))
 
 
 def _search(
@@ -285,11 +279,10 @@ def _search(
 
     Returns ``(value, copies taken (numbered within the block), proven, subtrees)``.
     """
-    kern = _kernels()
     if block.loose is None:
-        assert block.adj is not None and block.rows is not None
+        assert block.search is not None
         keep = None
-        a_local, b_local, adj, rows = block.a_local, block.b_local, block.adj, block.rows
+        a_local, search = block.a_local, block.search
     else:
         # each node's best loose copy (the mapping's on ties, then the first) and every other copy
         idx = np.flatnonzero(block.loose)
@@ -299,23 +292,21 @@ def _search(
         mask = ~block.loose
         mask[best] = True
         keep = np.flatnonzero(mask)
-        a_local, b_local = block.a_local[keep], block.b_local[keep]
+        a_local = block.a_local[keep]
         if block.kept is not None and np.array_equal(block.kept[0], keep):
-            adj, rows = block.kept[1], block.kept[2]  # the same copies as the last search (most rounds)
+            search = block.kept[1]  # the same copies as the last search (most rounds)
         else:
             at = np.full(len(unary), -1, dtype=np.int64)
             at[keep] = np.arange(len(keep))
-            adj = kern.adjacency_kernel(len(keep), at[block.t_p], at[block.t_q], block.t_w)
-            rows = kern.row_pointers_kernel(block.n_a, a_local)
-            block.kept = (keep, adj, rows)
+            search = _exact_search(
+                block.n_a, block.n_b, a_local, block.b_local[keep], at[block.t_p], at[block.t_q], block.t_w
+            )
+            block.kept = (keep, search)
         unary, pp = unary[keep], pp[keep]
     init = np.full(block.n_a, -1, dtype=np.int64)
     on = np.flatnonzero(active[pp])
     init[a_local[on]] = on
-    space = SearchSpace(block.n_a, block.n_b, a_local, b_local, unary, adj)
-    found, value, proven, used = kern.branch_and_bound_kernel(
-        space, rows=rows, init=init, gap=_BLOCK_GAP, node_limit=limit
-    )
+    found, value, proven, used = search(unary, init, _BLOCK_GAP, limit)
     taken = found[found >= 0]
     return float(value), taken if keep is None else keep[taken], bool(proven), int(used)
 

@@ -52,6 +52,7 @@ from amreval.match.contract import (
     BlockCounts,
     Budget,
     ClimbResult,
+    ExactSearch,
     Floats,
     GraphArrays,
     GroupArrays,
@@ -134,6 +135,27 @@ class _Checked(ABC):
         init = checked_incumbent(space, init)
         node_limit = min(max(int(node_limit), 0), _NODE_LIMIT_MAX)
         return self._branch_and_bound(space, rows, init, float(gap), node_limit)
+
+    def exact_search_kernel(self, space: SearchSpace, *, rows: Ints) -> ExactSearch:
+        """See :meth:`amreval.match.contract.KernelBackend.exact_search_kernel`: the space and rows are
+        checked here, each call's weights (their length) and incumbent when it is made."""
+        space = checked_space(space)
+        rows = checked_rows(space, rows)
+        n_pairs = len(space.pair_src)
+        run = self._exact_search(space, rows)
+
+        def search(pair_u: Floats, init: Ints, gap: float, node_limit: int) -> SearchResult:
+            u = np.ascontiguousarray(pair_u, dtype=np.float64)
+            if u.shape != (n_pairs,):
+                raise InputError(f"pair_u must hold one weight for each of the {n_pairs} pairs")
+            limit = min(max(int(node_limit), 0), _NODE_LIMIT_MAX)
+            return run(u, checked_incumbent(space, init), float(gap), limit)
+
+        return search
+
+    def _exact_search(self, space: SearchSpace, rows: Ints) -> ExactSearch:
+        """The backend's search over a checked space (its unary weights given with each call)."""
+        return lambda u, init, gap, limit: self._branch_and_bound(space._replace(pair_u=u), rows, init, gap, limit)
 
     def sparse_assignment_kernel(
         self, n_rows: int, n_cols: int, row_ptr: Ints, cols: Ints, value: Floats
@@ -347,6 +369,27 @@ class CKernels(_Checked):
         if rc < 0:
             raise MemoryError(f"out of memory in the exact search on {n_a} x {n_b} nodes")
         return SearchResult(best, float(value.value), rc == 1, int(nodes.value))
+
+    def _exact_search(self, space: SearchSpace, rows: Ints) -> ExactSearch:
+        # the addresses of the arrays that stay, taken once (the closure keeps the arrays alive)
+        n_a, n_b, src, tgt, _, (ptr, nbr, w) = space
+        fixed = (_addr(src), _addr(tgt))
+        rest = (_addr(ptr), _addr(nbr), _addr(w), _addr(rows))
+        n_pairs, call = len(src), self._lib.amr_branch_and_bound
+
+        def search(u: Floats, init: Ints, gap: float, limit: int) -> SearchResult:
+            best = init.copy()  # the kernel writes the best mapping into it
+            value, nodes = _F64(), _I64()
+            keep = (space, rows)  # noqa: F841  (the arrays behind the addresses)
+            rc = call(
+                n_a, n_b, n_pairs, *fixed, _addr(u), *rest, gap, limit, _addr(best) if n_a else None,
+                ctypes.byref(value), ctypes.byref(nodes),
+            )  # fmt: skip
+            if rc < 0:
+                raise MemoryError(f"out of memory in the exact search on {n_a} x {n_b} nodes")
+            return SearchResult(best, float(value.value), rc == 1, int(nodes.value))
+
+        return search
 
     def _sparse_assignment(
         self, n_rows: int, n_cols: int, row_ptr: Ints, cols: Ints, value: Floats
