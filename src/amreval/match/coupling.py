@@ -78,8 +78,10 @@ BLOCK_SUBTREES = 50_000
 BLOCK_MAX_COPIES = 2_000
 #: A node in several groups with more candidate pairs than this gets a block of its own.
 HUB_PAIRS = 32
-#: Climbs from a pair the blocks want put in, at most, when a search ends unproven (:meth:`_Run.polish`).
-POLISH_PAIRS = 32
+#: Climbs from a pair the blocks want put in, at most, when a search ends unproven (:meth:`_Run.polish`),
+#: and the pairs looked at for them.
+POLISH_PAIRS = 16
+POLISH_CANDIDATES = 256
 #: How much better than the best found a block's optimum may be (as in :mod:`amreval.match.blocks`).
 _BLOCK_GAP = 1e-10
 #: A hill climb from the blocks' choices every this many rounds.
@@ -436,21 +438,43 @@ class _Run:
     def polish(self, until: float) -> bool:
         """Climbs from the best mapping with a pair that some block takes and the mapping lacks put in (the
         pairs clashing with it taken out): where the blocks disagree, one of them often sees a move of two
-        or three nodes together that a climb, one node or swap at a time, cannot make. Each such pair whose
-        start loses less than one whole triple is tried, the least lost first, up to
-        :data:`POLISH_PAIRS`, a better mapping kept at once; True when one was found."""
+        or three nodes together that a climb, one node or swap at a time, cannot make. Of the first
+        :data:`POLISH_CANDIDATES` such pairs, those whose start loses less than one whole triple are tried,
+        the least lost first, up to :data:`POLISH_PAIRS`, a better mapping kept at once; True when one was
+        found. Each start's loss is counted on the pairs it changes, so the cost does not grow with the
+        document."""
         problem = self.problem
         want = sorted_distinct(self.d.copy_p[self.x])
-        starts, losses = [], []
-        for p in want[~self.active[want]].tolist():
-            start = self.pairs.copy()
-            taken = start >= 0
-            start[taken & (problem.pair_tgt[np.maximum(start, 0)] == problem.pair_tgt[p])] = -1
-            start[problem.pair_src[p]] = p
-            loss = self.score - problem.pairs_value(start)
+        want = want[~self.active[want]][:POLISH_CANDIDATES]
+        if not len(want):
+            return False
+        ptr, nbr, w = problem.adjacency()
+        holder = np.full(problem.n_b, -1, dtype=np.int64)  # the pair of the mapping on each node of B
+        mine = self.pairs[self.pairs >= 0]
+        holder[problem.pair_tgt[mine]] = mine
+
+        def gain(p: int, on: np.ndarray) -> float:
+            """What pair ``p`` adds to the pairs ``on`` (with its terms to them)."""
+            near = nbr[ptr[p] : ptr[p + 1]]
+            return float(problem.pair_u[p] + w[ptr[p] : ptr[p + 1]][on[near]].sum())
+
+        losses, starts = [], []
+        for p in want.tolist():
+            out = [int(x) for x in (self.pairs[problem.pair_src[p]], holder[problem.pair_tgt[p]]) if x >= 0]
+            on = self.active.copy()
+            lost = 0.0
+            for q in dict.fromkeys(out):  # each pair taken out, with its terms to the pairs still in
+                on[q] = False
+                lost += gain(q, on)
+            on[p] = True
+            loss = lost - gain(p, on)
             if loss < 1 - _TOL:
-                starts.append(start)
+                start = self.pairs.copy()
+                if holder[problem.pair_tgt[p]] >= 0:
+                    start[problem.pair_src[holder[problem.pair_tgt[p]]]] = -1
+                start[problem.pair_src[p]] = p
                 losses.append(loss)
+                starts.append(start)
         improved = False
         for k in np.argsort(losses, kind="stable")[:POLISH_PAIRS].tolist():
             found, value = _climb(problem, starts[k])
