@@ -37,7 +37,11 @@ It stops unproven after :data:`COUPLING_ROUNDS` rounds, when the step has been
 halved six times without the bound falling, when one block's search needs more
 than :data:`BLOCK_SUBTREES` subtrees (or the block has more than
 :data:`BLOCK_MAX_COPIES` copies), or after :data:`COUPLING_SUBTREES` subtrees in
-all: counts, never the clock, so a slower machine gives the same results. The
+all: counts, never the clock, so a slower machine gives the same results.
+Stopped so, it climbs from the best mapping with each pair that a block takes
+and the mapping lacks put in, where that loses less than one triple
+(:meth:`_Run.polish`, at most :data:`POLISH_PAIRS` climbs); a better mapping found
+there can still end it proven (the bound meets it) or above ``until``. The
 certified search then goes on to the LP relaxation and the integer program,
 with the better mapping and the lowest bound.
 """
@@ -439,10 +443,10 @@ class _Run:
         """Climbs from the best mapping with a pair that some block takes and the mapping lacks put in (the
         pairs clashing with it taken out): where the blocks disagree, one of them often sees a move of two
         or three nodes together that a climb, one node or swap at a time, cannot make. Of the first
-        :data:`POLISH_CANDIDATES` such pairs, those whose start loses less than one whole triple are tried,
-        the least lost first, up to :data:`POLISH_PAIRS`, a better mapping kept at once; True when one was
-        found. Each start's loss is counted on the pairs it changes, so the cost does not grow with the
-        document."""
+        :data:`POLISH_CANDIDATES` such pairs, those whose start loses less than one whole triple (counted
+        against the mapping at the start, on the pairs the start changes) are tried, the least lost
+        first, up to :data:`POLISH_PAIRS`, each from the best mapping found so far; a better mapping is
+        kept at once. True when one was found."""
         problem = self.problem
         want = sorted_distinct(self.d.copy_p[self.x])
         want = want[~self.active[want]][:POLISH_CANDIDATES]
@@ -452,32 +456,38 @@ class _Run:
         holder = np.full(problem.n_b, -1, dtype=np.int64)  # the pair of the mapping on each node of B
         mine = self.pairs[self.pairs >= 0]
         holder[problem.pair_tgt[mine]] = mine
+        on = self.active.copy()
 
-        def gain(p: int, on: np.ndarray) -> float:
+        def gain(p: int) -> float:
             """What pair ``p`` adds to the pairs ``on`` (with its terms to them)."""
             near = nbr[ptr[p] : ptr[p + 1]]
             return float(problem.pair_u[p] + w[ptr[p] : ptr[p + 1]][on[near]].sum())
 
-        losses, starts = [], []
+        losses, tried = [], []
         for p in want.tolist():
-            out = [int(x) for x in (self.pairs[problem.pair_src[p]], holder[problem.pair_tgt[p]]) if x >= 0]
-            on = self.active.copy()
+            # the pairs the start takes out (the node of A's, the node of B's holder), then p put in
+            out = [int(q) for q in (self.pairs[problem.pair_src[p]], holder[problem.pair_tgt[p]]) if q >= 0]
             lost = 0.0
-            for q in dict.fromkeys(out):  # each pair taken out, with its terms to the pairs still in
+            for q in out:  # each with its terms to the pairs still in
                 on[q] = False
-                lost += gain(q, on)
+                lost += gain(q)
             on[p] = True
-            loss = lost - gain(p, on)
+            loss = lost - gain(p)
+            on[p] = False
+            on[out] = True
             if loss < 1 - _TOL:
-                start = self.pairs.copy()
-                if holder[problem.pair_tgt[p]] >= 0:
-                    start[problem.pair_src[holder[problem.pair_tgt[p]]]] = -1
-                start[problem.pair_src[p]] = p
                 losses.append(loss)
-                starts.append(start)
+                tried.append(p)
         improved = False
         for k in np.argsort(losses, kind="stable")[:POLISH_PAIRS].tolist():
-            found, value = _climb(problem, starts[k])
+            p = tried[k]
+            if self.active[p]:
+                continue
+            start = self.pairs.copy()
+            taken = start >= 0
+            start[taken & (problem.pair_tgt[np.maximum(start, 0)] == problem.pair_tgt[p])] = -1
+            start[problem.pair_src[p]] = p
+            found, value = _climb(problem, start)
             self.climbs += 1
             if value > self.score + _TOL:
                 self._keep(found, value)
