@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amreval.match import alignment as alignment_module
+from amreval.match import pricing as pricing_module
 from amreval.match.alignment import align
 from amreval.match.bounds import lp_relaxation, solve_milp
 from amreval.match.options import SearchOptions
@@ -15,7 +18,7 @@ from amreval.match.pricing import priced_lp
 from amreval.match.problem import Candidates, build_problem, pairs_to_nodes
 from amreval.match.triples import Triples, encode_pair
 
-from strategies import problems, triples
+from strategies import problems, random_document, triples
 
 # few concepts and roles, many relations: many pairs with no unary weight that only terms keep
 FEW_CONCEPTS = triples(max_nodes=9, concepts="aab")
@@ -110,3 +113,20 @@ def test_the_priced_bound_equals_the_lp_on_document_shaped_problems(problem):
     assert priced.bound == pytest.approx(lp, abs=1e-6)
     assert priced.pairs is not None
     assert problem.value(pairs_to_nodes(problem, priced.pairs)) <= priced.bound + 1e-9
+
+
+def test_rounds_started_with_the_primal_simplex_reach_the_same_lp(monkeypatch):
+    # every warm-started round with few new columns on the primal simplex (the rule of large LPs)
+    rng = random.Random(3)
+    problems_ = [random_document(rng, ["whole", "tie-break", "graded"][k % 3]) for k in range(60)]
+    default = [priced_lp(p, None, time_limit=30) for p in problems_]
+    monkeypatch.setattr(pricing_module, "PRIMAL_MIN_COLUMNS", 0)
+    monkeypatch.setattr(pricing_module, "PRIMAL_SHARE", 1.0)
+    warm = 0
+    for problem, before in zip(problems_, default):
+        lp, _ = lp_relaxation(problem)
+        priced = priced_lp(problem, None, time_limit=30)
+        assert priced.bound == pytest.approx(lp, abs=1e-6) == pytest.approx(before.bound, abs=1e-6)
+        warm += priced.rounds > 1
+    # the rounds after the first start from the last basis on 51 of the 60
+    assert warm == 51
