@@ -109,25 +109,23 @@ def _frames(args: argparse.Namespace) -> Any:
     return read_frames(args.frames)
 
 
+def _aspect_setup(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
+    """What both aspect commands take from the command line: the frames' table (or None), the reading the
+    aspects are cut from (:func:`~amreval.scores.doc_aspects.aspect_reading`) and the search keywords."""
+    from amreval.scores.doc_aspects import aspect_reading
+
+    search = {"solver": args.solver, "restarts": args.r, "seed": args.seed, "time_limit": args.time_limit}
+    return _frames(args), aspect_reading(args.standardize), search
+
+
 def run_aspects(args: argparse.Namespace) -> int:
     """``amreval smatch --aspects ALIGNMENT``: the whole graphs' score and every aspect's, one line each
     (``--json``: the counts and scores, and each pair's counts with ``--ms``)."""
     from amreval.scores.aspects import aspect_scores
 
-    frames = _frames(args)
-    standardize = "smatchpp-amr" if args.standardize == "smatch" else args.standardize
+    frames, standardize, search = _aspect_setup(args)
     pred, gold = _graphs(args)
-    result = aspect_scores(
-        pred,
-        gold,
-        alignment=args.aspects,
-        standardize=standardize,
-        frames=frames,
-        solver=args.solver,
-        restarts=args.r,
-        seed=args.seed,
-        time_limit=args.time_limit,
-    )
+    result = aspect_scores(pred, gold, alignment=args.aspects, standardize=standardize, frames=frames, **search)
     title = f"SMATCH++ aspects ({args.aspects}, {standardize}, frames: {'yes' if frames else 'no'}):"
     _print_aspects(result, args, title)
     return 0
@@ -138,8 +136,7 @@ def run_doc_aspects(args: argparse.Namespace) -> int:
     ``amreval smatch --aspects`` (precision and recall always, as DocSmatch prints them)."""
     from amreval.scores.docsmatch import docsmatch
 
-    frames = _frames(args)
-    standardize = "smatchpp-amr" if args.standardize == "smatch" else args.standardize
+    frames, standardize, search = _aspect_setup(args)
     pred, gold = _graphs(args, "documents")
     result = docsmatch(
         pred,
@@ -150,10 +147,7 @@ def run_doc_aspects(args: argparse.Namespace) -> int:
         num_workers=args.num_workers,
         progress=args.progress,
         strict=args.strict,
-        solver=args.solver,
-        restarts=args.r,
-        seed=args.seed,
-        time_limit=args.time_limit,
+        **search,
     )
     assert result.aspects is not None
     args.pr = True
