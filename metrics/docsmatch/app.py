@@ -317,28 +317,35 @@ def cleared_comparison() -> tuple[str, str, str]:
     return "", "", ""
 
 
+#: The search's keywords among :func:`compute_options`' (what a picture's mapping is searched with again).
+SEARCH_OPTIONS = ("solver", "restarts", "seed")
+
+
+def compute_options(restarts, seed, solver, coref, fine_grained) -> dict:
+    """The metric's keywords from the controls both buttons read (scores per document, for the table)."""
+    return {
+        "restarts": int(restarts),
+        "seed": int(seed),
+        "solver": solver,
+        "coref": bool(coref),
+        "fine_grained": bool(fine_grained),
+        "per_document": True,
+    }
+
+
 def make_scorer(metric):
     """The event handler that scores the inputs with ``metric`` and lays the result out."""
 
     def score(pred_text, gold_text, mode, restarts, seed, solver, coref, fine_grained):
         predictions, references, labels = read_documents(pred_text, gold_text, mode)
-        out, notes = computed(
-            metric,
-            predictions=predictions,
-            references=references,
-            restarts=int(restarts),
-            seed=int(seed),
-            solver=solver,
-            coref=bool(coref),
-            fine_grained=bool(fine_grained),
-            per_document=True,
-        )
+        options = compute_options(restarts, seed, solver, coref, fine_grained)
+        out, notes = computed(metric, predictions=predictions, references=references, **options)
         state = {
             "predictions": predictions,
             "references": references,
             "labels": labels,
-            "options": {"solver": solver, "restarts": int(restarts), "seed": int(seed)},
-            "coref": bool(coref),
+            "options": {k: options[k] for k in SEARCH_OPTIONS},
+            "coref": options["coref"],
         }
         return (
             overall_html(out, notes),
@@ -426,15 +433,10 @@ def make_comparer(metric):
             predictions=predictions,
             references=references,
             compare_predictions=other,
-            restarts=int(restarts),
-            seed=int(seed),
-            solver=solver,
-            coref=bool(coref),
-            fine_grained=bool(fine_grained),
-            per_document=True,
             test=test,
             n_resamples=int(n),
             alternative=alt,
+            **compute_options(restarts, seed, solver, coref, fine_grained),
         )
         return (
             comparison_html(out),

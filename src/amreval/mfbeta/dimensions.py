@@ -64,8 +64,8 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -124,6 +124,7 @@ DIMENSION_LABELS["ignore_vars"] = "IgnoreVars"
 Counts = tuple[float, int, int]
 _FRAME = re.compile(r"-\d\d$")
 _SENSE = re.compile(r"-\d+$")
+T = TypeVar("T")
 
 
 def check_dimensions(dimensions: Any) -> str | None:
@@ -218,11 +219,21 @@ def _edge_subgraph(t: Triples, edges: list[tuple[str, int, int]], extra: list[in
     return Triples([t.variables[i] for i in order], [t.concepts[i] for i in order], attributes, relations)
 
 
-def _reentrant(relations: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    incoming: list[list[tuple[str, int, int]]] = [[] for _ in range(n)]
+def _reentrancy_subgraph(
+    t: Triples, attributes: list[tuple[str, int, str]], relations: list[tuple[str, int, int]]
+) -> Triples:
+    """The subgraph of the edges into nodes with more than one incoming edge."""
+    incoming: list[list[tuple[str, int, int]]] = [[] for _ in range(len(t.concepts))]
     for rel in relations:
         incoming[rel[2]].append(rel)
-    return [rel for node in incoming if len(node) > 1 for rel in node]
+    return _edge_subgraph(t, [rel for node in incoming if len(node) > 1 for rel in node], [])
+
+
+def _srl_subgraph(t: Triples, attributes: list[tuple[str, int, str]], relations: list[tuple[str, int, int]]) -> Triples:
+    """The subgraph of the ``:ARGn`` edges, with the sources of ``:ARGn`` edges to constants."""
+    return _edge_subgraph(
+        t, [r for r in relations if r[0].startswith("arg")], [i for r, i, _ in attributes if r.startswith("arg")]
+    )
 
 
 def s2align_counts(
@@ -255,26 +266,9 @@ def s2align_counts(
         [v for r, _, v in a.attributes if r == "wiki"], [v for r, _, v in b.attributes if r == "wiki"]
     )
     out["ignore_vars"] = _set_counts(_ignore_vars(a, rels_a), _ignore_vars(b, rels_b))
-    for name, (sa, sb) in (
-        (
-            "reentrancies",
-            (
-                _edge_subgraph(a, _reentrant(rels_a, len(a.concepts)), []),
-                _edge_subgraph(b, _reentrant(rels_b, len(b.concepts)), []),
-            ),
-        ),
-        (
-            "srl",
-            (
-                _edge_subgraph(
-                    a, [r for r in rels_a if r[0].startswith("arg")], [i for r, i, _ in atts_a if r.startswith("arg")]
-                ),
-                _edge_subgraph(
-                    b, [r for r in rels_b if r[0].startswith("arg")], [i for r, i, _ in atts_b if r.startswith("arg")]
-                ),
-            ),
-        ),
-    ):
+    sides = ((a, atts_a, rels_a), (b, atts_b, rels_b))
+    for name, subgraph in (("reentrancies", _reentrancy_subgraph), ("srl", _srl_subgraph)):
+        sa, sb = (subgraph(*side) for side in sides)
         out[name] = (graded_match(sa, sb, vectors, search, **settings), sa.count, sb.count)
     return out
 
@@ -440,11 +434,7 @@ def dimension_parts(
         )
         for name, p in preds.items()
     }
-    parts: dict[str, tuple[Statistic, dict[str, np.ndarray]]] = {}
-    for m in measures:
-        for part in ("meaning", "mfbeta"):
-            parts[f"{part}_{m}"] = (dimension_statistic(beta, part), {name: items[name][m] for name in items})
-    return parts
+    return _measure_parts(beta, measures, lambda m: {name: items[name][m] for name in items}, "mfbeta")
 
 
 def dimensions_table(dimensions: Mapping[str, Mapping[str, float]], beta: float, digits: int = 4) -> str:
@@ -465,8 +455,12 @@ def result_dimension_parts(result: Any) -> dict[str, tuple[Statistic, np.ndarray
     if not result.dimensions or result.dimension_items is None:
         return {}
     items = dimension_items(result.dimension_items, result.acceptable, list(result.dimensions))
-    out: dict[str, tuple[Statistic, np.ndarray]] = {}
-    for m, counts in items.items():
-        out[f"meaning_{m}"] = (dimension_statistic(result.beta, "meaning"), counts)
-        out[f"mf_beta_{m}"] = (dimension_statistic(result.beta, "mfbeta"), counts)
-    return out
+    return _measure_parts(result.beta, items, items.__getitem__, "mf_beta")
+
+
+def _measure_parts(
+    beta: float, measures: Iterable[str], items: Callable[[str], T], mf_key: str
+) -> dict[str, tuple[Statistic, T]]:
+    """``meaning_<measure>`` and ``<mf_key>_<measure>`` → ``(statistic, items(measure))``, measure by measure."""
+    statistics = {"meaning": dimension_statistic(beta, "meaning"), mf_key: dimension_statistic(beta, "mfbeta")}
+    return {f"{key}_{m}": (statistic, items(m)) for m in measures for key, statistic in statistics.items()}
