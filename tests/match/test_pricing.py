@@ -115,18 +115,43 @@ def test_the_priced_bound_equals_the_lp_on_document_shaped_problems(problem):
     assert problem.value(pairs_to_nodes(problem, priced.pairs)) <= priced.bound + 1e-9
 
 
+class _Recorded:
+    """A HiGHS solver that records the simplex strategy it is told to use (the rest passed through)."""
+
+    def __init__(self, h, strategies):
+        self._h, self._strategies = h, strategies
+
+    def setOptionValue(self, name, value):
+        if name == "simplex_strategy":
+            self._strategies.append(value)
+        return self._h.setOptionValue(name, value)
+
+    def __getattr__(self, name):
+        return getattr(self._h, name)
+
+
 def test_rounds_started_with_the_primal_simplex_reach_the_same_lp(monkeypatch):
     # every warm-started round with few new columns on the primal simplex (the rule of large LPs)
+    from amreval.match import bounds as bounds_module
+
+    strategies: list[int] = []
+    solver = bounds_module.highs_solver
+    monkeypatch.setattr(bounds_module, "highs_solver", lambda *a, **k: _Recorded(solver(*a, **k), strategies))
     rng = random.Random(3)
     problems_ = [random_document(rng, ["whole", "tie-break", "graded"][k % 3]) for k in range(60)]
     default = [priced_lp(p, None, time_limit=30) for p in problems_]
+    # these LPs are small (under PRIMAL_MIN_COLUMNS columns): the rule leaves them to HiGHS's choice
+    assert strategies == []
     monkeypatch.setattr(pricing_module, "PRIMAL_MIN_COLUMNS", 0)
     monkeypatch.setattr(pricing_module, "PRIMAL_SHARE", 1.0)
-    warm = 0
+    warm = later = 0
     for problem, before in zip(problems_, default):
         lp, _ = lp_relaxation(problem)
         priced = priced_lp(problem, None, time_limit=30)
         assert priced.bound == pytest.approx(lp, abs=1e-6) == pytest.approx(before.bound, abs=1e-6)
         warm += priced.rounds > 1
-    # the rounds after the first start from the last basis on 51 of the 60
+        later += priced.rounds - 1
+    # the rounds after the first start from the last basis on 51 of the 60, every one on the primal simplex
     assert warm == 51
+    assert len(strategies) == later == 68
+    assert set(strategies) == {pricing_module._PRIMAL_SIMPLEX}

@@ -27,6 +27,7 @@ import os
 import warnings
 from abc import ABC, abstractmethod
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -260,6 +261,30 @@ def _addr_or_none(a: Ints | Floats | None) -> int | None:
     return None if a is None else _addr(a)
 
 
+class _PreparedSearch:
+    """The C exact search over one space: the fixed arrays' addresses taken once, the arrays held with them
+    (so the addresses stay valid as long as the search does)."""
+
+    def __init__(self, call: Any, space: SearchSpace, rows: Ints) -> None:
+        self._arrays = (space, rows)
+        n_a, n_b, src, tgt, _, (ptr, nbr, w) = space
+        self._call, self._n_a, self._n_b, self._n_pairs = call, n_a, n_b, len(src)
+        self._fixed = (_addr(src), _addr(tgt))
+        self._rest = (_addr(ptr), _addr(nbr), _addr(w), _addr(rows))
+
+    def __call__(self, u: Floats, init: Ints, gap: float, limit: int, /) -> SearchResult:
+        n_a, n_b = self._n_a, self._n_b
+        best = init.copy()  # the kernel writes the best mapping into it
+        value, nodes = _F64(), _I64()
+        rc = self._call(
+            n_a, n_b, self._n_pairs, *self._fixed, _addr(u), *self._rest, gap, limit, _addr(best) if n_a else None,
+            ctypes.byref(value), ctypes.byref(nodes),
+        )  # fmt: skip
+        if rc < 0:
+            raise MemoryError(f"out of memory in the exact search on {n_a} x {n_b} nodes")
+        return SearchResult(best, float(value.value), rc == 1, int(nodes.value))
+
+
 class CKernels(_Checked):
     """The compiled kernels (``_kernels.c`` through :mod:`ctypes`), behind the checks both backends make."""
 
@@ -371,25 +396,7 @@ class CKernels(_Checked):
         return SearchResult(best, float(value.value), rc == 1, int(nodes.value))
 
     def _exact_search(self, space: SearchSpace, rows: Ints) -> ExactSearch:
-        # the addresses of the arrays that stay, taken once (the closure keeps the arrays alive)
-        n_a, n_b, src, tgt, _, (ptr, nbr, w) = space
-        fixed = (_addr(src), _addr(tgt))
-        rest = (_addr(ptr), _addr(nbr), _addr(w), _addr(rows))
-        n_pairs, call = len(src), self._lib.amr_branch_and_bound
-
-        def search(u: Floats, init: Ints, gap: float, limit: int) -> SearchResult:
-            best = init.copy()  # the kernel writes the best mapping into it
-            value, nodes = _F64(), _I64()
-            keep = (space, rows)  # noqa: F841  (the arrays behind the addresses)
-            rc = call(
-                n_a, n_b, n_pairs, *fixed, _addr(u), *rest, gap, limit, _addr(best) if n_a else None,
-                ctypes.byref(value), ctypes.byref(nodes),
-            )  # fmt: skip
-            if rc < 0:
-                raise MemoryError(f"out of memory in the exact search on {n_a} x {n_b} nodes")
-            return SearchResult(best, float(value.value), rc == 1, int(nodes.value))
-
-        return search
+        return _PreparedSearch(self._lib.amr_branch_and_bound, space, rows)
 
     def _sparse_assignment(
         self, n_rows: int, n_cols: int, row_ptr: Ints, cols: Ints, value: Floats
