@@ -33,6 +33,14 @@ decomposition):
   coreference tie-break, whose bonus ``eps = 1 / (2 (n + 1))`` makes every
   weight one), when no multiple lies between the score and the bound.
 
+A **capped** search (the one after the LP, :mod:`amreval.match.fixing`) stops each block's search after
+:data:`CAPPED_SUBTREES` subtrees and lets the best choice it found stand for the block. The exact search
+of a hard block finds its optimum early and spends most of its subtrees proving it, so the shares move
+as they would, at a fraction of the cost; but a round with a stopped block gives no bound (its sum is
+at most the bound). Where that sum would already prove the score, where the blocks agree, or where the
+step has become too small, the stopped blocks are searched to the end under the same shares, and that
+round's sum is a bound like any other.
+
 It stops unproven after :data:`COUPLING_ROUNDS` rounds, when the step has been
 halved six times without the bound falling, when one block's search needs more
 than :data:`BLOCK_SUBTREES` subtrees (or the block has more than
@@ -68,6 +76,7 @@ __all__ = [
     "COUPLING_ROUNDS",
     "COUPLING_SUBTREES",
     "BLOCK_SUBTREES",
+    "CAPPED_SUBTREES",
     "BLOCK_MAX_COPIES",
     "HUB_PAIRS",
 ]
@@ -78,6 +87,9 @@ COUPLING_ROUNDS = 100
 COUPLING_SUBTREES = 500_000
 #: Subtrees of one block's search, at most: a block that needs more ends the search.
 BLOCK_SUBTREES = 50_000
+#: In a capped search (``couple(capped=True)``), a block's search stops after this many subtrees; its best
+#: choice stands for it until the round's sum could prove the score (:func:`couple`).
+CAPPED_SUBTREES = 1_000
 #: Blocks with more copies than this are not searched (the search ends).
 BLOCK_MAX_COPIES = 2_000
 #: A node in several groups with more candidate pairs than this gets a block of its own.
@@ -148,9 +160,11 @@ def weight_quantum(problem: Problem) -> float:
     return 0.0
 
 
-def _proves(problem: Problem, score: float, bound: float, quantum: float) -> bool:
-    """Whether ``bound`` proves ``score`` optimal (:func:`~amreval.match.proof.proves_each`)."""
-    return bool(proves_each(score, np.array([bound]), integral=problem.integral, quantum=quantum)[0])
+def _proves(problem: Problem, score: float, bound: float | None, quantum: float) -> bool:
+    """Whether ``bound`` proves ``score`` optimal (:func:`~amreval.match.proof.proves_each`); False without one."""
+    return bound is not None and bool(
+        proves_each(score, np.array([bound]), integral=problem.integral, quantum=quantum)[0]
+    )
 
 
 @dataclass
@@ -360,6 +374,7 @@ class Coupled:
             ``empty`` (no pairs).
         disputed: where unproven after a round, the pair whose copies the blocks' choices disagree on
             most (the sum of the disagreements), else -1: where to branch.
+        stopped: block searches stopped by the cap (``couple(capped=True)``).
     """
 
     mapping: np.ndarray
@@ -371,6 +386,7 @@ class Coupled:
     climbs: int
     status: str
     disputed: int = -1
+    stopped: int = 0
 
 
 class _Run:
@@ -386,17 +402,38 @@ class _Run:
         self.active[pairs[pairs >= 0]] = True
         self.used, self.limit, self.climbs = 0, subtrees, 0
         self.n_searched = int(d.searched.sum())
+        self.cap = 0  # subtrees of a block's search before it stops with the best found (0: no cap)
+        self.stopped = np.zeros(len(d.blocks), dtype=bool)  # blocks whose last search stopped at the cap
+        self.n_stopped = 0
 
     def search(self, k: int) -> tuple[float, np.ndarray] | None:
         """Block ``k``'s optimum and the copies it takes (numbered within the block); None when the
-        subtrees ran out."""
+        subtrees ran out. A search stopped by the cap gives the best it found (marked in ``stopped``)."""
         block = self.d.blocks[k]
         assert block is not None
         lo, hi = block.lo, block.hi
         limit = min(BLOCK_SUBTREES, self.limit - self.used)
+        capped = 0 < self.cap < limit
+        if capped:
+            limit = self.cap
         value, taken, proven, n = _search(block, self.share[lo:hi], self.d.copy_p[lo:hi], self.active, limit)
         self.used += min(n, limit)  # a search that stops counts the one past its limit
-        return (value, taken) if proven else None
+        self.stopped[k] = capped and not proven
+        self.n_stopped += int(self.stopped[k])
+        return (value, taken) if proven or capped else None
+
+    def prepare(self, dirty: np.ndarray, capped: bool, to_the_end: bool) -> None:
+        """Before a round: the cap of its searches, and where ``to_the_end``, the blocks stopped by the cap
+        marked ``dirty`` (searched again) with no cap."""
+        if to_the_end:
+            dirty |= self.stopped
+        self.cap = CAPPED_SUBTREES if capped and not to_the_end else 0
+
+    def move(self, g: np.ndarray, disagree: np.ndarray, step: float, dirty: np.ndarray) -> None:
+        """The subgradient step on the copies that disagree; their blocks marked ``dirty`` (own blocks aside)."""
+        self.share[disagree] -= step * g[disagree]
+        dirty[self.d.copy_k[disagree]] = True
+        dirty &= self.d.searched
 
     def solve(self, blocks: np.ndarray) -> bool:
         """Search the given blocks and keep their optima and choices; False when the subtrees ran out."""
@@ -413,6 +450,8 @@ class _Run:
         return True
 
     def bound(self) -> float:
+        """The sum of the blocks' optima: a bound where no block's search was stopped by the cap (else at
+        most the bound)."""
         return float(self.values.sum()) + self.n_searched * _BLOCK_GAP
 
     def disagreement(self) -> np.ndarray:
@@ -497,6 +536,19 @@ class _Run:
         return improved
 
 
+def _checked(problem: Problem, mapping: np.ndarray, rounds: int, subtrees: int) -> np.ndarray:
+    """:func:`couple`'s arguments checked (its ``Raises``); the mapping as an array."""
+    if problem.groups is None:
+        raise InputError("the coupled search needs a problem with groups (a document's sentences)")
+    if rounds < 0 or subtrees < 0:
+        raise InputError(f"rounds and subtrees must be >= 0, got {rounds} and {subtrees}")
+    mapping = np.asarray(mapping)
+    if mapping.shape != (problem.n_a,) or mapping.dtype.kind not in "iu":
+        raise InputError(f"the mapping must give a target (or -1) for each of the {problem.n_a} nodes")
+    check_one_to_one(mapping)
+    return mapping
+
+
 def couple(
     problem: Problem,
     mapping: np.ndarray,
@@ -505,6 +557,7 @@ def couple(
     subtrees: int = COUPLING_SUBTREES,
     floor: float = -np.inf,
     until: float = np.inf,
+    capped: bool = False,
 ) -> Coupled:
     """Search a grouped problem block by block, moving the shares until the blocks agree (module docs).
 
@@ -516,19 +569,18 @@ def couple(
         floor: a score known elsewhere (another part of a larger search): the search also ends, proven,
             when the bound proves that no mapping here beats it or the best found.
         until: the search also ends (unproven, status ``better``) once it finds a mapping scoring above it.
+        capped: each block's search stops after :data:`CAPPED_SUBTREES` subtrees, its best choice standing
+            for it. A round with a block so stopped gives no bound (its sum is at most the bound) but moves
+            the shares all the same; where its sum would prove the score, where the blocks agree, or where
+            the step has become too small, the stopped blocks are searched to the end in the next round
+            (same shares), whose sum is a bound. The exact search of a block mostly proves the choice it
+            found early, so this saves most of a hard block's subtrees in the rounds far from the bound.
 
     Raises:
         InputError: the problem has no groups, a limit is negative, or the mapping is not one (one target
             or -1 per node of A, no target twice).
     """
-    if problem.groups is None:
-        raise InputError("the coupled search needs a problem with groups (a document's sentences)")
-    if rounds < 0 or subtrees < 0:
-        raise InputError(f"rounds and subtrees must be >= 0, got {rounds} and {subtrees}")
-    mapping = np.asarray(mapping)
-    if mapping.shape != (problem.n_a,) or mapping.dtype.kind not in "iu":
-        raise InputError(f"the mapping must give a target (or -1) for each of the {problem.n_a} nodes")
-    check_one_to_one(mapping)
+    mapping = _checked(problem, mapping, rounds, subtrees)
     pairs = nodes_to_pairs(problem, mapping)
     score = problem.pairs_value(pairs)
     if problem.n_pairs == 0:
@@ -543,7 +595,11 @@ def couple(
     status, done = "rounds", 0
     dirty = d.searched.copy()
     disputed = -1
+    estimate: float | None = None  # the lowest sum of a round with stopped blocks
+    to_the_end = False
     for done in range(1, rounds + 1):
+        run.prepare(dirty, capped, to_the_end)
+        to_the_end = False
         if not run.solve(np.flatnonzero(dirty)):
             status = "subtrees"
             break
@@ -551,41 +607,56 @@ def couple(
         g = run.disagreement()
         disagree = np.abs(g) > 1e-12
         bound = run.bound()
-        if best is None or bound < best - _TOL:
+        exact = not run.stopped.any()
+        if exact and (best is None or bound < best - _TOL):
             best, last = bound, done
+        elif not exact and (estimate is None or bound < estimate - _TOL):
+            estimate, last = bound, done
         if not disagree.any() or done % _PRIMAL_EVERY == 1:
             run.primal(climb=bool(disagree.any()))
             if disagree.any() and run.score > until + _TOL:
                 status = "better"
                 break
+        level = max(run.score, floor)
+        if not exact and (not disagree.any() or _proves(problem, level, bound, quantum)):
+            to_the_end = True  # the same shares, the stopped blocks searched to the end
+            continue
         if not disagree.any():
             # every block's choice is the same mapping, worth the bound (unless rounding says otherwise)
             status = "agreed" if run.score >= bound - PROOF_TOLERANCE else "stalled"
             break
-        level = max(run.score, floor)
-        if _proves(problem, level, best, quantum):
+        if exact and _proves(problem, level, best, quantum):
             status = "bound"
             break
         by_pair = np.bincount(d.copy_p[disagree], weights=np.abs(g[disagree]), minlength=problem.n_pairs)
         disputed = int(np.argmax(by_pair))
         if done - last > _PATIENCE:
             scale, last = scale / 2, done
-            if scale < _MIN_SCALE:
-                status = "stalled"
-                break
-        step = scale * max(bound - level, PROOF_TOLERANCE) / float(g @ g)
-        run.share[disagree] -= step * g[disagree]
-        dirty[d.copy_k[disagree]] = True
-        dirty &= d.searched
+        if scale < _MIN_SCALE:
+            if not exact:
+                to_the_end = True
+                continue
+            status = "stalled"
+            break
+        run.move(g, disagree, scale * max(bound - level, PROOF_TOLERANCE) / float(g @ g), dirty)
     if status in ("rounds", "subtrees", "stalled") and run.polish(until):
         if run.score > until + _TOL:
             status = "better"
-        elif best is not None and _proves(problem, max(run.score, floor), best, quantum):
+        elif _proves(problem, max(run.score, floor), best, quantum):
             status = "bound"
     proven = status in ("agreed", "bound")
     found_mapping = pairs_to_nodes(problem, run.pairs) if run.improved else mapping
     return Coupled(
-        found_mapping, run.score, best, proven, done, run.used, run.climbs, status, -1 if proven else disputed
+        found_mapping,
+        run.score,
+        best,
+        proven,
+        done,
+        run.used,
+        run.climbs,
+        status,
+        -1 if proven else disputed,
+        run.n_stopped,
     )
 
 

@@ -10,7 +10,8 @@ as good (the rule of :func:`~amreval.match.proof.proves_each`, with the weights'
 quantum where they have one), so no better mapping uses them.
 
 What is left is the same document over fewer pairs: its blocks are smaller and
-share fewer copies, and the coupled search (:mod:`amreval.match.coupling`) makes
+share fewer copies, and the coupled search (:mod:`amreval.match.coupling`, capped: a
+block's search stops early while the round could not prove anything anyway) makes
 them agree within counts it could not reach on the whole. Its optimum there is
 the optimum of the whole where it beats the mapping known; otherwise the mapping
 known is optimal. Where it is not proven but finds a better mapping, fewer pairs
@@ -109,7 +110,7 @@ def _branch(
         if tree.left <= 0:
             return False, bound
         limit = min(COUPLING_SUBTREES, tree.left)
-        inner = couple(side, start, rounds=rounds, subtrees=limit, floor=tree.score, until=stop_above)
+        inner = couple(side, start, rounds=rounds, subtrees=limit, floor=tree.score, until=stop_above, capped=True)
         tree.keep(inner)
         if tree.score > stop_above + _TOL:
             return False, bound
@@ -160,7 +161,7 @@ def fixed_search(
         pairs = nodes_to_pairs(problem, start)
         start[(pairs < 0) | ~left[np.maximum(pairs, 0)]] = -1
         before = tree.score
-        found = couple(sub, start, rounds=rounds, subtrees=subtrees)
+        found = couple(sub, start, rounds=rounds, subtrees=subtrees, capped=True)
         tree.keep(found, branching=False)
         if found.proven:
             return done(True, tree.score)
