@@ -8,7 +8,7 @@ terms and unary entries, before anything is allocated. Sections:
 * **Calibration.** Pairs of graphs of shapes that reach the search's costly steps (whole process per pair,
   Smatch's certified default): chains and stars (the climb proves them), a matching of disjoint edges (no
   unary weight: the priced LP grows to the whole problem), the same with most or all but one pair of one
-  concept (two LPs held at once, the rounds of the priced LP), random graphs, a clique. Each runs in a child
+  concept (the priced LP's rounds growing its solver), random graphs, a clique. Each runs in a child
   process; its peak resident memory above what it held before scoring (``/proc/self/status`` VmHWM, reset
   through ``clear_refs``) is set against the estimate. The estimate must be above every peak.
 * **Two 5,000-node chains** ``(n0 / c0 :r (n1 / c1 :r ...))`` with distinct concepts on the two sides
@@ -38,10 +38,11 @@ LPP 1.6 vs 3.0 smatch, whole process        1.42 s                             1
 building the 1562 LPP problems, in process  192-206 ms (123-132 us a pair)     196-200 ms (125-128 us a pair)
 ==========================================  =================================  ==================================
 
-Calibration (after): the highest peak / estimate is 0.52 (``matchone``: two LPs held at once); the whole
-Little Prince as one document (230,385 terms) peaked at 304 MiB against an estimate of 2.8 GiB; a
-matching of 250,000 terms at 1.43 GiB against 2.99 GiB. The estimate is about twice the highest peak
-measured because it covers two LPs over the whole problem at once, which the priced LP's rounds allow.
+Calibration (after; measured again once the priced LP grew one solver instead of building one a round):
+the highest peak / estimate is 0.54 (``matching`` 1000 x 1000, 250,000 terms: 1.62 GiB against 2.99 GiB;
+1.43 GiB before that change); the whole Little Prince as one document (215,672 terms) peaked at 280 MiB
+against an estimate of 2.6 GiB. The estimate is about twice the highest peak measured because it covers
+two copies of an LP over the whole problem, which a growing solver's arrays may be for a moment.
 
 Run: ``python benchmarks/bench_budget.py`` (about 5 minutes: the calibration's LPs run to their 30 s time
 limit; not in ``make bench``), ``--quick`` (no calibration, under a minute), ``--compare SRC`` (the refusal
@@ -68,7 +69,7 @@ DATA = ROOT.parent / "shared" / "data"
 GiB = 1024**3
 
 #: (shape, size) of the calibration: chains, stars and a clique the climb proves; matchings the priced LP
-#: grows to the whole problem (matchmost, matchone: two LPs at once); random graphs it keeps small
+#: grows to the whole problem (matchmost, matchone: rounds that add most of it); random graphs it keeps small
 CALIBRATION = [
     ("chain", 300),
     ("star", 300),

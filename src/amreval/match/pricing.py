@@ -25,16 +25,19 @@ Group rows have right-hand side 0, so the extended dual solution's objective is
 are not priced out join the restricted set and the LP is solved again, until
 none is left (column generation). The restricted LP's solution is a solution of
 the whole one (left-out pairs at zero), so its rounding is a mapping to score.
+
+The rounds grow one HiGHS solver (:class:`_GrowingLP`): a round's new rows and
+columns are added to the last round's model, so the simplex goes on from the
+last basis and its factorization, where building each round's LP anew and
+handing it the basis cost as much again as HiGHS's own work on a parsed
+document.
 """
 
 from __future__ import annotations
 
-import ctypes
-import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -50,6 +53,7 @@ _TOL = 1e-9
 PRIMAL_MIN_COLUMNS = 20_000
 PRIMAL_SHARE = 0.1
 _PRIMAL_SIMPLEX = 4  # HiGHS's simplex_strategy for the primal simplex
+_DEFAULT_SIMPLEX = 1  # and its default (the dual simplex)
 
 
 @dataclass
@@ -68,30 +72,6 @@ class PricedLP:
     slack: np.ndarray | None = None
 
 
-@lru_cache(maxsize=1)
-def _malloc_trim() -> Callable[[int], int] | None:
-    """The C library's ``malloc_trim`` (glibc, Linux), or None where there is none."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return getattr(ctypes.CDLL(None), "malloc_trim", None)  # None: a C library without it (musl)
-    except OSError:  # pragma: no cover - no C library to load
-        return None
-
-
-def _return_freed() -> None:
-    """Give the memory a round's solver freed back to the system, where the C library can.
-
-    HiGHS's working memory for one round (about a kilobyte per row and column of the LP) is freed
-    with the solver, but the allocator keeps it, in pieces the next round's larger solver does not
-    all fit in, so without this each round adds to the process's peak; with it the peak is about
-    the largest round's.
-    """
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
 def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """Positions of ``wanted`` in the ascending ``keys``, -1 where absent."""
     pos = np.searchsorted(keys, wanted)
@@ -100,56 +80,104 @@ def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return np.where(found, pos, -1)
 
 
-def _basis_of(h, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, P: int) -> tuple:
-    """The solver's basis, its columns and rows named by the whole problem's pair, term and row keys."""
-    b = h.getBasis()
-    # the enum's value attribute: several times faster than int() over tens of thousands of entries
-    cols = np.array([x.value for x in b.col_status], dtype=np.int8)
-    rows = np.array([x.value for x in b.row_status], dtype=np.int8)
-    col_ids = np.concatenate([pairs, P + terms])
-    sp = sub.n_pairs
-    keys = [(k // sp) * P + pairs[k % sp] if sp else k for k in model["groups"]]
-    return col_ids, cols, keys, rows
-
-
-def _warm_start(h, basis: tuple, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, P: int) -> None:
-    """Start from the last round's basis: its columns and rows keep their status, new columns sit at
-    zero and new rows are basic (their slack), so the last round's solution is where the simplex starts."""
-    import highspy
-
-    old_cols, old_col_status, old_keys, old_row_status = basis
-    status = highspy.HighsBasisStatus
-    lower, basic = int(status.kLower), int(status.kBasic)
-    col_ids = np.concatenate([pairs, P + terms])
-    cols = np.full(len(col_ids), lower, dtype=np.int8)
-    pos = _lookup_unsorted(old_cols, col_ids)
-    cols[pos >= 0] = old_col_status[pos[pos >= 0]]
-    n_nodes = sub.n_a + sub.n_b
-    rows = np.full(model["num_row"], basic, dtype=np.int8)
-    rows[:n_nodes] = old_row_status[:n_nodes]
-    at_new, at_old = n_nodes, n_nodes
-    sp = sub.n_pairs
-    for c, keys in enumerate(model["groups"]):
-        full = (keys // sp) * P + pairs[keys % sp] if sp else keys
-        old = old_keys[c] if c < len(old_keys) else np.zeros(0, dtype=np.int64)
-        where = _lookup(old, full)
-        found = where >= 0
-        rows[at_new + np.nonzero(found)[0]] = old_row_status[at_old + where[found]]
-        at_new += len(keys)
-        at_old += len(old)
-    names = {int(v): v for v in status.__members__.values()}
-    start = highspy.HighsBasis()
-    start.col_status = list(map(names.__getitem__, cols.tolist()))
-    start.row_status = list(map(names.__getitem__, rows.tolist()))
-    start.valid = True
-    h.setBasis(start)
-
-
 def _lookup_unsorted(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """Positions of ``wanted`` in ``keys`` (any order), -1 where absent."""
+    if not len(keys):
+        return np.full(len(wanted), -1, dtype=np.int64)
     order = np.argsort(keys, kind="stable")
     where = _lookup(keys[order], wanted)
     return np.where(where >= 0, order[np.maximum(where, 0)], -1)
+
+
+class _GrowingLP:
+    """The restricted LP of :func:`priced_lp`, grown round by round in one HiGHS solver: the rows and
+    columns a round adds are appended to the last round's (new columns at zero, new rows' slacks basic), so
+    the simplex starts from the last round's basis and factorization. Columns and rows are named by the
+    whole problem's keys (a pair, ``P`` + a term; a group row's (triple, pair) key and kind), so each
+    round's model (:func:`~amreval.match.bounds.milp_model` of the restricted problem, in its own order) is
+    matched to the solver's."""
+
+    def __init__(self, n_pairs: int, n_nodes: int) -> None:
+        self.P, self.n_nodes = n_pairs, n_nodes
+        self.h: Any = None
+        self.col_keys = np.zeros(0, dtype=np.int64)  # the solver's columns' keys, in its order
+        self.row_keys = np.zeros(0, dtype=np.int64)  # its group rows' keys (after the node rows), in its order
+
+    def _keys(self, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict) -> tuple[np.ndarray, np.ndarray]:
+        sp = sub.n_pairs
+        cols = np.concatenate([pairs, self.P + terms])
+        rows = [((k // sp) * self.P + pairs[k % sp]) * 4 + c for c, k in enumerate(model["groups"])]
+        return cols, np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+
+    def solve(
+        self, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, time_limit: float
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The round's LP solved: its duals (rows) and values (columns) in the model's order, or None when
+        HiGHS did not solve it (its time limit)."""
+        from amreval.match.bounds import highs_solver, solved
+
+        cols, rows = self._keys(sub, pairs, terms, model)
+        n_nodes = self.n_nodes
+        if self.h is None:
+            self.h = highs_solver(sub, False, time_limit, model=model)
+            self.col_keys, self.row_keys = cols, rows
+            col_at = np.arange(len(cols))
+            row_at = np.arange(n_nodes + len(rows))
+        else:
+            h = self.h
+            h.setOptionValue("time_limit", float(time_limit))
+            h.setOptionValue("presolve", "off")
+            col_at = _lookup_unsorted(self.col_keys, cols)
+            new_cols = col_at < 0
+            col_at[new_cols] = len(self.col_keys) + np.arange(int(new_cols.sum()))
+            group_at = _lookup_unsorted(self.row_keys, rows)
+            new_rows = group_at < 0
+            group_at[new_rows] = n_nodes + len(self.row_keys) + np.arange(int(new_rows.sum()))
+            group_at[~new_rows] += n_nodes
+            row_at = np.concatenate([np.arange(n_nodes), group_at])
+            # the model's entries, by the solver's rows and columns
+            start = model["a_start"].astype(np.int64)
+            entry_row = np.repeat(np.arange(model["num_row"]), np.diff(start))
+            h_row, h_col = row_at[entry_row], col_at[model["a_index"]]
+            value = model["a_value"]
+            n_old_cols = len(self.col_keys)
+            # new rows, with their entries on the old columns (in the solver's row order)
+            on_new_row = (h_row >= n_nodes + len(self.row_keys)) & (h_col < n_old_cols)
+            n_new_rows = int(new_rows.sum())
+            if n_new_rows:
+                order = np.argsort(h_row[on_new_row], kind="stable")
+                r = h_row[on_new_row][order] - (n_nodes + len(self.row_keys))
+                starts = np.searchsorted(r, np.arange(n_new_rows)).astype(np.int32)
+                upper = np.empty(n_new_rows)
+                upper[group_at[new_rows] - n_nodes - len(self.row_keys)] = model["row_upper"][n_nodes:][new_rows]
+                h.addRows(
+                    n_new_rows, np.full(n_new_rows, -np.inf), upper, len(r), starts,
+                    h_col[on_new_row][order].astype(np.int32), value[on_new_row][order],
+                )  # fmt: skip
+            n_new_cols = int(new_cols.sum())
+            if n_new_cols:
+                on_new_col = h_col >= n_old_cols
+                order = np.argsort(h_col[on_new_col], kind="stable")
+                c = h_col[on_new_col][order] - n_old_cols
+                starts = np.searchsorted(c, np.arange(n_new_cols)).astype(np.int32)
+                cost = np.empty(n_new_cols)
+                cost[col_at[new_cols] - n_old_cols] = model["cost"][new_cols]
+                h.addCols(
+                    n_new_cols, cost, np.zeros(n_new_cols), np.ones(n_new_cols), len(c), starts,
+                    h_row[on_new_col][order].astype(np.int32), value[on_new_col][order],
+                )  # fmt: skip
+            n_cols = len(cols)
+            primal_first = n_cols >= PRIMAL_MIN_COLUMNS and n_new_cols <= PRIMAL_SHARE * n_cols
+            h.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX if primal_first else _DEFAULT_SIMPLEX)
+            self.col_keys = np.concatenate([self.col_keys, cols[new_cols][np.argsort(col_at[new_cols])]])
+            self.row_keys = np.concatenate([self.row_keys, rows[new_rows][np.argsort(group_at[new_rows])]])
+        self.h.run()
+        if not solved(self.h):
+            return None
+        solution = self.h.getSolution()
+        dual = np.maximum(np.asarray(solution.row_dual, dtype=np.float64), 0.0)[row_at]
+        primal = np.asarray(solution.col_value, dtype=np.float64)[col_at]
+        return dual, primal
 
 
 def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: float) -> PricedLP:
@@ -160,7 +188,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         incumbent: the best mapping so far as a pair index per A node (-1: none), kept in the LP.
         time_limit: seconds; when they run out the simple bound is returned.
     """
-    from amreval.match.bounds import highs_solver, milp_model, round_solution, solved
+    from amreval.match.bounds import milp_model, round_solution
 
     deadline = time.perf_counter() + time_limit
     P = problem.n_pairs
@@ -170,7 +198,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
     n_a, n_b = problem.n_a, problem.n_b
     tp, tq, ta, tb, tw = problem.term_p, problem.term_q, problem.term_ta, problem.term_tb, problem.term_w
     rounds = 0
-    basis: tuple | None = None
+    lp = _GrowingLP(P, n_a + n_b)
     while True:
         rounds += 1
         left = deadline - time.perf_counter()
@@ -179,21 +207,10 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         sub, pairs, terms = problem.restrict(keep)
         model = milp_model(sub)
         if len(pairs):
-            h = highs_solver(sub, False, left, presolve=basis is None, model=model)
-            if basis is not None:
-                _warm_start(h, basis, sub, pairs, terms, model, P)
-                n_cols = len(pairs) + len(terms)
-                if n_cols >= PRIMAL_MIN_COLUMNS and n_cols - len(basis[0]) <= PRIMAL_SHARE * n_cols:
-                    h.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
-            h.run()
-            if not solved(h):
+            found = lp.solve(sub, pairs, terms, model, left)
+            if found is None:
                 return PricedLP(problem.bound, None, rounds, len(pairs), len(terms))
-            basis = _basis_of(h, sub, pairs, terms, model, P)
-            solution = h.getSolution()
-            dual = np.maximum(np.asarray(solution.row_dual, dtype=np.float64), 0.0)
-            primal = np.asarray(solution.col_value, dtype=np.float64)
-            del h, solution  # freed before the next round's solver is built (the budget counts one at a time)
-            _return_freed()
+            dual, primal = found
         else:
             # nothing kept (no pair has unary weight): every dual is zero
             dual = np.zeros(model["num_row"])

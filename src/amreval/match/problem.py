@@ -345,9 +345,9 @@ MEMORY_BUDGET = 4 * 1024**3
 # What the estimate charges, calibrated on measured peaks with a margin (benchmarks/bench_budget.py).
 # Every step but the LP takes a few hundred bytes a term (the build ~200, a climb ~140). HiGHS's LP
 # takes ~4.6 KB a term (its column, its four group rows, their entries) and ~0.65 KB a pair, and the
-# priced LP (amreval.match.pricing) builds a round's LP while it still holds the last round's: the
-# worst case is two LPs over every term, the two pairs each term may add, and every pair of unary
-# weight (~12 KB a term, ~1.3 KB an entry).
+# priced LP (amreval.match.pricing) grows one solver round by round, whose arrays may be held twice while
+# they grow: the worst case is two LPs over every term, the two pairs each term may add, and every pair
+# of unary weight (~12 KB a term, ~1.3 KB an entry).
 _BYTES_PER_TERM = 12 * 1024
 _BYTES_PER_ENTRY = 1536
 # HiGHS's own memory whatever the size (~40 MB a solver, two at once) and the steps' small arrays
