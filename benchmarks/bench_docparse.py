@@ -30,12 +30,12 @@ Then, in one more fresh process, the same scoring in process after imports
 and warm-up: ``amreval.docsmatch(...)`` against ``amreval.smatch(...)`` on
 the same sentences (best of ``--runs``), with the certified search's steps
 counted by wrapping the functions ``amreval.match.alignment.align`` calls
-(``hill_climb``, ``block_bound``, ``branch_and_bound``, ``coupled_search``, ``assignment_bound``,
+(``hill_climb``, ``branch_and_bound``, ``coupled_search``, ``assignment_bound``,
 ``lp_relaxation``, ``pricing.priced_lp``, ``fixing.fixed_search``, ``solve_milp``; no library code is
 changed). A document is proven by the last step that ran: the first climb
-reaching the simple bound (``climb``), the ``blocks`` (block-by-block exact
-search), the ``exact search`` (branch and bound of a problem without
-sentence groups), the ``coupling`` (the blocks made to agree), the ``assignment`` bound, the ``LP``,
+reaching the simple bound (``climb``), the ``exact search`` (branch and bound of a problem without
+sentence groups), the ``coupling`` (block by block, the blocks made to agree; its first round is a
+block-by-block bound), the ``assignment`` bound, the ``LP``,
 ``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
 ``unproven`` where the time limit ran out.
@@ -77,9 +77,9 @@ PARSERS = {"bart": "bart_sys.amr", "t5": "t5_sys.amr"}
 REPRESENTATIONS = ("docamr", "no-merge")
 SIZES = (20, 50, 100, 200)
 #: The steps of the certified search in the order they run (``restarts``: the random restarts after the LP).
-STEPS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "fixing", "restarts", "integer program")
+STEPS = ("climb", "coupling", "exact search", "assignment", "LP", "fixing", "restarts", "integer program")
 #: What can prove a problem (see the module docs), weakest first.
-PROOFS = ("climb", "blocks", "coupling", "exact search", "assignment", "LP", "fixing", "LP+restarts", "integer program")
+PROOFS = ("climb", "coupling", "exact search", "assignment", "LP", "fixing", "LP+restarts", "integer program")
 
 _PEER_SCORE = re.compile(r"Precision: ([\d.]+)\s+Recall: ([\d.]+)\s+F-score: ([\d.]+)")
 _PEER_TIME = re.compile(r"Time\(s\): ([\d.]+)")
@@ -207,7 +207,6 @@ def install_counters() -> list[dict]:
         return lambda a, k: step
 
     alignment.hill_climb = timed(lambda a, k: "restarts" if k.get("restarts", 0) else "climb", alignment.hill_climb)
-    alignment.block_bound = timed(fixed("blocks"), alignment.block_bound)
     alignment.branch_and_bound = timed(fixed("exact search"), alignment.branch_and_bound)
     alignment.coupled_search = timed(fixed("coupling"), alignment.coupled_search)
     alignment.assignment_bound = timed(fixed("assignment"), alignment.assignment_bound)

@@ -13,7 +13,6 @@ from amreval import InputError, loads_graph
 from amreval.match import alignment as alignment_module
 from amreval.match import coupling as coupling_module
 from amreval.match.alignment import align, hill_climb
-from amreval.match.blocks import BlockBound
 from amreval.match.bounds import solve_milp
 from amreval.match.coupling import couple, coupled_search, weight_quantum
 from amreval.match.problem import Candidates, build_problem
@@ -103,16 +102,11 @@ def test_a_block_too_large_ends_the_search_before_it_starts(monkeypatch):
     assert couple(problem, start).proven
 
 
-def _no_block_bound(problem, mapping, **kwargs):
-    return BlockBound(None, mapping, 0, 0)
-
-
 def _refuse(*args, **kwargs):
     raise AssertionError("the LP relaxation and the integer program are not needed")
 
 
-def test_align_proves_a_document_by_coupling_where_the_block_bound_gives_none(monkeypatch):
-    monkeypatch.setattr(alignment_module, "block_bound", _no_block_bound)
+def test_align_proves_a_document_by_the_coupled_search(monkeypatch):
     for name in ("assignment_bound", "lp_relaxation", "solve_milp"):
         monkeypatch.setattr(alignment_module, name, _refuse)
     found = align(document_problem(PRED, GOLD))
@@ -126,7 +120,6 @@ TIE_PRED = "(d / document :snt1 (a / see-01 :ARG0 (z / thing)) :snt2 (b / sleep-
 
 def test_the_coreference_tie_break_holds_under_the_coupled_search(monkeypatch):
     expected = docsmatch_pair(TIE_PRED, TIE_GOLD, coref=True)
-    monkeypatch.setattr(alignment_module, "block_bound", _no_block_bound)
     for name in ("assignment_bound", "lp_relaxation", "solve_milp"):
         monkeypatch.setattr(alignment_module, name, _refuse)
     for seed in range(4):

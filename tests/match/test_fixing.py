@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from amreval import loads_graph
 from amreval.match import alignment as alignment_module
 from amreval.match.alignment import align, hill_climb
-from amreval.match.blocks import BlockBound
 from amreval.match.bounds import solve_milp
 from amreval.match.coupling import couple
 from amreval.match.fixing import fixed_search, pairs_left
@@ -109,17 +108,12 @@ def test_the_fixed_search_never_crosses_the_optimum_and_proves_only_it(seed, wei
         assert found.score == pytest.approx(optimum.score, abs=1e-9)
 
 
-def _no_block_bound(problem, mapping, **kwargs):
-    return BlockBound(None, mapping, 0, 0)
-
-
 def test_align_proves_random_documents_by_fixing_without_the_integer_program(monkeypatch):
-    # the blocks, the first coupled search and the random restarts give nothing: the LP and the fixed
+    # the first coupled search and the random restarts give nothing: the LP and the fixed
     # search (branching where the blocks disagree) prove what is left
     rng = random.Random(5)
     problems = [random_document(rng, ["whole", "tie-break", "graded"][k % 3]) for k in range(90)]
     optima = [solve_milp(problem).score for problem in problems]
-    monkeypatch.setattr(alignment_module, "block_bound", _no_block_bound)
     monkeypatch.setattr(alignment_module, "coupled_search", lambda problem, result, **kwargs: result)
     calls = []
 

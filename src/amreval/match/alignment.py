@@ -15,8 +15,8 @@ Three ways to search, all deterministic for a given seed:
 * ``"exact"`` (the default): certified. Hill climbing finds a mapping, then,
   unless it already reaches the simple bound, the exact search by branch and
   bound (the whole problem when it is small, :mod:`amreval.match.exact`; a
-  document block by block, :mod:`amreval.match.blocks`, then with the blocks made
-  to agree on the pairs they share, :mod:`amreval.match.coupling`) and ever stronger
+  document block by block, the blocks made to agree on the pairs they share,
+  :mod:`amreval.match.coupling`, whose first round is a block-by-block bound) and ever stronger
   upper bounds are tried until one proves its score
   (:mod:`amreval.match.proof`): :func:`assignment_bound`, the LP relaxation
   (:func:`lp_bound`; on a document, the coupled search again on the pairs its
@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -74,9 +73,6 @@ from amreval.match.problem import (
 )
 from amreval.match.proof import proves
 from amreval.match.triples import Triples, encode_pair
-
-if TYPE_CHECKING:
-    from amreval.match.blocks import BlockBound
 
 __all__ = [
     "align",
@@ -122,14 +118,6 @@ def _kernels() -> KernelBackend:
     from amreval.match.kernels import kernels
 
     return kernels()
-
-
-def block_bound(problem: Problem, mapping: np.ndarray) -> BlockBound:
-    """:func:`amreval.match.blocks.block_bound`, its module loaded by the first problem with groups (a
-    document's; sentences never need it)."""
-    from amreval.match.blocks import block_bound as bound
-
-    return bound(problem, mapping)
 
 
 def coupled_search(problem: Problem, result: Alignment, *, subtrees: int) -> Alignment:
@@ -205,14 +193,9 @@ def _exact_search(problem: Problem, result: Alignment) -> Alignment:
     is small. Its better mapping replaces ``result``'s; the result is proven where the search proves it,
     else has the search's bound."""
     if problem.groups is not None:
-        blocks = block_bound(problem, result.mapping)
-        result = _better(problem, result, blocks.mapping, "blocks")
-        if blocks.bound is not None:
-            if _reaches(problem, result.score, blocks.bound):
-                return _proven(result)
-            result.bound = min(result.bound, blocks.bound)
-        # the blocks made to agree on the pairs they share (amreval.match.coupling), briefly: where they
-        # do not agree soon, the LP's reduced costs leave fewer pairs to search (amreval.match.fixing)
+        # block by block, the blocks made to agree on the pairs they share (amreval.match.coupling: its first
+        # round is a block-by-block bound), briefly: where they do not agree soon, the LP's reduced costs
+        # leave fewer pairs to search (amreval.match.fixing)
         return coupled_search(problem, result, subtrees=FIRST_COUPLING_SUBTREES)
     elif problem.n_pairs <= BRANCH_MAX_PAIRS:
         found = branch_and_bound(problem, result.mapping)
@@ -232,8 +215,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
 
     ``"exact"`` certifies in steps, each tried only when the one before could
     not: one climb from the greedy start and its simple bound, the exact search
-    (:func:`~amreval.match.blocks.block_bound` block by block where the problem
-    has groups, else :func:`~amreval.match.exact.branch_and_bound` on problems of up to
+    (where the problem has groups, the coupled search block by block,
+    :func:`amreval.match.coupling.coupled_search`, within :data:`FIRST_COUPLING_SUBTREES` subtrees;
+    else :func:`~amreval.match.exact.branch_and_bound` on problems of up to
     :data:`~amreval.match.exact.BRANCH_MAX_PAIRS` pairs), whose better mapping replaces the
     climb's, :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
     problems over :data:`PRICED_LP_MIN_PAIRS` pairs
