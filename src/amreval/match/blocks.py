@@ -21,9 +21,13 @@ so its cost grows with the number of sentences, not faster:
   hold), the blocks holding the disputed nodes are merged and searched again,
   for up to :data:`MERGE_ROUNDS` rounds.
 
-The bound meets the score when the blocks agree, the usual case; otherwise,
-or where a block is too large to search, the certified search goes on to the
-assignment bound and the LP relaxation.
+The bound meets the score when the blocks agree. The certified search of a
+document starts with the coupled search instead (:mod:`amreval.match.coupling`,
+which places pairs and terms by :func:`home_groups` as here): its first round is
+a block-by-block bound of the same kind, and its later rounds make the blocks
+agree where this bound could only merge them. :func:`block_bound` stays as that
+simpler bound, which the benchmark of the coupled search
+(``benchmarks/bench_coupling.py``) runs in its place for comparison.
 """
 
 from __future__ import annotations

@@ -35,8 +35,12 @@ document.
 
 from __future__ import annotations
 
+import ctypes
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -70,6 +74,30 @@ class PricedLP:
     n_pairs: int
     n_terms: int
     slack: np.ndarray | None = None
+
+
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Callable[[int], int] | None:
+    """The C library's ``malloc_trim`` (glibc, Linux), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)  # None: a C library without it (musl)
+    except OSError:  # pragma: no cover - no C library to load
+        return None
+
+
+def _return_freed() -> None:
+    """Give the memory HiGHS freed back to the system, where the C library can.
+
+    A round's working memory (about a kilobyte per row and column of the LP) is freed when the round
+    ends, but the allocator keeps it, in pieces the next round's larger model does not all fit in, so
+    without this each round adds a little to the process's peak (4 MB of 57 on a 100-sentence parsed
+    document).
+    """
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -172,6 +200,7 @@ class _GrowingLP:
             self.col_keys = np.concatenate([self.col_keys, cols[new_cols][np.argsort(col_at[new_cols])]])
             self.row_keys = np.concatenate([self.row_keys, rows[new_rows][np.argsort(group_at[new_rows])]])
         self.h.run()
+        _return_freed()
         if not solved(self.h):
             return None
         solution = self.h.getSolution()
