@@ -14,8 +14,9 @@ from amreval.match import alignment as alignment_module
 from amreval.match import coupling as coupling_module
 from amreval.match.alignment import align, hill_climb
 from amreval.match.bounds import solve_milp
-from amreval.match.coupling import couple, coupled_search, weight_quantum
+from amreval.match.coupling import couple, coupled_search
 from amreval.match.problem import Candidates, build_problem
+from amreval.match.proof import weight_quantum
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.docsmatch import docsmatch_pair, sentence_constraint
 

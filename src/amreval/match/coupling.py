@@ -57,8 +57,6 @@ with the better mapping and the lowest bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from math import gcd
 
 import numpy as np
 
@@ -66,13 +64,12 @@ from amreval.errors import InputError
 from amreval.match.blocks import home_groups
 from amreval.match.contract import ExactSearch, KernelBackend, SearchSpace
 from amreval.match.problem import Alignment, Problem, check_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
-from amreval.match.proof import PROOF_TOLERANCE, proves_each
+from amreval.match.proof import PROOF_TOLERANCE, proves_each, weight_quantum
 
 __all__ = [
     "coupled_search",
     "couple",
     "Coupled",
-    "weight_quantum",
     "COUPLING_ROUNDS",
     "COUPLING_SUBTREES",
     "BLOCK_SUBTREES",
@@ -107,10 +104,6 @@ _STEP = 1.5
 #: Rounds without a lower bound before the step is halved; the search stops when it is this small.
 _PATIENCE = 5
 _MIN_SCALE = _STEP / 64
-#: Denominators tried for the weights' quantum, at most.
-_MAX_DENOMINATOR = 10**6
-#: Distinct fractional parts of weights looked at, at most (more: no quantum).
-_MAX_FRACTIONS = 64
 _TOL = 1e-9
 
 
@@ -118,46 +111,6 @@ def _kernels() -> KernelBackend:
     from amreval.match.kernels import kernels
 
     return kernels()
-
-
-def weight_quantum(problem: Problem) -> float:
-    """The largest ``q = 1 / L`` (``L`` a whole number) of which every weight is a whole multiple, or 0.
-
-    Every mapping's value is then a multiple of ``q``, so a bound less than ``q`` above a score proves
-    it. Whole-number weights give 1; DocSmatch's tie-break weights ``1 + eps``, ``eps = 1 / (2 (n + 1))``,
-    give ``eps``.
-
-    Example:
-        >>> from amreval.amr.read import loads_graph
-        >>> from amreval.match.problem import build_problem
-        >>> from amreval.match.triples import graph_triples, encode_pair
-        >>> g = graph_triples(loads_graph("(a / x :r (b / y))"))
-        >>> weight_quantum(build_problem(encode_pair(g, g)))
-        1.0
-        >>> weight_quantum(build_problem(encode_pair(g, g), b_weights=(np.array([1.25, 1.0]), None, None)))
-        0.25
-    """
-    w = sorted_distinct(np.concatenate((problem.pair_u, problem.term_w)))
-    frac = sorted_distinct(w - np.floor(w))
-    frac = frac[(frac > 1e-9) & (frac < 1 - 1e-9)]
-    if not len(frac):
-        return 1.0
-    if len(frac) > _MAX_FRACTIONS:
-        return 0.0
-    denominator = 1
-    for f in frac.tolist():
-        near = Fraction(f).limit_denominator(_MAX_DENOMINATOR)
-        if abs(float(near) - f) > 1e-12:
-            return 0.0
-        denominator = denominator * near.denominator // gcd(denominator, near.denominator)
-        if denominator > _MAX_DENOMINATOR:
-            return 0.0
-    scaled = w * denominator
-    # each weight a whole multiple to within 1e-9 of one: a mapping's value, of fewer than 10**6 of them,
-    # lies within 1e-3 of a multiple, far inside the margin of a proof
-    if np.all(np.abs(scaled - np.round(scaled)) <= 1e-9):
-        return 1.0 / denominator
-    return 0.0
 
 
 def _proves(problem: Problem, score: float, bound: float | None, quantum: float) -> bool:

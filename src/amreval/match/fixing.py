@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from amreval.match.coupling import COUPLING_ROUNDS, COUPLING_SUBTREES, Coupled, couple, weight_quantum
+from amreval.match.coupling import COUPLING_ROUNDS, COUPLING_SUBTREES, Coupled, couple
 from amreval.match.pricing import PricedLP
 from amreval.match.problem import Alignment, Problem, nodes_to_pairs
-from amreval.match.proof import proves_each
+from amreval.match.proof import proves_each, weight_quantum
 
 __all__ = ["fixed_search", "pairs_left", "FIXING_ROUNDS", "BRANCH_DEPTH", "BRANCH_SUBTREES"]
 
