@@ -1,5 +1,6 @@
 """Hypothesis strategies shared by the tests: random triples of a graph pair and the problems built from them,
-and random documents with dense coreference drawn from a seeded generator.
+and random documents with dense coreference drawn from a seeded generator; and the check of a search's
+result against the integer program's optimum on them (:func:`check_against_optimum`).
 
 The tests folder is on ``sys.path`` (pytest's ``pythonpath`` option), so a test module imports these with
 ``from strategies import problems, triples``.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 
 from amreval.match.problem import Candidates, Problem, build_problem
@@ -112,3 +114,24 @@ def random_document(rng: random.Random, weights: str) -> Problem:
     elif weights == "graded":
         kw["b_weights"] = (np.array([rng.choice([0.25, 0.5, 1.0, 0.7]) for _ in b.concepts]), None, None)
     return build_problem(encode_pair(a, b), allowed=Candidates.from_lists(ga, gb), **kw)
+
+
+def check_against_optimum(
+    problem: Problem,
+    start: float,
+    found: tuple[np.ndarray, float, float | None, bool],
+    optimum: float,
+    *,
+    bound_tolerance: float = 1e-9,
+) -> None:
+    """A search's result ``(mapping, score, bound, proven)`` from a start scoring ``start``, against the
+    optimum: the mapping is worth the score, which lies between the start's and the optimum; the bound (where
+    there is one) is no lower than the optimum (within ``bound_tolerance``: an LP's bound is a float); a
+    proof only of the optimum."""
+    mapping, score, bound, proven = found
+    assert problem.value(mapping) == pytest.approx(score, abs=1e-9)
+    assert start - 1e-9 <= score <= optimum + 1e-9
+    if bound is not None:
+        assert bound >= optimum - bound_tolerance
+    if proven:
+        assert score == pytest.approx(optimum, abs=1e-9)

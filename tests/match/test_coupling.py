@@ -20,7 +20,7 @@ from amreval.match.proof import weight_quantum
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.docsmatch import docsmatch_pair, sentence_constraint
 
-from strategies import random_document
+from strategies import check_against_optimum, random_document
 
 # one boy in two sentences on the predicted side, a boy in each sentence on the gold side
 PRED = "(d / document :snt1 (g / go-02 :ARG0 (e / boy)) :snt2 (s / sleep-01 :ARG0 e))"
@@ -138,12 +138,7 @@ def test_the_coupled_search_never_crosses_the_optimum_and_proves_only_it(seed, w
     climb = hill_climb(problem, restarts=0, seed=seed)
     found = couple(problem, climb.mapping, subtrees=subtrees)
     assert found.subtrees <= subtrees
-    assert problem.value(found.mapping) == pytest.approx(found.score, abs=1e-9)
-    assert climb.score - 1e-9 <= found.score <= optimum.score + 1e-9
-    if found.bound is not None:
-        assert found.bound >= optimum.score - 1e-9
-    if found.proven:
-        assert found.score == pytest.approx(optimum.score, abs=1e-9)
+    check_against_optimum(problem, climb.score, (found.mapping, found.score, found.bound, found.proven), optimum.score)
     result = coupled_search(problem, climb)
     assert result.optimal == couple(problem, climb.mapping).proven
     assert climb.score - 1e-9 <= result.score <= result.bound + 1e-9
@@ -183,12 +178,7 @@ def test_a_capped_search_never_crosses_the_optimum_and_proves_only_it(seed, weig
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(coupling_module, "CAPPED_SUBTREES", cap)
         found = couple(problem, climb.mapping, capped=True)
-    assert problem.value(found.mapping) == pytest.approx(found.score, abs=1e-9)
-    assert climb.score - 1e-9 <= found.score <= optimum.score + 1e-9
-    if found.bound is not None:
-        assert found.bound >= optimum.score - 1e-9
-    if found.proven:
-        assert found.score == pytest.approx(optimum.score, abs=1e-9)
+    check_against_optimum(problem, climb.score, (found.mapping, found.score, found.bound, found.proven), optimum.score)
 
 
 def test_a_capped_search_proves_as_the_uncapped_one_does(monkeypatch):
