@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from amreval import commands, docamr_command, hub_command
+from amreval import commands, docamr_command, hub_command, mfbeta_command
 from amreval._version import __version__
 from amreval.argtypes import Systems, beta, fraction, integer, level, seconds, tolerance
 from amreval.commands import UsageError
@@ -248,7 +248,7 @@ def _add_mfbeta_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--significant", type=integer(0), default=4, metavar="D", help="digits (default 4)")
     p.add_argument("--dimensions", choices=("s2align", "smatch"), help="Meaning and MFβ by fine-grained measure too")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with per-sentence lists)")
-    add_arguments(p, commands.run_mfbeta)  # and the command's func, which runs either level
+    add_arguments(p, mfbeta_command.run_mfbeta)  # and the command's func, which runs either level
     _add_progress(p)
     _add_verbose(p)
 
@@ -471,7 +471,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "sentences (--parses, or --parser) with the gold AMRs (--gold, or the parsed references); Form asks a "
         "language model whether each generated sentence is as likely as its reference.",
     )
-    m.set_defaults(func=commands.run_mfbeta)
+    m.set_defaults(func=mfbeta_command.run_mfbeta)
     if only in (None, "mfbeta"):
         _add_mfbeta_arguments(m)
 

@@ -27,6 +27,7 @@ __all__ = [
     "counted",
     "svg_paths",
     "run_compare",
+    "decimals",
 ]
 
 
@@ -42,7 +43,8 @@ def usage_checked(check: Callable[[str], str], value: str, option: str) -> str:
         raise UsageError(f"{option}: {exc}") from None
 
 
-def _fmt(value: float, digits: int) -> str:
+def decimals(value: float, digits: int) -> str:
+    """``value`` with ``digits`` digits after the point (the layout of every printed score)."""
     return f"{value:.{digits}f}"
 
 
@@ -77,16 +79,16 @@ def _print_intervals(result: Any, args: argparse.Namespace) -> None:
         ci = _intervals(result, args)
         for name, key in (("Precision", "precision"), ("Recall", "recall")):
             lo, hi = ci[f"{key}_ci_low"], ci[f"{key}_ci_high"]
-            print(f"{name} 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+            print(f"{name} 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
     lo, hi = result.ci
-    print(f"F-score 95% CI: {_fmt(lo, args.significant)} - {_fmt(hi, args.significant)}")
+    print(f"F-score 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
 
 
 def _print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
     if args.pr:
-        print("Precision: " + _fmt(p, args.significant))
-        print("Recall: " + _fmt(r, args.significant))
-    print("F-score: " + _fmt(f, args.significant))
+        print("Precision: " + decimals(p, args.significant))
+        print("Recall: " + decimals(r, args.significant))
+    print("F-score: " + decimals(f, args.significant))
 
 
 def _read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
@@ -175,7 +177,7 @@ def _print_averages(averaged: Any, args: argparse.Namespace) -> None:
         for name, key in names:
             lo, hi = getattr(average, f"{key}_ci")
             d = args.significant
-            print(f"{kind} {name}: {_fmt(getattr(average, key), d)} (95% CI {_fmt(lo, d)} - {_fmt(hi, d)})")
+            print(f"{kind} {name}: {decimals(getattr(average, key), d)} (95% CI {decimals(lo, d)} - {decimals(hi, d)})")
 
 
 def run_smatch(args: argparse.Namespace) -> int:
@@ -450,7 +452,7 @@ def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
         _print_intervals(result, args)
     if result.fine_grained is not None:
         for name, label in MEASURE_LABELS.items():
-            p, r, f = (_fmt(x, args.significant) for x in prf(*result.fine_grained[name]))
+            p, r, f = (decimals(x, args.significant) for x in prf(*result.fine_grained[name]))
             print(f"{label} -> P: {p}, R: {r}, F: {f}")
     logging.getLogger("amreval").info(
         "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",
@@ -461,95 +463,6 @@ def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
         result.n_optimal,
         result.config.as_string(),
     )
-
-
-def _sentence_lines(path: str) -> list[str]:
-    from amreval.amr.read import read_text
-
-    text, _ = read_text(path, what="text file of sentences")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line
-    return lines
-
-
-def _in_files(message: str, args: argparse.Namespace) -> str:
-    """An error about ``generated #k``, ``reference #k`` or ``... AMR #k``, told by file and line or graph."""
-    places = {
-        "generated": (args.generated, "line"),
-        "reference": (args.references, "line"),
-        "cleaned reference": (args.references, "line"),
-        "reference AMR": (args.gold, "graph"),
-        "prediction AMR": (args.parses, "graph"),
-    }
-    found = re.match(r"^(cleaned reference|reference AMR|prediction AMR|generated|reference) #(\d+)", message)
-    if not found or places[found.group(1)][0] is None:
-        return message
-    path, unit = places[found.group(1)]
-    return f"{path}, {unit} {int(found.group(2)) + 1}{message[found.end() :]}"
-
-
-def run_mfbeta(args: argparse.Namespace) -> int:
-    from amreval.amr.read import read_graphs
-    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
-    from amreval.mfbeta.score import mfbeta
-
-    generated, references = _sentence_lines(args.generated), _sentence_lines(args.references)
-    if len(generated) != len(references):
-        raise AmrevalError(
-            f"{args.generated} has {len(generated)} lines but {args.references} has {len(references)}; "
-            "they are paired by line"
-        )
-    gold = read_graphs(args.gold) if args.gold else None
-    parses = read_graphs(args.parses, errors=[]) if args.parses else None
-    for path, graphs in ((args.gold, gold), (args.parses, parses)):
-        if graphs is not None and len(graphs) != len(generated):
-            raise AmrevalError(
-                f"{path} has {len(graphs)} graphs but {args.generated} has {len(generated)} lines; "
-                "they are paired by position"
-            )
-    if parses is None and not args.parser:
-        raise UsageError("Meaning needs the parses of the generated sentences: pass --parses FILE or --parser DIR")
-    if gold is None and not args.parser:
-        raise UsageError(
-            "without --gold, Meaning compares with the parsed references: pass --gold FILE or --parser DIR"
-        )
-    scorer = command_scorer(args)
-    try:
-        result = mfbeta(
-            generated,
-            references,
-            reference_amrs=gold,
-            prediction_amrs=parses,
-            parser=args.parser,
-            scorer=scorer,
-            vectors=args.vectors,
-            **scoring_keywords(args),
-            dimensions=args.dimensions,
-        )
-    except InputError as exc:  # "generated #3: ..." is line 4 of the generated file
-        raise InputError(_in_files(str(exc), args)) from exc
-    logging.getLogger("amreval").info(
-        "language model: %d sentences scored, %d reused (%s)",
-        scorer.sentences_scored,
-        scorer.sentences_reused,
-        scorer,
-    )
-    if args.json:
-        print(json.dumps(result.as_dict(per_example=True), indent=2))
-        return 0
-    digits = args.significant
-    rows = {f"MF_{key[3:]}": value for key, value in result.scores.items()}
-    rows.setdefault(f"MF_{args.beta:g}", result.mf_beta)
-    rows.update(Meaning=result.meaning, Form=result.form)
-    for label, value in rows.items():
-        print(f"{label}: {_fmt(value, digits)}")
-    print(f"Parse failures: {result.parse_failures} of {len(generated)}")
-    if result.dimensions:
-        from amreval.mfbeta.dimensions import dimensions_table
-
-        print(dimensions_table(result.dimensions, result.beta, digits), end="")
-    return 0
 
 
 def _system_names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]:

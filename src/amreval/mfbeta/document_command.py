@@ -7,7 +7,7 @@ every paragraph in order (the paragraphs split by
 :func:`~amreval.mfbeta.document.split_sentences`, taken document by document;
 token alignments, ``~e.N`` or JAMR/IBM lines, let coreference map to nodes),
 and ``--coref`` is a coreference file (jsonlines or CoNLL, one document per
-paragraph). The sentence level (the default) is :func:`amreval.commands.run_mfbeta`, which the
+paragraph). The sentence level (the default) is :func:`amreval.mfbeta_command.run_mfbeta`, which the
 command line hands to :func:`add_arguments`.
 """
 
@@ -68,10 +68,10 @@ def _in_files(message: str, args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace], int] | None = None) -> int:
     """Run ``amreval mfbeta``: the document level here, the sentence level by ``sentence_level``
-    (:func:`amreval.commands.run_mfbeta`)."""
+    (:func:`amreval.mfbeta_command.run_mfbeta`)."""
     if args.level != "document":
         if sentence_level is None:
-            raise InputError("the sentence level needs its runner (amreval.commands.run_mfbeta)")
+            raise InputError("the sentence level needs its runner (amreval.mfbeta_command.run_mfbeta)")
         return sentence_level(args)
     from amreval.amr.read import read_graphs
     from amreval.amr.token_alignments import read_aligned_amrs
