@@ -15,16 +15,6 @@ from amreval.errors import AmrevalError, InputError
 __all__ = ["run_mfbeta"]
 
 
-def _sentence_lines(path: str) -> list[str]:
-    from amreval.amr.read import read_text
-
-    text, _ = read_text(path, what="text file of sentences")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line
-    return lines
-
-
 def _in_files(message: str, args: argparse.Namespace) -> str:
     """An error about ``generated #k``, ``reference #k`` or ``... AMR #k``, told by file and line or graph."""
     places = {
@@ -43,15 +33,11 @@ def _in_files(message: str, args: argparse.Namespace) -> str:
 
 def run_mfbeta(args: argparse.Namespace) -> int:
     from amreval.amr.read import read_graphs
-    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
+    from amreval.mfbeta.command_options import check_paired_by_line, command_scorer, scoring_keywords, sentence_lines
     from amreval.mfbeta.score import mfbeta
 
-    generated, references = _sentence_lines(args.generated), _sentence_lines(args.references)
-    if len(generated) != len(references):
-        raise AmrevalError(
-            f"{args.generated} has {len(generated)} lines but {args.references} has {len(references)}; "
-            "they are paired by line"
-        )
+    generated, references = sentence_lines(args.generated), sentence_lines(args.references)
+    check_paired_by_line(args.generated, generated, args.references, references)
     gold = read_graphs(args.gold) if args.gold else None
     parses = read_graphs(args.parses, errors=[]) if args.parses else None
     for path, graphs in ((args.gold, gold), (args.parses, parses)):

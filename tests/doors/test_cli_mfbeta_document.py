@@ -74,6 +74,13 @@ def test_bad_files_are_named(files, capsys):
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"amreval: error: {folder / 'empty.txt'}, line 1: empty paragraph; a document needs at least one sentence"
     )
+    (folder / "two.txt").write_text(GEN + "\n" + GEN + "\n", encoding="utf-8")
+    args = _args(folder, lm)
+    args[1] = str(folder / "two.txt")
+    assert main(args) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"amreval: error: {folder / 'two.txt'} has 2 lines but {folder / 'ref.txt'} has 1; they are paired by line"
+    )
     with pytest.raises(SystemExit) as stop:
         main([*_args(folder, lm), "--window", "0"])
     assert stop.value.code == 2

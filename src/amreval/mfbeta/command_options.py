@@ -1,12 +1,40 @@
 """What the MFβ commands (``amreval mfbeta`` at either level, ``amreval mfbeta-robustness``) take alike from
-their command line: the language model's scorer and the keywords of the scoring."""
+their command line: the language model's scorer and the keywords of the scoring; and the files of sentences
+they pair by line."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["command_scorer", "scoring_keywords"]
+from amreval.errors import InputError
+
+__all__ = ["command_scorer", "scoring_keywords", "sentence_lines", "check_paired_by_line"]
+
+
+def sentence_lines(path: str) -> list[str]:
+    """A text file of sentences, one a line: an empty line is an empty sentence, and the newline that ends
+    the last line ends it (no empty sentence after it)."""
+    from amreval.amr.read import read_text
+
+    text, _ = read_text(path, what="text file of sentences")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def check_paired_by_line(path: str, lines: Sequence[str], references: str, reference_lines: Sequence[str]) -> None:
+    """The lines of ``path`` (generated text) and of ``references``, one for one.
+
+    Raises:
+        InputError: naming both files and their line counts.
+    """
+    if len(lines) != len(reference_lines):
+        raise InputError(
+            f"{path} has {len(lines)} lines but {references} has {len(reference_lines)}; they are paired by line"
+        )
 
 
 def command_scorer(args: argparse.Namespace) -> Any:

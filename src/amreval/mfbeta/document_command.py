@@ -75,15 +75,11 @@ def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace],
         return sentence_level(args)
     from amreval.amr.read import read_graphs
     from amreval.amr.token_alignments import read_aligned_amrs
-    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
+    from amreval.mfbeta.command_options import check_paired_by_line, command_scorer, scoring_keywords
     from amreval.mfbeta.document import document_mfbeta, split_sentences
 
     generated, references = _lines(args.generated), _lines(args.references)
-    if len(generated) != len(references):
-        raise InputError(
-            f"{args.generated} has {len(generated)} lines but {args.references} has {len(references)}; "
-            "they are paired by line"
-        )
+    check_paired_by_line(args.generated, generated, args.references, references)
     gold = read_graphs(args.gold) if args.gold else None
     if gold is not None and len(gold) != len(generated):
         raise InputError(f"{args.gold} has {len(gold)} documents but {args.generated} has {len(generated)} lines")

@@ -100,16 +100,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what is done")
 
 
-def _lines(path: str) -> list[str]:
-    from amreval.amr.read import read_text
-
-    text, _ = read_text(path, what="text file of sentences")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line
-    return lines
-
-
 def _names(paths: list[str], given: list[str] | None) -> list[str]:
     """``--names``, or the file names up to the first dot (the paths when those are not distinct)."""
     if given:
@@ -142,7 +132,7 @@ def _parse_file(path: str, n: int, references: str) -> list:
 def run(args: argparse.Namespace) -> int:
     """Read the files, score every system under every setting, print the table or the JSON."""
     from amreval.amr.read import read_graphs
-    from amreval.mfbeta.command_options import command_scorer, scoring_keywords
+    from amreval.mfbeta.command_options import check_paired_by_line, command_scorer, scoring_keywords, sentence_lines
     from amreval.mfbeta.robustness import parser_robustness
 
     if args.significant < 0:
@@ -150,14 +140,10 @@ def run(args: argparse.Namespace) -> int:
     names = _names(args.generated, args.names)
     if len(set(names)) < len(names) or len(names) < 2:
         raise InputError(f"rank agreement needs two or more systems with different names, got {', '.join(names)}")
-    references = _lines(args.references)
-    generated = {name: _lines(path) for name, path in zip(names, args.generated)}
+    references = sentence_lines(args.references)
+    generated = {name: sentence_lines(path) for name, path in zip(names, args.generated)}
     for name, path in zip(names, args.generated):
-        if len(generated[name]) != len(references):
-            raise AmrevalError(
-                f"{path} has {len(generated[name])} lines but {args.references} has {len(references)}; "
-                "they are paired by line"
-            )
+        check_paired_by_line(path, generated[name], args.references, references)
     settings: dict[str, Any] = {}
     for kind, text in args.settings or ():
         name, value = _named_value(text, f"--{kind}")
