@@ -85,3 +85,12 @@ def test_bad_files_are_named(files, capsys):
         main([*_args(folder, lm), "--window", "0"])
     assert stop.value.code == 2
     assert "--window: must be an integer >= 1, got 0" in capsys.readouterr().err
+
+
+def test_lines_end_at_newlines_only(files, capsys):
+    # a Unicode line separator inside a paragraph keeps it one line, paired with the one reference line
+    folder, lm = files
+    (folder / "gen.txt").write_text(GEN.replace(" He", "\u2028He") + "\n", encoding="utf-8")
+    assert main(_args(folder, lm, "--json")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sentences"] == [2] and len(out["pref_scores"]) == 1

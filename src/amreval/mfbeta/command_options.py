@@ -13,12 +13,14 @@ from amreval.errors import InputError
 __all__ = ["command_scorer", "scoring_keywords", "sentence_lines", "check_paired_by_line"]
 
 
-def sentence_lines(path: str) -> list[str]:
-    """A text file of sentences, one a line: an empty line is an empty sentence, and the newline that ends
-    the last line ends it (no empty sentence after it)."""
+def sentence_lines(path: str, what: str = "text file of sentences") -> list[str]:
+    """A text file of sentences (or paragraphs), one a line: an empty line is an empty one, and the newline
+    that ends the last line ends it (no empty one after it). Lines end at ``\\n`` only (``\\r\\n`` read as
+    one), as ``wc -l`` counts them: a form feed or a Unicode line separator inside a line keeps
+    it one line. ``what`` is what the file holds, for the message when it is a folder."""
     from amreval.amr.read import read_text
 
-    text, _ = read_text(path, what="text file of sentences")
+    text, _ = read_text(path, what=what)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

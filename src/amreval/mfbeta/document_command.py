@@ -50,13 +50,6 @@ def add_arguments(p: argparse.ArgumentParser, sentence_level: Callable[[argparse
     p.set_defaults(func=partial(run, sentence_level=sentence_level))
 
 
-def _lines(path: str) -> list[str]:
-    from amreval.amr.read import read_text
-
-    text, _ = read_text(path, what="text file")
-    return text.splitlines()
-
-
 def _in_files(message: str, args: argparse.Namespace) -> str:
     """``generated paragraph #3: ...`` is line 4 of the generated file."""
     found = re.match(r"^(generated|reference) paragraph #(\d+)", message)
@@ -75,10 +68,11 @@ def run(args: argparse.Namespace, sentence_level: Callable[[argparse.Namespace],
         return sentence_level(args)
     from amreval.amr.read import read_graphs
     from amreval.amr.token_alignments import read_aligned_amrs
-    from amreval.mfbeta.command_options import check_paired_by_line, command_scorer, scoring_keywords
+    from amreval.mfbeta.command_options import check_paired_by_line, command_scorer, scoring_keywords, sentence_lines
     from amreval.mfbeta.document import document_mfbeta, split_sentences
 
-    generated, references = _lines(args.generated), _lines(args.references)
+    generated = sentence_lines(args.generated, "text file of paragraphs")
+    references = sentence_lines(args.references, "text file of paragraphs")
     check_paired_by_line(args.generated, generated, args.references, references)
     gold = read_graphs(args.gold) if args.gold else None
     if gold is not None and len(gold) != len(generated):
