@@ -15,9 +15,9 @@ from amreval.match import alignment as alignment_module
 from amreval.match.alignment import align, hill_climb
 from amreval.match.bounds import solve_milp
 from amreval.match.coupling import couple
-from amreval.match.fixing import fixed_search, pairs_left
+from amreval.match.fixing import fixed_milp, fixed_search, pairs_left
 from amreval.match.pricing import PricedLP, priced_lp
-from amreval.match.problem import build_problem, nodes_to_pairs
+from amreval.match.problem import Alignment, build_problem, nodes_to_pairs
 from amreval.match.proof import proves_each
 from amreval.match.triples import encode_pair, graph_triples
 from amreval.scores.docsmatch import sentence_constraint
@@ -152,3 +152,69 @@ def test_branching_on_a_disputed_pair_proves_what_the_coupled_search_leaves():
     # the two rounds alone once their climbs from the pairs the blocks want find its better mapping; on one
     # the branching began from that better mapping runs out of depth where it had found the optimum.)
     assert (tried, branched) == (57, 40)
+
+
+def test_the_integer_program_over_the_pairs_left_by_hand():
+    problem = _document()
+    solved = []
+
+    def counted(sub, **kwargs):
+        solved.append(sub.n_pairs)
+        return solve_milp(sub, **kwargs)
+
+    # e unmapped: 6 matches (d->d, g->g, s->s and their two edges, no boy)
+    start = Alignment(np.array([0, 1, -1, 3]), 6.0, 9.5, False, "hillclimb", 1)
+    assert problem.value(start.mapping) == 6.0
+    # e->c at most 9.5 - 3 = 6.5, whole part 6: out; over the other four pairs the optimum is 8 (e->b)
+    lp = PricedLP(9.5, None, 1, 5, 0, np.array([0.0, 0.0, 0.0, 3.0, 0.0]))
+    found = fixed_milp(problem, start, lp, time_limit=30, solve=counted)
+    assert solved == [4]
+    assert (found.mapping.tolist(), found.score, found.bound, found.optimal, found.method) == (
+        [0, 1, 2, 3], 8.0, 8.0, True, "milp",
+    )  # fmt: skip
+    # from the optimum itself: what is left proves it, and the mapping stays
+    best = Alignment(np.array([0, 1, 2, 3]), 8.0, 9.5, False, "coupling", 2)
+    found = fixed_milp(problem, best, PricedLP(9.5, None, 1, 5, 0, np.array([0.0, 0.0, 0.0, 0.6, 0.5])), time_limit=30,
+                       solve=counted)  # fmt: skip
+    assert solved == [4, 4]
+    assert (found.mapping.tolist(), found.score, found.bound, found.optimal, found.method) == (
+        [0, 1, 2, 3], 8.0, 8.0, True, "coupling",
+    )  # fmt: skip
+    # no pair left: proven without the integer program; no reduced costs: the integer program of the whole
+    none_left = fixed_milp(problem, best, PricedLP(8.5, None, 1, 5, 0, np.zeros(5)), time_limit=30, solve=counted)
+    assert (none_left.score, none_left.bound, none_left.optimal, solved) == (8.0, 8.0, True, [4, 4])
+    whole = fixed_milp(problem, start, PricedLP(9.5, None, 1, 5, 0), time_limit=30, solve=counted)
+    assert (whole.score, whole.optimal, solved) == (8.0, True, [4, 4, 5])
+
+
+def test_the_integer_program_over_the_pairs_left_unproven_keeps_the_larger_bound():
+    problem = _document()
+    start = Alignment(np.array([0, 1, -1, 3]), 6.0, 9.5, False, "hillclimb", 1)
+    lp = PricedLP(9.5, None, 1, 5, 0, np.array([0.0, 0.0, 0.0, 3.0, 0.0]))
+
+    def stopped(sub, **kwargs):  # stopped by its time limit with nothing better, its bound 8.7
+        return Alignment(np.array([0, 1, -1, 3]), 6.0, 8.7, False, "milp")
+
+    found = fixed_milp(problem, start, lp, time_limit=30, solve=stopped)
+    # the pair left out is worth at most 6.5 through it: the bound is the integer program's
+    assert (found.mapping.tolist(), found.score, found.bound, found.optimal, found.method) == (
+        [0, 1, -1, 3], 6.0, 8.7, False, "hillclimb",
+    )  # fmt: skip
+
+    def weak(sub, **kwargs):  # a bound below the pair left out's
+        return Alignment(np.array([0, 1, -1, 3]), 6.0, 6.2, False, "milp")
+
+    assert fixed_milp(problem, start, lp, time_limit=30, solve=weak).bound == 6.5
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["whole", "tie-break", "graded"]))
+def test_the_integer_program_over_the_pairs_left_reaches_the_whole_optimum(seed, weights):
+    problem = random_document(random.Random(seed), weights)
+    optimum = solve_milp(problem)
+    assert optimum.optimal
+    climb = hill_climb(problem, restarts=0, seed=seed)
+    lp = priced_lp(problem, nodes_to_pairs(problem, climb.mapping), time_limit=30)
+    found = fixed_milp(problem, climb, lp, time_limit=30, solve=solve_milp)
+    assert found.optimal
+    check_against_optimum(problem, climb.score, (found.mapping, found.score, found.bound, found.optimal), optimum.score)

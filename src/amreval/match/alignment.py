@@ -224,7 +224,8 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     :func:`amreval.match.pricing.priced_lp`, as on every document), whose rounded solution replaces
     the climb's mapping where it scores higher, on a document the fixed search
     (:func:`amreval.match.fixing.fixed_search`), then the random restarts, and
-    last the integer program (:func:`solve_milp`) within what is left of the
+    last the integer program (:func:`solve_milp`; after a priced LP, over the
+    pairs its reduced costs leave, :func:`amreval.match.fixing.fixed_milp`) within what is left of the
     time limit, which counts from the start of the search. A result is ``optimal`` when its score reaches a bound;
     otherwise ``bound`` is the best bound found, so ``bound - score`` is the
     gap.
@@ -286,7 +287,13 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
             return _proven(result)
     if time.perf_counter() >= deadline or problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS:
         return result
-    exact = solve_milp(problem, time_limit=_remaining(deadline))
+    if priced is not None:
+        # over the pairs the LP's reduced costs leave against the best mapping (amreval.match.fixing)
+        from amreval.match.fixing import fixed_milp
+
+        exact = fixed_milp(problem, result, priced, time_limit=_remaining(deadline), solve=solve_milp)
+    else:
+        exact = solve_milp(problem, time_limit=_remaining(deadline))
     best = exact if exact.score > result.score + _TOL else result
     bound = min(exact.bound, result.bound)
     return Alignment(

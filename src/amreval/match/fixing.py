@@ -28,9 +28,15 @@ fewer pairs are left against it, and those are searched again (within
 :data:`FIXING_ROUNDS`). The document is proven when every last search is; the
 bound is otherwise the larger of the searches' bounds and the best bound of a
 pair left out.
+
+The integer program, where a document gets that far, is solved over the same pairs
+(:func:`fixed_milp`): its optimum there is the whole's where it beats the mapping
+known, and otherwise proves that mapping.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -39,7 +45,7 @@ from amreval.match.pricing import PricedLP
 from amreval.match.problem import Alignment, Problem, nodes_to_pairs
 from amreval.match.proof import proves_each, weight_quantum
 
-__all__ = ["fixed_search", "pairs_left", "FIXING_ROUNDS", "BRANCH_DEPTH", "BRANCH_SUBTREES"]
+__all__ = ["fixed_search", "fixed_milp", "pairs_left", "FIXING_ROUNDS", "BRANCH_DEPTH", "BRANCH_SUBTREES"]
 
 #: Searches at most: each better mapping found leaves fewer pairs, searched again.
 FIXING_ROUNDS = 4
@@ -177,3 +183,38 @@ def fixed_search(
         if proven or tree.score <= before + _TOL or not again:
             return done(proven, bound)
     return done(False, bound)
+
+
+def fixed_milp(
+    problem: Problem, result: Alignment, lp: PricedLP, *, time_limit: float, solve: Callable[..., Alignment]
+) -> Alignment:
+    """The integer program (``solve``, :func:`~amreval.match.bounds.solve_milp`) over the pairs a mapping
+    better than ``result`` could use (:func:`pairs_left`), as a result for the whole problem.
+
+    Every mapping through a pair left out is worth at most ``lp.bound - lp.slack`` of that pair, which
+    proves ``result`` at least as good; so the optimum over the pairs left is the whole's where it beats
+    ``result``, and where it does not, ``result`` is optimal. Unproven, the bound is the larger of the
+    integer program's there and the best bound of a pair left out. Where the LP gave no reduced costs, the
+    integer program of the whole.
+
+    Returns:
+        The integer program's mapping (method ``milp``) where it scores more than ``result``, else
+        ``result``'s; ``optimal`` where the integer program proved its optimum over the pairs left.
+    """
+    if lp.slack is None:
+        return solve(problem, time_limit=time_limit)
+    left = pairs_left(problem, lp, result.score)
+    if not left.any():
+        return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+    if left.all():
+        return solve(problem, time_limit=time_limit)
+    sub, _, _ = problem.restrict(left)
+    found = solve(sub, time_limit=time_limit)
+    # the mapping uses the pairs left only, and the terms between them are all there: the same value
+    score = problem.value(found.mapping)
+    better = score > result.score + _TOL
+    mapping, value, method = (found.mapping, score, "milp") if better else (result.mapping, result.score, result.method)
+    if found.optimal:
+        return Alignment(mapping, value, value, True, method, result.climbs)
+    out = float((lp.bound - lp.slack[~left]).max())
+    return Alignment(mapping, value, max(found.bound, out), False, method, result.climbs)
