@@ -243,3 +243,19 @@ def test_a_climb_from_a_pair_the_blocks_want_makes_a_move_of_two_nodes():
     run.x[:] = False
     run.x[run.d.copy_p == 2] = True
     assert run.polish(np.inf) is False and run.climbs == 1
+
+
+def test_a_round_is_not_begun_with_fewer_subtrees_left_than_the_last_took():
+    problem = random_document(random.Random(1), "whole")
+    start = hill_climb(problem, restarts=0).mapping
+    first = couple(problem, start, rounds=1)
+    assert (first.proven, first.rounds, first.subtrees) == (False, 1, 31)
+    # 30 left after the first round's 31: the second is not begun
+    short = couple(problem, start, subtrees=61)
+    assert (short.status, short.proven, short.rounds, short.subtrees) == ("subtrees", False, 1, 31)
+    # 31 left: the second round is begun and runs out of subtrees in the middle
+    cut = couple(problem, start, subtrees=62)
+    assert (cut.status, cut.proven, cut.rounds, cut.subtrees) == ("subtrees", False, 2, 62)
+    # with the default limit the third round proves it
+    whole = couple(problem, start)
+    assert (whole.status, whole.proven, whole.rounds, whole.subtrees) == ("bound", True, 3, 102)

@@ -45,7 +45,8 @@ It stops unproven after :data:`COUPLING_ROUNDS` rounds, when the step has been
 halved six times without the bound falling, when one block's search needs more
 than :data:`BLOCK_SUBTREES` subtrees (or the block has more than
 :data:`BLOCK_MAX_COPIES` copies), or after :data:`COUPLING_SUBTREES` subtrees in
-all: counts, never the clock, so a slower machine gives the same results.
+all (a round is not begun with fewer subtrees left than the last one took: cut short, it would give
+no bound): counts, never the clock, so a slower machine gives the same results.
 Stopped so, it climbs from the best mapping with each pair that a block takes
 and the mapping lacks put in, where that loses less than one triple
 (:meth:`_Run.polish`, at most :data:`POLISH_PAIRS` climbs); a better mapping found
@@ -546,6 +547,7 @@ def couple(
     best: float | None = None
     scale, last = _STEP, 0
     status, done = "rounds", 0
+    last_used = 0  # subtrees of the last round
     dirty = d.searched.copy()
     disputed = -1
     estimate: float | None = None  # the lowest sum of a round with stopped blocks
@@ -553,9 +555,15 @@ def couple(
     for done in range(1, rounds + 1):
         run.prepare(dirty, capped, to_the_end)
         to_the_end = False
+        if done > 1 and run.limit - run.used < last_used:
+            # fewer subtrees left than the last round took: a round cut short gives no bound
+            status, done = "subtrees", done - 1
+            break
+        before_used = run.used
         if not run.solve(np.flatnonzero(dirty)):
             status = "subtrees"
             break
+        last_used = run.used - before_used
         dirty[:] = False
         g = run.disagreement()
         disagree = np.abs(g) > 1e-12
