@@ -67,6 +67,13 @@ def pairs_left(problem: Problem, lp: PricedLP, score: float) -> np.ndarray:
     return ~proves_each(score, each, integral=problem.integral, quantum=weight_quantum(problem))
 
 
+def _best_left_out(lp: PricedLP, left: np.ndarray, floor: float) -> float:
+    """The most a mapping through a pair left out (``~left``) can be worth by the LP's reduced costs, or
+    ``floor`` where that is more (or no pair is left out)."""
+    assert lp.slack is not None
+    return float((lp.bound - lp.slack[~left]).max(initial=floor))
+
+
 class _Tree:
     """The branching's state: the best mapping, its score, and the subtrees left."""
 
@@ -160,7 +167,7 @@ def fixed_search(
         if not left.any():
             return done(True, tree.score)
         # every mapping through a pair left out is worth at most this
-        out = float((lp.bound - lp.slack[~left]).max(initial=tree.score))
+        out = _best_left_out(lp, left, tree.score)
         sub, _, _ = problem.restrict(left)
         # the mapping's pairs that are left, as the start there (node numbers are the same)
         start = tree.mapping.copy()
@@ -216,5 +223,4 @@ def fixed_milp(
     mapping, value, method = (found.mapping, score, "milp") if better else (result.mapping, result.score, result.method)
     if found.optimal:
         return Alignment(mapping, value, value, True, method, result.climbs)
-    out = float((lp.bound - lp.slack[~left]).max())
-    return Alignment(mapping, value, max(found.bound, out), False, method, result.climbs)
+    return Alignment(mapping, value, _best_left_out(lp, left, found.bound), False, method, result.climbs)
