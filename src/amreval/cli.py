@@ -552,8 +552,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the command is the first word that is not an option (the main options take no value)
     command = next((w for w in words if not w.startswith("-")), None)
     parser = build_parser(command if command in _COMMANDS else None)
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s: %(message)s")
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command's own parser, with its usage
+        _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+    _log_to_stderr(args.verbose)
     warnings.simplefilter("default")
     warnings.showwarning = _show_warning
     try:
@@ -565,9 +567,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"amreval: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (AmrevalError, OSError) as exc:
+    except AmrevalError as exc:
         print(f"amreval: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    except OSError as exc:  # a file written (or read) elsewhere than the readers: its name and the reason
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"amreval: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of one command of the ``amreval`` parser."""
+    for action in parser._actions:  # argparse keeps its commands in a private action
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser  # pragma: no cover - the parser always has its commands
+
+
+class _NotPrintedElsewhere(logging.Filter):
+    """Lets through what no handler of the record's own library prints (huggingface_hub, transformers and
+    datasets print their messages themselves and pass them on too, which would print them twice)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        log: logging.Logger | None = logging.getLogger(record.name)
+        while log is not None and log is not logging.root:
+            if log.handlers:
+                return False
+            if not log.propagate:
+                break
+            log = log.parent
+        return True
+
+
+def _log_to_stderr(verbose: bool) -> None:
+    """Log messages to stderr as ``LEVEL: message`` (INFO and up with ``-v``, else WARNING and up), each once."""
+    root = logging.getLogger()
+    fresh = not root.handlers
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s: %(message)s")
+    if fresh:
+        for handler in root.handlers:
+            handler.addFilter(_NotPrintedElsewhere())
 
 
 if __name__ == "__main__":  # pragma: no cover

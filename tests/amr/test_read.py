@@ -95,6 +95,29 @@ def test_two_graphs_in_one_block_are_both_read():
     assert [g.top for g in graphs] == ["a", "c"]
 
 
+def test_a_graph_cut_short_before_the_next_without_a_blank_line_is_that_graph_alone():
+    # two graphs with no blank line between them, one not closed: the block runs to the end of the text
+    first_short = "# ::id a\n(x / y\n   :ARG0 (z / w)\n# ::id b\n(c / d)\n"
+    second_short = "# ::id a\n(x / y)\n(c / d\n   :ARG0 (e / f)\n"
+    errors: list = []
+    graphs = loads_graphs(first_short, errors=errors)
+    assert [(type(g).__name__, g.top) for g in graphs] == [("UnreadableGraph", None), ("Graph", "c")]
+    assert [str(e) for e in errors] == [
+        "<string>, graph #1 (id a), line 3: malformed PENMAN: Unexpected end of input in ':ARG0 (z / w)'"
+    ]
+    errors = []
+    graphs = loads_graphs(second_short, errors=errors)
+    assert [(type(g).__name__, g.top) for g in graphs] == [("Graph", "x"), ("UnreadableGraph", None)]
+    assert [str(e) for e in errors] == [
+        "<string>, graph #2, line 4: malformed PENMAN: Unexpected end of input in ':ARG0 (e / f)'"
+    ]
+    # strict: the graph that cannot be read, by its own number and last line
+    with pytest.raises(DecodeError, match=r"^<string>, graph #1 \(id a\), line 3: malformed PENMAN"):
+        loads_graphs(first_short)
+    with pytest.raises(DecodeError, match=r"^<string>, graph #2, line 4: malformed PENMAN"):
+        loads_graphs(second_short)
+
+
 def test_read_graph_rejects_zero_or_many():
     with pytest.raises(DecodeError, match="expected exactly one graph, found 2"):
         loads_graph("(a / b)\n\n(c / d)")

@@ -51,7 +51,7 @@ def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
     assert [str(w.message).split(" (")[0] for w in caught] == [
         "2 of 3 predicted graphs could not be read and were scored as empty graphs"
     ]
-    assert "#0, #2; the first: prediction #0, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
+    assert "(predictions #0, #2; the first: prediction #0, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
     # the configuration of a lenient run is that of any default run; strict is recorded
     assert r.config.as_string() == smatch(refs, refs).config.as_string()
     with pytest.raises(DecodeError, match="prediction #0, graph #1, line 1: malformed PENMAN"):
@@ -630,7 +630,7 @@ def test_warnings_name_the_line_that_called_amreval():
         (
             __file__,
             calls[0],
-            "1 of 1 predicted graphs could not be read and was scored as an empty graph (#0; the first",
+            "1 of 1 predicted graphs could not be read and was scored as an empty graph (prediction #0; the first",
         ),
         (__file__, calls[1], "<string>, graph #1, line 1"),
         (__file__, calls[2], "prediction #0, sentence 2"),
@@ -649,7 +649,7 @@ def test_every_row_of_the_catalogue_names_a_test_that_exists():
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 52 and len(named) == 86
+    assert len(rows) == 52 and len(named) == 88
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name

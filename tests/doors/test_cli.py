@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,6 +75,47 @@ def test_smatch_errors_name_the_file(capsys, tmp_path):
     one.write_text("(a / b)\n")
     code, _, err = run(capsys, "smatch", "-f", str(one), str(EXAMPLES / "gold.amr"))
     assert code == 1 and "has 1 graphs but" in err
+
+
+def test_an_unknown_option_is_said_with_the_commands_usage(capsys):
+    files = ["-f", str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr")]
+    for command in ("smatch", "docsmatch"):
+        with pytest.raises(SystemExit) as stop:
+            main([command, *files, "--bogus", "x"])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2
+        assert err.startswith(f"usage: amreval {command} [-h] -f PRED GOLD")
+        assert err.endswith(f"amreval {command}: error: unrecognized arguments: --bogus x\n")
+
+
+def test_a_file_that_cannot_be_written_is_named_with_the_reason(capsys, tmp_path):
+    other = tmp_path / "other.amr"
+    other.write_text((EXAMPLES / "pred.amr").read_text())
+    out = tmp_path / "missing" / "items.csv"
+    code, _, err = run(
+        capsys,
+        "compare",
+        "-f",
+        str(EXAMPLES / "pred.amr"),
+        str(other),
+        "--gold",
+        str(EXAMPLES / "gold.amr"),
+        "--csv",
+        str(out),
+    )
+    assert (code, err) == (1, f"amreval: error: {out}: No such file or directory\n")
+
+
+def test_a_library_that_prints_its_own_messages_is_printed_once(tmp_path):
+    # as huggingface_hub does: a handler of its own, and its messages passed on to the root logger too
+    code = (
+        "import logging; from amreval.cli import _log_to_stderr; _log_to_stderr(False); "
+        "lib = logging.getLogger('somelib'); lib.addHandler(logging.StreamHandler()); "
+        "logging.getLogger('somelib.http').warning('retrying'); logging.getLogger('amreval.x').warning('ours'); "
+        "logging.getLogger('amreval.x').info('quiet')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stderr == "retrying\nWARNING: ours\n"
 
 
 def test_docamr_from_xml_and_amrs(capsys, tmp_path, reference_dir):

@@ -157,3 +157,31 @@ def test_hill_climbing_never_beats_the_exact_optimum_and_exact_reaches_it(a, b, 
     assert p.value(exact.mapping) == pytest.approx(exact.score)
     again = hill_climb(p, restarts=19, seed=seed)
     assert again.mapping.tolist() == hc.mapping.tolist()
+
+
+def test_the_value_of_a_mapping_adds_the_unary_weights_in_node_order_and_checks_its_shape():
+    # graded and tie-break weights: the value is the running sum of the pairs' unary weights in node order
+    # (as a mapping is walked node by node), plus the terms' weights, to the last bit
+    import random
+
+    from strategies import random_document
+
+    for seed in range(40):
+        problem = random_document(random.Random(seed), ["tie-break", "graded"][seed % 2])
+        found = hill_climb(problem, restarts=2, seed=seed)
+        total, on = 0.0, np.zeros(problem.n_pairs, dtype=bool)
+        for i, j in enumerate(found.mapping.tolist()):
+            p = problem.find_pair(i, j) if j >= 0 else -1
+            if p >= 0:
+                on[p] = True
+                total += problem.pair_u[p]
+        total += float(problem.term_w[on[problem.term_p] & on[problem.term_q]].sum())
+        assert problem.value(found.mapping) == total
+    a = graph_triples(loads_graph("(a / b :ARG0 (c / d))"))
+    problem = build_problem(encode_pair(a, a))
+    # instance and TOP of a, instance of c, the :ARG0 between them
+    assert problem.value(np.array([0, 1])) == 4.0 and problem.value(np.array([-1, 1])) == 1.0
+    with pytest.raises(InputError, match="a target \\(or -1\\) for each of the 2 nodes"):
+        problem.value(np.array([0, 1, -1]))
+    with pytest.raises(InputError, match="not one-to-one"):
+        problem.value(np.array([1, 1]))

@@ -106,14 +106,15 @@ def test_an_unreadable_prediction_is_an_empty_graph_or_with_strict_an_error(tmp_
     pred.write_text("(a / apple)\n\n(d / dog :ARG0 (x / )\n\n(c / cat)\n\n", encoding="utf-8")
     gold = write(tmp_path / "g.amr", ["(a / apple)", "(d / dog)", "(c / cat)"], ids=False)
     for workers in (1, 2):
-        with pytest.warns(AmrevalWarning, match=r"1 of 3 predicted graphs could not be read .*\(#1; the first: "):
+        with pytest.warns(AmrevalWarning, match=r"1 of 3 predicted graphs could not be read .*\(prediction #1; the "):
             r = stream_score(pred, gold, score_smatch_pair, Config("smatch"), num_workers=workers, chunk=2)
         assert r.unreadable_predictions == [1]
         assert rows(r) == [(2, 2, 2, True), (0, 0, 2, True), (2, 2, 2, True)]
-        # strict: the error of reading the file whole (the unbalanced block runs over the blank line)
+        # strict: the error of reading the file whole; the unbalanced block runs over the blank line, and
+        # its part that cannot be read is named, with its own last line (not the next graph's)
         with pytest.raises(DecodeError) as whole:
             read_graphs(pred)
-        assert "p.amr, graph #2, line 5: malformed PENMAN" in str(whole.value)
+        assert "p.amr, graph #2, line 3: malformed PENMAN" in str(whole.value)
         with pytest.raises(DecodeError) as streamed:
             stream_score(pred, gold, score_smatch_pair, Config("smatch"), num_workers=workers, strict=True)
         assert str(streamed.value) == str(whole.value)

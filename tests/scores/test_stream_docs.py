@@ -163,14 +163,15 @@ def test_a_malformed_document_mid_stream_is_scored_empty_or_named(tmp_path, caps
     pred = tmp_path / "pred.amr"
     pred.write_text("\n\n".join(bad) + "\n", encoding="utf-8")
     for workers in (1, 2):
-        with pytest.warns(AmrevalWarning, match=r"1 of 5 predicted documents could not be read .*\(#2; the first: "):
+        with pytest.warns(AmrevalWarning, match=r"1 of 5 predicted documents could not .*\(prediction #2; the first: "):
             r = stream_docsmatch(pred, gold, num_workers=workers, chunk=2)
         assert r.unreadable_predictions == [2]
         # 3 instances, TOP, :snt1, :snt2, :ARG0: 7 triples a document
         assert rows(r.pairs) == [(7, 7, 7, True)] * 2 + [(0, 0, 7, True)] + [(7, 7, 7, True)] * 2
         with pytest.raises(DecodeError) as whole:
             read_graphs(pred)
-        assert f"{pred}, graph #3 (id d2), line 11: malformed PENMAN" in str(whole.value)
+        # the document's own last line (line 9), not the next document's that the unclosed block ran into
+        assert f"{pred}, graph #3 (id d2), line 9: malformed PENMAN" in str(whole.value)
         with pytest.raises(DecodeError) as streamed:
             stream_docsmatch(pred, gold, num_workers=workers, strict=True, chunk=2)
         assert str(streamed.value) == str(whole.value)
@@ -181,7 +182,7 @@ def test_a_malformed_document_mid_stream_is_scored_empty_or_named(tmp_path, caps
     pred4 = tmp_path / "pred4.amr"
     pred4.write_text("\n\n".join(docs[:2] * 4) + "\n", encoding="utf-8")
     code, out, err = cli(capsys, "-f", str(pred4), str(longer), "--ms", "-j", "2")
-    assert code == 1 and f"amreval: error: {longer}, graph #5 (id d2), line 17: malformed PENMAN" in err
+    assert code == 1 and f"amreval: error: {longer}, graph #5 (id d2), line 15: malformed PENMAN" in err
     assert out.splitlines()[0] == "Document 1 (id d0):" and "Document 4 (id d1):" in out
     assert "Document 5" not in out
     code, out, err = cli(capsys, "-f", str(pred), str(gold), "--json")

@@ -354,6 +354,31 @@ def blank_line_parts(block: Block) -> list[Block]:
     return parts
 
 
+def graph_start_parts(block: Block) -> list[Block]:
+    """A block cut before every line where a new graph seems to start: a comment line after a line of a graph
+    (metadata comes before a graph, never inside one), or a line that opens a graph at its first column
+    after a line of a graph (parts holding only comments are left out). For a block that runs on because a
+    graph in it is not closed (two graphs with no blank line between them, the first cut short).
+
+    Example:
+        >>> [(p.line, p.text) for p in graph_start_parts(Block("# ::id a\\n(x / y\\n# ::id b\\n(z / w)", 3))]
+        [(3, '# ::id a\\n(x / y'), (5, '# ::id b\\n(z / w)')]
+    """
+    lines = block.text.split("\n")
+    parts: list[Block] = []
+    start = 0
+    in_graph = False  # the last line was a line of a graph (not a comment)
+    for n, line in enumerate(lines):
+        comment = line.lstrip().startswith("#")
+        if in_graph and n > start and (comment or line.startswith("(")):
+            parts.append(Block("\n".join(lines[start:n]), block.line + start))
+            start = n
+        if line.strip():
+            in_graph = not comment
+    parts.append(Block("\n".join(lines[start:]), block.line + start))
+    return [p for p in parts if any(x.strip() and not x.lstrip().startswith("#") for x in p.text.split("\n"))]
+
+
 def parse_block(block: Block, label: str, index: int, warn_unbound: bool) -> list[Graph]:
     """The graphs of one block (usually one).
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TextIO, Union
 
 from amreval.amr.graph import Graph
-from amreval.amr.parse import Block, blank_line_parts, line_blocks, parse_block, split_blocks
+from amreval.amr.parse import Block, blank_line_parts, graph_start_parts, line_blocks, parse_block, split_blocks
 from amreval.errors import DecodeError, InputError
 
 __all__ = [
@@ -189,7 +189,11 @@ def graphs_of_blocks(
             graphs = parse_block(block, label, index, warn_unbound)
         except DecodeError as exc:
             if errors is None:
-                raise
+                # the first part that cannot be read names its own graph and line
+                found: list[InputError] = []
+                for _ in _read_leniently(block, exc, label, index, warn_unbound, found):
+                    pass
+                raise (found[0] if found else exc) from None
             graphs = list(_read_leniently(block, exc, label, index, warn_unbound, errors))
         yield from graphs
         index += len(graphs)
@@ -200,9 +204,13 @@ def _read_leniently(
 ) -> Iterator[Graph]:
     """The graphs of a block that cannot be read as a whole, an :class:`UnreadableGraph` for each bad part.
 
-    A block that runs over blank lines (unbalanced parentheses) is read part by part.
+    A block that runs over blank lines (unbalanced parentheses) is read part by part; one with no blank line
+    in it, cut where a new graph seems to start (:func:`~amreval.amr.parse.graph_start_parts`: two graphs
+    with no blank line between them, the first not closed).
     """
     parts = blank_line_parts(block)
+    if len(parts) <= 1:
+        parts = graph_start_parts(block)
     for part in parts if len(parts) > 1 else [block]:
         try:
             graphs = parse_block(part, label, index, warn_unbound) if len(parts) > 1 else []

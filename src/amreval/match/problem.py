@@ -207,21 +207,22 @@ class Problem:
         """The score of a mapping given as target node per A node (-1 = none).
 
         Raises:
-            InputError: the mapping is not one-to-one.
+            InputError: the mapping is not one target (or -1) per node of A, or not one-to-one.
         """
+        mapping = np.asarray(mapping)
+        if mapping.shape != (self.n_a,):
+            raise InputError(f"the mapping must give a target (or -1) for each of the {self.n_a} nodes")
         check_one_to_one(mapping)
+        pairs = nodes_to_pairs(self, mapping)
+        pairs = pairs[pairs >= 0]  # ascending: pairs are ordered by node of A
         active = np.zeros(self.n_pairs, dtype=bool)
-        total = 0.0
-        for i, j in enumerate(mapping):
-            if j >= 0:
-                p = self.find_pair(i, int(j))
-                if p >= 0:
-                    active[p] = True
-                    total += self.pair_u[p]
+        active[pairs] = True
+        # the unary weights added one at a time in node order (a running sum, not NumPy's pairwise one)
+        total = float(np.cumsum(self.pair_u[pairs])[-1]) if len(pairs) else 0.0
         if self.n_terms:
             both = active[self.term_p] & active[self.term_q]
             total += float(self.term_w[both].sum())
-        return float(total)
+        return total
 
 
 @dataclass

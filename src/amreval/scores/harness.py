@@ -363,8 +363,9 @@ def warn_unreadable(failed: Sequence[int], n: int, first: object, noun: str = "g
 
 
 def _listed(positions: Iterable[int]) -> str:
-    shown = [f"#{k}" for k in positions]
-    return ", ".join(shown[:10]) + (", ..." if len(shown) > 10 else "")
+    shown = [f"#{k}" for k in positions]  # numbered as the predictions' other messages are ("prediction #0")
+    listed = ", ".join(shown[:10]) + (", ..." if len(shown) > 10 else "")
+    return ("prediction " if len(shown) == 1 else "predictions ") + listed
 
 
 def _plural(n: int, word: str) -> str:
