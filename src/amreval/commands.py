@@ -363,6 +363,14 @@ def run_docsmatch(args: argparse.Namespace) -> int:
     progress = options.pop("progress")
     keywords = dict(coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
     keywords.update(_standardize(args))
+    if "standardize" in keywords and (args.coref_subscore or args.fine_grained):
+        given = " and ".join(
+            f for f, on in (("--coref-subscore", args.coref_subscore), ("--fine-grained", args.fine_grained)) if on
+        )
+        raise UsageError(
+            f"--standardize {args.standardize}: applies to the main DocSmatch score only, not with {given} "
+            "(those read triples as smatch does)"
+        )
     if not args.json:
         args.pr = True  # the reference's layout
 
@@ -404,6 +412,7 @@ def run_docsmatch(args: argparse.Namespace) -> int:
 
                 tail["coref_counts"] = {c: getattr(result.coref, c) for c in CATEGORIES}
                 tail["coref_counts"]["mixed"] = result.coref.mixed
+                tail["coref_counts"]["across"] = result.coref.across
             if result.fine_grained is not None:
                 tail["fine_grained_counts"] = result.fine_grained
             output.write_json(out, tail)

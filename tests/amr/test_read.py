@@ -269,3 +269,12 @@ def test_reading_a_file_leaves_the_cycle_collector_as_it_found_it(tmp_path):
             assert gc.isenabled() is state  # restored after an error too
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_graph_the_top_does_not_reach_whole_is_an_error_when_written():
+    from amreval import Graph, InputError
+
+    with pytest.raises(InputError, match=r"^<string>: cannot be written as PENMAN: possibly disconnected graph$"):
+        Graph(top="a", instances={"a": "x", "b": "y"}).to_string()
+    with pytest.raises(InputError, match=r"^<string>: an empty graph cannot be written as PENMAN$"):
+        Graph(top=None).to_string()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from amreval import AmrevalWarning, Graph, InputError, docsmatch, loads_graph, loads_graphs, read_graphs, smatch
@@ -454,3 +456,27 @@ def test_cli_converts_a_split_of_an_amr3_root(tmp_path, capsys):
     (graph,) = read_graphs(out)
     assert graph.id == "A" and graph.metadata["tok"] == "The boy slept. <next_sent> He ate."
     assert_graph(graph, "(d / document :snt1 (s1.s / sleep-01 :ARG0 (s1.b / boy)) :snt2 (s2.e / eat-01 :ARG0 s1.b))")
+
+
+def test_a_sentence_edge_written_inverted_is_the_same_sentence_edge():
+    from amreval.docamr.document import sentence_membership
+
+    # sentence 2 is a city that sentence 1 introduced; the writer may put its edge under it, inverted
+    inverted = loads_graph(
+        '(d / document :snt1 (s / see-01 :ARG1 (c / city :name (n / name :op1 "Paris") :snt2-of d))'
+        " :snt3 (l / leave-11))"
+    )
+    direct = loads_graph(
+        '(d / document :snt1 (s / see-01 :ARG1 (c / city :name (n / name :op1 "Paris"))) :snt2 c'
+        " :snt3 (l / leave-11))"
+    )
+    for g in (inverted, direct):
+        # d, s, c, n, l: the city and its name in sentences 1 and 2
+        assert sentence_membership(g) == [(0,), (1,), (1, 2), (1, 2), (3,)]
+    gold = "(d / document :snt1 (s / see-01 :ARG1 (c / city)) :snt2 (e / city) :snt3 (l / leave-11))"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no sentence counted as missing
+        scores = [docsmatch([g], [gold], solver="exact") for g in (inverted, direct)]
+    # matched: the instances of d, s, c (to the gold's c) and l, TOP, :snt1, :snt3 and :ARG1; c cannot
+    # match both the gold's c (by :ARG1) and e (by :snt2)
+    assert [(r.match, r.test, r.gold) for r in scores] == [(8, 12, 10)] * 2

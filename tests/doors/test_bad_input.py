@@ -80,6 +80,35 @@ def test_unreadable_sentence_of_a_predicted_list_is_an_empty_sentence():
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (2, 2, 12, [0, 1])
 
 
+def test_a_predicted_document_numbered_wrongly_is_scored_empty_unless_strict(capsys, tmp_path):
+    good = "(d / document :snt1 (a / boy))"  # the document, the boy, TOP and :snt1: 4 triples
+    preds = ["(d / document :snt0 (a / boy))", "(d / document :snt1 (a / boy) :snt1 (b / girl))", good]
+    with pytest.warns(AmrevalWarning) as caught:
+        r = docsmatch(preds, [good] * 3)
+    assert (r.match, r.test, r.gold, r.unreadable_predictions) == (4, 4, 12, [0, 1])
+    assert str(caught[0].message).startswith(
+        "2 of 3 predicted documents could not be read and were scored as empty graphs (predictions #0, #1; "
+        "the first: prediction #0, graph #1, line 1: sentences are numbered from :snt1; expected :snt1 ... "
+        ":sntN, each once)"
+    )
+    with pytest.raises(InputError, match=r"^prediction #0, graph #1, line 1: two :snt1 edges; expected"):
+        docsmatch(preds[1:], [good] * 2, strict=True)
+    with pytest.raises(InputError, match=r"^reference #0, graph #1, line 1: two :snt1 edges"):
+        docsmatch([good], [preds[1]])
+    pred, gold = tmp_path / "pred.amr", tmp_path / "gold.amr"
+    pred.write_text("\n\n".join(preds) + "\n")
+    gold.write_text("\n\n".join([good] * 3) + "\n")
+    code, out, err = run(capsys, "docsmatch", "-f", str(pred), str(gold))
+    assert (code, out.splitlines()[-1]) == (0, "F-score: 0.5000")  # 4 of 4 predicted, of 12 gold
+    assert "2 of 3 predicted documents could not be read" in err
+    code, _, err = run(capsys, "docsmatch", "-f", str(pred), str(gold), "--strict")
+    assert (code, err) == (
+        1,
+        f"amreval: error: {pred}, graph #1, line 1: sentences are numbered from :snt1; "
+        "expected :snt1 ... :sntN, each once\n",
+    )
+
+
 def test_unreadable_reference_is_an_error(capsys, tmp_path):
     with pytest.raises(DecodeError, match="reference #0, graph #1, line 1: malformed PENMAN"):
         smatch(["(a / b)"], ["(a / b"])
@@ -649,7 +678,7 @@ def test_every_row_of_the_catalogue_names_a_test_that_exists():
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
     named = [name for row in rows for name in re.findall(r"`(tests/[^`:]+(?:::\w+)?)`", row.rsplit(" | ", 1)[1])]
-    assert len(rows) == 52 and len(named) == 88
+    assert len(rows) == 53 and len(named) == 90
     for name in named:
         path, _, test = name.partition("::")
         assert (root / path).is_file(), name

@@ -198,7 +198,13 @@ def test_docsmatch_fine_grained_and_json(capsys, reference_dir):
     data = json.loads(out)
     # gold: the Paris chain (its coref-entity node, 2 :coref edges, ARG4 into it) and the 5 edges into
     # the merged Obama node are named-entity items: 9; the missing :part is bridging; 10 others
-    assert data["coref_counts"] == {"named_entity": [5, 5, 9], "bridging": [0, 0, 1], "other": [9, 9, 10], "mixed": 0}
+    assert data["coref_counts"] == {
+        "named_entity": [5, 5, 9],
+        "bridging": [0, 0, 1],
+        "other": [9, 9, 10],
+        "mixed": 0,
+        "across": 0,
+    }
     assert [(d["match"], d["test"], d["gold"]) for d in data["documents"]] == [(63, 69, 74), (15, 15, 16)]
 
 
@@ -231,3 +237,15 @@ def test_svg_pictures_from_the_cli(tmp_path, capsys):
     assert code == 0
     for k in (1, 2):
         assert "sentence 3" in "".join(ET.parse(tmp_path / f"doc_{k}.svg").getroot().itertext())
+
+
+def test_standardize_with_the_coreference_or_fine_grained_scores_is_a_usage_error(capsys):
+    files = ["-f", str(EXAMPLES / "pred.docamr.amr"), str(EXAMPLES / "gold.docamr.amr")]
+    code, _, err = run(capsys, "docsmatch", *files, "--standardize", "none", "--coref-subscore")
+    assert (code, err) == (
+        2,
+        "amreval: error: --standardize none: applies to the main DocSmatch score only, not with "
+        "--coref-subscore (those read triples as smatch does)\n",
+    )
+    code, out, _ = run(capsys, "docsmatch", *files, "--standardize", "none")
+    assert code == 0 and out.splitlines()[-1] == "F-score: 0.9091"

@@ -97,6 +97,26 @@ def test_named_entity_coref_nodes():
     assert nodes == ["e"] and items.named.nonzero()[0].tolist() == [2]
 
 
+def test_a_chain_named_on_one_side_only_counts_in_the_total_and_in_no_category():
+    gold = (
+        "(d / document :snt1 (a / arrive-01 :ARG1 (c / city)) :snt2 (b / like-01 :ARG1 (e / city))"
+        " :snt3 (r / coref-entity :coref c :coref e))"
+    )
+    pred = gold.replace("(c / city)", '(c / city :name (n / name :op1 "Paris"))')
+    r = docsmatch([pred], [gold], coref=True, solver="exact")
+    # the same chain: r and its two :coref edges, and the :snt3 edge into r; named in the prediction only
+    # (its node points to a named city), so each of the 4 matches is across categories
+    assert r.coref.total == (4, 4, 4) and r.coref.across == 4 and r.coref.mixed == 0
+    assert (r.coref.named_entity, r.coref.other, r.coref.bridging) == ([0, 4, 0], [0, 0, 4], [0, 0, 0])
+    d = r.as_dict()
+    assert (d["coref_precision"], d["coref_recall"]) == (1.0, 1.0)
+    assert (d["coref_named_entity_precision"], d["coref_named_entity_recall"]) == (0.0, None)
+    assert (d["coref_other_precision"], d["coref_other_recall"]) == (None, 0.0)
+    # summed over documents, as a corpus is
+    both = docsmatch([pred, gold], [gold, gold], coref=True, solver="exact")
+    assert both.coref.total == (8, 8, 8) and both.coref.across == 4 and both.coref.other == [4, 4, 8]
+
+
 def test_counts_under_the_best_mapping_by_hand():
     r = docsmatch([PRED], [GOLD], coref=True, solver="exact")
     # gold: r + 5 edges = 6; predicted: r + (w, c), (s, c), (g, r) = 4, all matched

@@ -123,6 +123,7 @@ class Graph:
             InputError: the graph has no node, or nodes the top does not reach.
         """
         import penman
+        from penman.exceptions import LayoutError
 
         from amreval.errors import InputError
 
@@ -140,7 +141,7 @@ class Graph:
             if flat is None:  # pragma: no cover - penman recursed where the flat writer found no tree
                 raise InputError(f"{self.origin}: nested too deep to be written as PENMAN") from None
             return flat
-        except penman.LayoutError as exc:
+        except LayoutError as exc:
             raise InputError(f"{self.origin}: cannot be written as PENMAN: {exc}") from None
 
     def _to_string_deep(self) -> tuple[str, int]:

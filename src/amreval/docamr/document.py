@@ -8,7 +8,8 @@ prediction is always compared with sentence k of the gold document, whatever
 is missing on either side.
 
 A document graph has ``:snt1 ... :sntN`` edges from its top node to the
-sentence roots. A node belongs to sentence k when it is reachable from the
+sentence roots (an edge written inverted, ``:snt2-of d`` under a node that an
+earlier sentence introduced, is the same edge). A node belongs to sentence k when it is reachable from the
 root of sentence k, following each edge, stored as (role, source, target):
 
 * source -> target, for every edge except ``coref`` edges and ``domain``
@@ -36,13 +37,14 @@ import numpy as np
 
 from amreval._warn import warn_caller
 from amreval.amr.graph import Attribute, Edge, Graph
-from amreval.amr.read import as_graph
+from amreval.amr.read import UnreadableGraph, as_graph
 from amreval.errors import InputError
 
 __all__ = [
     "numbered_sentences",
     "join_sentences",
     "document_graph",
+    "sentence_roots",
     "sentence_membership",
     "sentence_groups",
     "DOCUMENT_TOP",
@@ -116,6 +118,13 @@ def document_graph(
     """
     if isinstance(doc, (Graph, str)):
         graph = as_graph(doc, what, index, errors=errors)
+        try:
+            sentence_roots(graph)
+        except InputError as exc:
+            if errors is None:
+                raise
+            errors.append(exc)  # read leniently: scored as an empty document, as one that cannot be read
+            return UnreadableGraph.of(exc, graph.origin)
         _warn_sentence_edges(graph, what, index)
         return graph
     if isinstance(doc, (list, tuple)):
@@ -140,7 +149,7 @@ def _warn_sentence_edges(graph: Graph, what: str, index: int) -> None:
     """Warn about ``:sntN`` numbers with gaps and ``:sntN`` edges to constants (one warning per document)."""
     top = graph.top
     numbers = sorted(
-        int(m.group(1)) for e in graph.edges if e.source == top and not e.inverted for m in [_SNT.match(e.role)] if m
+        int(m.group(1)) for e in graph.edges if e.source == top for m in [_SNT.match(e.role)] if m
     )
     problems = []
     constants = [f":{a.role} {a.value}" for a in graph.attributes if a.source == top and _SNT.match(a.role)]
@@ -157,6 +166,26 @@ def _warn_sentence_edges(graph: Graph, what: str, index: int) -> None:
         problems.append(f"no {shown} below :snt{present[-1]} (counted as empty sentences)")
     if problems:
         warn_caller(f"{what} #{index}: " + "; ".join(problems))
+
+
+def sentence_roots(graph: Graph) -> dict[int, str]:
+    """The root of each sentence of a document graph, by its number (none: not a document graph).
+
+    Raises:
+        InputError: an ``:snt0`` edge, or two ``:sntK`` edges with the same K.
+    """
+    top = graph.top
+    roots: dict[int, str] = {}
+    for e in graph.edges:
+        if e.source == top:  # written from the top or, inverted, from the sentence's root (``:snt2-of d``)
+            m = _SNT.match(e.role)
+            if m:
+                k = int(m.group(1))
+                if k == 0 or k in roots:
+                    problem = "sentences are numbered from :snt1" if k == 0 else f"two :snt{k} edges"
+                    raise InputError(f"{graph.origin}: {problem}; expected :snt1 ... :sntN, each once")
+                roots[k] = e.target
+    return roots
 
 
 def sentence_membership(graph: Graph, variables: Sequence[str] | None = None) -> list[tuple[int, ...]] | None:
@@ -181,16 +210,7 @@ def sentence_membership(graph: Graph, variables: Sequence[str] | None = None) ->
         [(0,), (1,), (1, 7), (7,)]
     """
     top = graph.top
-    roots: dict[int, str] = {}
-    for e in graph.edges:
-        if e.source == top and not e.inverted:
-            m = _SNT.match(e.role)
-            if m:
-                k = int(m.group(1))
-                if k == 0 or k in roots:
-                    problem = "sentences are numbered from :snt1" if k == 0 else f"two :snt{k} edges"
-                    raise InputError(f"{graph.origin}: {problem}; expected :snt1 ... :sntN, each once")
-                roots[k] = e.target
+    roots = sentence_roots(graph)
     if not roots:
         return None
     order = list(variables) if variables is not None else list(graph.instances)

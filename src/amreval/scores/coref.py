@@ -26,7 +26,9 @@ exists with the same role and is a predicted coref edge. Counts split into
 a ``:name`` or a ``:coref`` edge to a named node, the coref edges into a
 named node or such a coref node, and the ``:coref`` edges of such a coref
 node: the named-entity chains) and *other*;
-the total is their sum. (The reference splits only coref nodes with a
+the total is their sum, with the matches of a gold item by a predicted item of another category
+(a chain named on one side only) counted in the total alone: filed under either side's category they
+could push that category's precision or recall above 1.0. (The reference splits only coref nodes with a
 ``:name`` off as named entity, which DocAMR's merged named entities never
 are; it prints only the total, which is the same here.) The non-coref
 remainder is the overall count minus the coref count, where a matched
@@ -173,22 +175,27 @@ def coref_items(graph: Graph, triples: Triples, groups: Sequence[tuple[int, ...]
 class CorefCounts:
     """Coref match / test / gold counts by category (micro-summable).
 
-    Each category maps to ``[match, test, gold]``. ``mixed`` counts matched
-    relation triples that are a coref edge on one side only: they are in the
-    overall match but in neither the coref nor the non-coref match, so that
-    the non-coref remainder never exceeds 1.0.
+    Each category maps to ``[match, test, gold]``. ``across`` counts matched
+    coref items whose category differs between the two sides (a node or edge
+    of a chain named on one side only): they are in the total's match but in
+    no category's, so that no category's precision or recall exceeds 1.0.
+    ``mixed`` counts matched relation triples that are a coref edge on one side
+    only: they are in the overall match but in neither the coref nor the
+    non-coref match, so that the non-coref remainder never exceeds 1.0.
     """
 
     named_entity: list[int] = field(default_factory=lambda: [0, 0, 0])
     bridging: list[int] = field(default_factory=lambda: [0, 0, 0])
     other: list[int] = field(default_factory=lambda: [0, 0, 0])
     mixed: int = 0
+    across: int = 0
 
     @property
     def total(self) -> tuple[int, int, int]:
-        """``(match, test, gold)`` over all categories."""
+        """``(match, test, gold)`` over all categories, the matches across categories included."""
         cats = (self.named_entity, self.bridging, self.other)
-        return tuple(sum(c[k] for c in cats) for k in range(3))  # type: ignore[return-value]
+        m, t, g = (sum(c[k] for c in cats) for k in range(3))
+        return m + self.across, t, g
 
     def noncoref(self, match: float, test: int, gold: int) -> tuple[float, int, int]:
         """The non-coref remainder of overall counts: overall minus coref, less the mixed matches."""
@@ -200,6 +207,7 @@ class CorefCounts:
         return CorefCounts(
             **summed,
             mixed=self.mixed + other.mixed,
+            across=self.across + other.across,
         )
 
 
@@ -221,13 +229,21 @@ def count_coref(a: Triples, b: Triples, items_a: CorefItems, items_b: CorefItems
             (counts.named_entity if items.named[k] else counts.other)[slot] += 1
         for r in np.nonzero(items.edges)[0]:
             _edge_category(counts, items, r)[slot] += 1
-    # a matched gold coref node: the same concept, so a predicted coref node too
+    # a matched gold coref node: the same concept, so a predicted coref node too; in its category where the
+    # predicted one is of the same category, else in the total alone
     for i, j in diff.matched("instance"):
         if items_b.nodes[j] and items_a.nodes[i]:
-            (counts.named_entity if items_b.named[j] else counts.other)[0] += 1
+            if items_b.named[j] == items_a.named[i]:
+                (counts.named_entity if items_b.named[j] else counts.other)[0] += 1
+            else:
+                counts.across += 1
     for ra, rb in diff.matched("relation"):
         if items_b.edges[rb] and items_a.edges[ra]:
-            _edge_category(counts, items_b, rb)[0] += 1
+            gold = _edge_category(counts, items_b, rb)
+            if gold is _edge_category(counts, items_a, ra):
+                gold[0] += 1
+            else:
+                counts.across += 1
         elif items_b.edges[rb] or items_a.edges[ra]:
             counts.mixed += 1
     return counts
