@@ -587,12 +587,13 @@ def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.A
 
 class _NotPrintedElsewhere(logging.Filter):
     """Lets through what no handler of the record's own library prints (huggingface_hub, transformers and
-    datasets print their messages themselves and pass them on too, which would print them twice)."""
+    datasets print their messages themselves and pass them on too, which would print them twice); a
+    ``NullHandler`` (urllib3's, requests') prints nothing."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         log: logging.Logger | None = logging.getLogger(record.name)
         while log is not None and log is not logging.root:
-            if log.handlers:
+            if any(not isinstance(h, logging.NullHandler) and record.levelno >= h.level for h in log.handlers):
                 return False
             if not log.propagate:
                 break

@@ -116,6 +116,20 @@ def test_a_graph_cut_short_before_the_next_without_a_blank_line_is_that_graph_al
         loads_graphs(first_short)
     with pytest.raises(DecodeError, match=r"^<string>, graph #2, line 4: malformed PENMAN"):
         loads_graphs(second_short)
+    # the block of a graph not closed runs over the blank lines after it: each part is cut the same way
+    errors = []
+    graphs = loads_graphs(first_short + "\n# ::id c\n(e / f)\n", errors=errors)
+    assert [g.top for g in graphs] == [None, "c", "e"] and len(errors) == 1
+    # one graph is never cut: not at a line opening a node at the first column inside it, nor at a comment
+    for one, cause in (
+        ("(a / b :ARG0\n(c / d)\n", r"line 2: malformed PENMAN: Unexpected end of input in '\(c / d\)'"),
+        ("(a / b\n# note\n :ARG0 (c / d))\n", r"line 2: malformed PENMAN: Expected: ROLE in '# note'"),
+        ("(a / b :ARG0\n(c / d)))\n", r"line 2: unexpected '\)' after the end of the graph"),
+    ):
+        errors = []
+        assert [g.top for g in loads_graphs(one + "\n(e / f)\n", errors=errors)] == [None, "e"]
+        with pytest.raises(DecodeError, match=r"^<string>, graph #1, " + cause):
+            loads_graphs(one)
 
 
 def test_read_graph_rejects_zero_or_many():

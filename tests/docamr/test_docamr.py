@@ -467,8 +467,7 @@ def test_a_sentence_edge_written_inverted_is_the_same_sentence_edge():
         " :snt3 (l / leave-11))"
     )
     direct = loads_graph(
-        '(d / document :snt1 (s / see-01 :ARG1 (c / city :name (n / name :op1 "Paris"))) :snt2 c'
-        " :snt3 (l / leave-11))"
+        '(d / document :snt1 (s / see-01 :ARG1 (c / city :name (n / name :op1 "Paris"))) :snt2 c :snt3 (l / leave-11))'
     )
     for g in (inverted, direct):
         # d, s, c, n, l: the city and its name in sentences 1 and 2

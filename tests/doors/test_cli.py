@@ -112,10 +112,13 @@ def test_a_library_that_prints_its_own_messages_is_printed_once(tmp_path):
         "import logging; from amreval.cli import _log_to_stderr; _log_to_stderr(False); "
         "lib = logging.getLogger('somelib'); lib.addHandler(logging.StreamHandler()); "
         "logging.getLogger('somelib.http').warning('retrying'); logging.getLogger('amreval.x').warning('ours'); "
-        "logging.getLogger('amreval.x').info('quiet')"
+        "logging.getLogger('amreval.x').info('quiet'); "
+        # as urllib3 does: a NullHandler, which prints nothing
+        "logging.getLogger('otherlib').addHandler(logging.NullHandler()); "
+        "logging.getLogger('otherlib.pool').warning('x')"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    assert done.stderr == "retrying\nWARNING: ours\n"
+    assert done.stderr == "retrying\nWARNING: ours\nWARNING: x\n"
 
 
 def test_docamr_from_xml_and_amrs(capsys, tmp_path, reference_dir):

@@ -355,26 +355,37 @@ def blank_line_parts(block: Block) -> list[Block]:
 
 
 def graph_start_parts(block: Block) -> list[Block]:
-    """A block cut before every line where a new graph seems to start: a comment line after a line of a graph
-    (metadata comes before a graph, never inside one), or a line that opens a graph at its first column
-    after a line of a graph (parts holding only comments are left out). For a block that runs on because a
-    graph in it is not closed (two graphs with no blank line between them, the first cut short).
+    """A block cut where a new graph starts after a graph in it: before a metadata line (``# ::id``,
+    ``# ::snt`` ...) that follows a line of a graph (metadata comes before a graph, never inside one), and
+    before a line that opens a graph once the graph before it is closed (its parentheses balanced). Parts holding
+    only comments are left out. For a block that runs on because a graph in it is not closed (two graphs
+    with no blank line between them, one cut short); a graph that is not closed and has no metadata in it
+    is never cut.
 
     Example:
         >>> [(p.line, p.text) for p in graph_start_parts(Block("# ::id a\\n(x / y\\n# ::id b\\n(z / w)", 3))]
         [(3, '# ::id a\\n(x / y'), (5, '# ::id b\\n(z / w)')]
+        >>> [p.text for p in graph_start_parts(Block("(x / y)\\n(z / w", 1))]
+        ['(x / y)', '(z / w']
+        >>> [p.text for p in graph_start_parts(Block("(x / y :ARG0\\n(z / w)", 1))]
+        ['(x / y :ARG0\\n(z / w)']
     """
     lines = block.text.split("\n")
     parts: list[Block] = []
     start = 0
-    in_graph = False  # the last line was a line of a graph (not a comment)
+    in_graph = False  # the last line that is not blank was a line of a graph (not a comment)
+    depth = 0  # open parentheses of the graphs so far (outside strings)
     for n, line in enumerate(lines):
-        comment = line.lstrip().startswith("#")
-        if in_graph and n > start and (comment or line.startswith("(")):
+        stripped = line.lstrip()
+        comment = stripped.startswith("#")
+        if in_graph and n > start and (stripped.startswith("# ::") or (depth <= 0 and stripped.startswith("("))):
             parts.append(Block("\n".join(lines[start:n]), block.line + start))
-            start = n
-        if line.strip():
+            start, depth = n, 0
+        if stripped:
             in_graph = not comment
+        if stripped and not comment:
+            text = _STRING.sub("", line) if '"' in line else line
+            depth += text.count("(") - text.count(")")
     parts.append(Block("\n".join(lines[start:]), block.line + start))
     return [p for p in parts if any(x.strip() and not x.lstrip().startswith("#") for x in p.text.split("\n"))]
 

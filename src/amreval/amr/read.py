@@ -204,13 +204,11 @@ def _read_leniently(
 ) -> Iterator[Graph]:
     """The graphs of a block that cannot be read as a whole, an :class:`UnreadableGraph` for each bad part.
 
-    A block that runs over blank lines (unbalanced parentheses) is read part by part; one with no blank line
-    in it, cut where a new graph seems to start (:func:`~amreval.amr.parse.graph_start_parts`: two graphs
-    with no blank line between them, the first not closed).
+    A block that runs over blank lines (unbalanced parentheses) is read part by part, each part cut again
+    before the metadata of a graph that follows a graph in it (:func:`~amreval.amr.parse.graph_start_parts`:
+    two graphs with no blank line between them, the first not closed).
     """
-    parts = blank_line_parts(block)
-    if len(parts) <= 1:
-        parts = graph_start_parts(block)
+    parts = [cut for part in blank_line_parts(block) for cut in graph_start_parts(part)]
     for part in parts if len(parts) > 1 else [block]:
         try:
             graphs = parse_block(part, label, index, warn_unbound) if len(parts) > 1 else []

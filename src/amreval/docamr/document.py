@@ -148,9 +148,7 @@ def document_graph(
 def _warn_sentence_edges(graph: Graph, what: str, index: int) -> None:
     """Warn about ``:sntN`` numbers with gaps and ``:sntN`` edges to constants (one warning per document)."""
     top = graph.top
-    numbers = sorted(
-        int(m.group(1)) for e in graph.edges if e.source == top for m in [_SNT.match(e.role)] if m
-    )
+    numbers = sorted(int(m.group(1)) for e in graph.edges if e.source == top for m in [_SNT.match(e.role)] if m)
     problems = []
     constants = [f":{a.role} {a.value}" for a in graph.attributes if a.source == top and _SNT.match(a.role)]
     if constants:
