@@ -205,8 +205,8 @@ def _read_leniently(
     """The graphs of a block that cannot be read as a whole, an :class:`UnreadableGraph` for each bad part.
 
     A block that runs over blank lines (unbalanced parentheses) is read part by part, each part cut again
-    before the metadata of a graph that follows a graph in it (:func:`~amreval.amr.parse.graph_start_parts`:
-    two graphs with no blank line between them, the first not closed).
+    where a graph starts after another in it (:func:`~amreval.amr.parse.graph_start_parts`: two graphs with no
+    blank line between them, one not closed).
     """
     parts = [cut for part in blank_line_parts(block) for cut in graph_start_parts(part)]
     for part in parts if len(parts) > 1 else [block]:

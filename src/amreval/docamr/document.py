@@ -119,13 +119,13 @@ def document_graph(
     if isinstance(doc, (Graph, str)):
         graph = as_graph(doc, what, index, errors=errors)
         try:
-            sentence_roots(graph)
+            roots = sentence_roots(graph)
         except InputError as exc:
             if errors is None:
                 raise
             errors.append(exc)  # read leniently: scored as an empty document, as one that cannot be read
             return UnreadableGraph.of(exc, graph.origin)
-        _warn_sentence_edges(graph, what, index)
+        _warn_sentence_edges(graph, sorted(roots), what, index)
         return graph
     if isinstance(doc, (list, tuple)):
         if not doc:
@@ -145,15 +145,15 @@ def document_graph(
     )
 
 
-def _warn_sentence_edges(graph: Graph, what: str, index: int) -> None:
-    """Warn about ``:sntN`` numbers with gaps and ``:sntN`` edges to constants (one warning per document)."""
+def _warn_sentence_edges(graph: Graph, numbers: list[int], what: str, index: int) -> None:
+    """Warn about gaps in the sentence ``numbers`` (ascending, :func:`sentence_roots`) and ``:sntN`` edges to
+    constants (one warning per document)."""
     top = graph.top
-    numbers = sorted(int(m.group(1)) for e in graph.edges if e.source == top for m in [_SNT.match(e.role)] if m)
     problems = []
     constants = [f":{a.role} {a.value}" for a in graph.attributes if a.source == top and _SNT.match(a.role)]
     if constants:
         problems.append(f"{', '.join(constants)} point to constants, not sentences (they are not scored as sentences)")
-    present = sorted(set(numbers))
+    present = numbers
     if present and present[-1] > len(present):
         gaps: list[int] = []  # the first few missing numbers, without counting up to the largest
         for before, k in zip([0, *present], present):
