@@ -280,11 +280,11 @@ def test_the_smatch_command_loads_only_what_it_runs():
 
 
 def test_the_command_list_is_the_parser_s():
-    from amreval.cli import _COMMANDS, build_parser
+    from amreval.cli import COMMANDS, build_parser
 
     parser = build_parser()
     (commands,) = [a for a in parser._actions if a.dest == "command"]
-    assert tuple(commands.choices) == _COMMANDS
+    assert tuple(commands.choices) == tuple(COMMANDS)
 
 
 def test_a_name_that_is_no_module_is_an_attribute_error():

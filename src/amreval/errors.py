@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "AmrevalError",
     "InputError",
+    "UsageError",
     "DecodeError",
     "MissingDependencyError",
     "TooLarge",
@@ -24,6 +25,12 @@ class AmrevalError(Exception):
 
 class InputError(AmrevalError, ValueError):
     """The input does not have the expected shape or content."""
+
+
+class UsageError(InputError):
+    """Settings that do not go together, or a setting's value out of its range (``frames`` without an
+    aspect score, ``standardize`` with the coreference sub-score). An :class:`InputError` for callers of
+    the API; the command line reports it as a bad command line (exit status 2), wherever it is raised."""
 
 
 class DecodeError(InputError):

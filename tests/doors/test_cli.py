@@ -109,7 +109,7 @@ def test_a_file_that_cannot_be_written_is_named_with_the_reason(capsys, tmp_path
 def test_a_library_that_prints_its_own_messages_is_printed_once(tmp_path):
     # as huggingface_hub does: a handler of its own, and its messages passed on to the root logger too
     code = (
-        "import logging; from amreval.cli import _log_to_stderr; _log_to_stderr(False); "
+        "import logging; from amreval.cli.process import log_to_stderr; log_to_stderr(False); "
         "lib = logging.getLogger('somelib'); lib.addHandler(logging.StreamHandler()); "
         "logging.getLogger('somelib.http').warning('retrying'); logging.getLogger('amreval.x').warning('ours'); "
         "logging.getLogger('amreval.x').info('quiet'); "
@@ -247,8 +247,8 @@ def test_standardize_with_the_coreference_or_fine_grained_scores_is_a_usage_erro
     code, _, err = run(capsys, "docsmatch", *files, "--standardize", "none", "--coref-subscore")
     assert (code, err) == (
         2,
-        "amreval: error: --standardize none: applies to the main DocSmatch score only, not with "
-        "--coref-subscore (those read triples as smatch does)\n",
+        "amreval: error: standardize='none' applies to the main DocSmatch score only; the coreference and "
+        "fine-grained scores read triples as smatch does (set coref and fine_grained off)\n",
     )
     code, out, _ = run(capsys, "docsmatch", *files, "--standardize", "none")
     assert code == 0 and out.splitlines()[-1] == "F-score: 0.9091"

@@ -218,7 +218,7 @@ def test_compare_with_frames_moves_a_role_between_aspects(tmp_path, capsys):
     with pytest.raises(InputError, match=r"frames: the frames rename roles for the aspect scores \(aspects-onealign"):
         compare_systems({"a": [GOLD_CONTROL] * 2, "b": [GOLD_CONTROL] * 2}, [GOLD_CONTROL] * 2, frames=frames)
     assert main(["compare", "-f", str(a), str(b), "--gold", str(gold), "--frames", str(frames)]) == 2
-    assert "--frames: the frames rename roles for --score aspects-onealign, aspects-multialign; got smatch" in (
+    assert "amreval: error: frames: the frames rename roles for the aspect scores (aspects-onealign" in (
         capsys.readouterr().err
     )
 

@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy.typing as npt
 
-from amreval.errors import InputError
+from amreval.errors import InputError, UsageError
 from amreval.scores.bootstrap import bootstrap_statistics, check_counts
 from amreval.scores.checks import check_choice, check_confidence, check_int
 from amreval.scores.comparison_results import Comparison, PairedTest
@@ -342,9 +342,9 @@ def compare_systems(
         raise InputError(f"{score} is an MFβ score: compare it with amreval.mfbeta.counts.compare_mfbeta_systems")
     score = check_choice("score", score, SCORES)
     if standardize != "smatch" and score not in ("smatch", *ASPECT_SCORES):
-        raise InputError(f"standardize={standardize!r}: only the smatch score reads triples another way; got {score}")
+        raise UsageError(f"standardize={standardize!r}: only the smatch score reads triples another way; got {score}")
     if frames is not None and score not in ASPECT_SCORES:
-        raise InputError(
+        raise UsageError(
             f"frames: the frames rename roles for the aspect scores ({', '.join(ASPECT_SCORES)}); got {score}"
         )
     statistic = check_choice("statistic", statistic, STATISTICS)

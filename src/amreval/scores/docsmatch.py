@@ -43,7 +43,7 @@ import numpy as np
 
 from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
-from amreval.errors import InputError
+from amreval.errors import UsageError
 from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
@@ -224,7 +224,7 @@ def _check_standardize(standardize: str, coref: bool, fine_grained: bool) -> Non
     from amreval.scores.smatch import standardize_option
 
     if standardize_option(standardize) and (coref or fine_grained):
-        raise InputError(
+        raise UsageError(
             f"standardize={standardize!r} applies to the main DocSmatch score only; "
             "the coreference and fine-grained scores read triples as smatch does (set coref and fine_grained off)"
         )

@@ -1,6 +1,6 @@
-"""``amreval smatch``'s SMATCH++ options: the averages over pairs, SMATCH++'s tab-separated triples,
-and SMATCH++'s aspect scores (``--aspects onealign`` or ``multialign``, :mod:`amreval.scores.aspects`);
-``amreval docsmatch --aspects``, the aspect scores of documents (:mod:`amreval.scores.doc_aspects`).
+"""SMATCH++'s aspect scores on the command line: ``amreval smatch --aspects onealign`` or ``multialign``
+(:mod:`amreval.scores.aspects`) and ``amreval docsmatch --aspects``, the aspect scores of documents
+(:mod:`amreval.scores.doc_aspects`).
 
 Example:
     amreval smatch -f pred.amr gold.amr --aspects onealign --pr
@@ -14,40 +14,27 @@ import argparse
 import json
 from typing import Any
 
-from amreval.errors import AmrevalError
+from amreval.cli.output import read_pair_files
+from amreval.errors import UsageError
 
-__all__ = [
-    "ALIGNMENTS",
-    "add_arguments",
-    "add_averages",
-    "add_doc_aspects",
-    "doc_aspects_conflicts",
-    "run_aspects",
-    "run_doc_aspects",
-]
+__all__ = ["ALIGNMENTS", "add_aspects", "check_frames", "doc_aspects_conflicts", "run_aspects", "run_doc_aspects"]
 
 #: ``--aspects``'s choices (:data:`amreval.scores.aspects.ALIGNMENTS`, without importing it).
 ALIGNMENTS = ("onealign", "multialign")
 
+_ASPECTS_HELP = {
+    "smatch": "print SMATCH++'s aspect scores (agent, location, negation, ...): each aspect's triples under the "
+    "whole graphs' alignment (onealign) or aligned anew (multialign), read by --standardize "
+    "(smatchpp-amr unless another SMATCH++ reading is named)",
+    "docsmatch": "print SMATCH++'s aspect scores of the documents instead: each aspect's triples under "
+    "DocSmatch's alignment (onealign) or aligned anew under the sentence constraint (multialign), read by "
+    "--standardize (smatchpp-amr unless another SMATCH++ reading is named)",
+}
 
-def add_averages(p: argparse.ArgumentParser, items: str = "pairs'") -> None:
-    """``--averages``: the micro and the macro average over the items (smatch, s2match, docsmatch)."""
-    mean = f"print the micro and the macro average (mean of the {items} scores), 95%% intervals (--ci N, 10000)"
-    p.add_argument("--averages", action="store_true", help=mean)
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """``amreval smatch``'s SMATCH++ options: ``--averages``, ``--tsv``, ``--aspects`` and ``--frames``."""
-    add_averages(p)
-    p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
-    p.add_argument(
-        "--aspects",
-        choices=ALIGNMENTS,
-        default=None,
-        help="print SMATCH++'s aspect scores (agent, location, negation, ...): each aspect's triples under the "
-        "whole graphs' alignment (onealign) or aligned anew (multialign), read by --standardize "
-        "(smatchpp-amr unless another SMATCH++ reading is named)",
-    )
+def add_aspects(p: argparse.ArgumentParser, command: str) -> None:
+    """``--aspects`` and ``--frames`` of ``amreval smatch`` or ``amreval docsmatch`` (``command``)."""
+    p.add_argument("--aspects", choices=ALIGNMENTS, default=None, help=_ASPECTS_HELP[command])
     p.add_argument(
         "--frames",
         metavar="FILE",
@@ -56,22 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_doc_aspects(p: argparse.ArgumentParser) -> None:
-    """``amreval docsmatch``'s ``--aspects`` and ``--frames`` (its ``--standardize`` is the common option)."""
-    p.add_argument(
-        "--aspects",
-        choices=ALIGNMENTS,
-        default=None,
-        help="print SMATCH++'s aspect scores of the documents instead: each aspect's triples under DocSmatch's "
-        "alignment (onealign) or aligned anew under the sentence constraint (multialign), read by --standardize "
-        "(smatchpp-amr unless another SMATCH++ reading is named)",
-    )
-    p.add_argument(
-        "--frames",
-        metavar="FILE",
-        help="--aspects: a PropBank frame description file (SMATCH++'s propbank-amr-frames-arg-descr.txt) "
-        "whose argument descriptions rename core roles, as SMATCH++ does",
-    )
+def check_frames(args: argparse.Namespace) -> bool:
+    """Whether the aspect scores are asked for; ``--frames`` without ``--aspects`` is a usage error (the
+    frames rename roles for the aspect scores alone)."""
+    if args.aspects is None and args.frames is not None:
+        raise UsageError("--frames: the frames rename roles for the aspect scores; give --aspects too")
+    return args.aspects is not None
 
 
 def doc_aspects_conflicts(args: argparse.Namespace) -> list[str]:
@@ -80,25 +57,6 @@ def doc_aspects_conflicts(args: argparse.Namespace) -> list[str]:
     options = {"--coref-subscore": args.coref_subscore, "--fine-grained": args.fine_grained}
     options.update({"--averages": args.averages, "--ci": args.ci, "--svg": args.svg})
     return [option for option, value in options.items() if value]
-
-
-def _graphs(args: argparse.Namespace, noun: str = "graphs") -> tuple[list, list]:
-    from amreval.amr.read import read_graphs
-
-    if getattr(args, "tsv", False):
-        from amreval.amr.tsv import read_tsv
-
-        pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
-    else:
-        pred, gold = read_graphs(args.f[0], errors=None if args.strict else []), read_graphs(args.f[1])
-    for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
-        if not graphs:
-            raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
-    if len(pred) != len(gold):
-        raise AmrevalError(
-            f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
-        )
-    return pred, gold
 
 
 def _frames(args: argparse.Namespace) -> Any:
@@ -124,7 +82,7 @@ def run_aspects(args: argparse.Namespace) -> int:
     from amreval.scores.aspects import aspect_scores
 
     frames, standardize, search = _aspect_setup(args)
-    pred, gold = _graphs(args)
+    pred, gold = read_pair_files(args, "graphs")
     result = aspect_scores(pred, gold, alignment=args.aspects, standardize=standardize, frames=frames, **search)
     title = f"SMATCH++ aspects ({args.aspects}, {standardize}, frames: {'yes' if frames else 'no'}):"
     _print_aspects(result, args, title)
@@ -137,7 +95,7 @@ def run_doc_aspects(args: argparse.Namespace) -> int:
     from amreval.scores.docsmatch import docsmatch
 
     frames, standardize, search = _aspect_setup(args)
-    pred, gold = _graphs(args, "documents")
+    pred, gold = read_pair_files(args, "documents")
     result = docsmatch(
         pred,
         gold,

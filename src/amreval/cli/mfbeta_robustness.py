@@ -18,36 +18,31 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
+from amreval.cli.mfbeta_options import (
+    add_model_options,
+    check_paired_by_line,
+    command_scorer,
+    scoring_keywords,
+    sentence_lines,
+)
+from amreval.cli.options import system_names
 from amreval.errors import AmrevalError, InputError
 
-__all__ = ["add_parser", "add_arguments", "run"]
+__all__ = ["add_arguments", "run"]
 
 
 def _kept(kind: str) -> Any:
     return lambda text: (kind, text)
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    """The ``mfbeta-robustness`` subcommand, with its options, on the command line's subparsers ``sub``."""
-    p = sub.add_parser(
-        "mfbeta-robustness",
-        help="MFβ of several systems under several parser settings: scores, rank agreement, rank switches",
-        description="Score every system under every parser setting (given parses or a parser; with reference "
-        "parses, the gold-ablation setting too) and compare the settings' rankings of the systems.",
-    )
-    add_arguments(p)
-    p.set_defaults(func=run)
-    return p
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The arguments of ``amreval mfbeta-robustness``."""
-    from amreval.match.options import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
-    from amreval.mfbeta.lm import DEFAULT_KIND, DEFAULT_MODEL, DTYPES, KINDS
-
+    """The options of ``amreval mfbeta-robustness``."""
+    p.description = (
+        "Score every system under every parser setting (given parses or a parser; with reference parses, the "
+        "gold-ablation setting too) and compare the settings' rankings of the systems."
+    )
     p.add_argument("references", metavar="REFERENCES", help="text file: the reference sentences, one per line")
     p.add_argument("generated", nargs="+", metavar="GENERATED", help="text files: each system's generated sentences")
     p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names (default: file names to a dot)")
@@ -80,34 +75,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a gold-ablation setting for every setting (a --parser setting parses the references)",
     )
     p.add_argument("--gold", metavar="FILE", help="PENMAN file: the gold AMR of each sentence")
-    p.add_argument("--lm", default=DEFAULT_MODEL, help=f"language model name or folder (default {DEFAULT_MODEL})")
-    p.add_argument("--lm-kind", choices=KINDS, default=DEFAULT_KIND, help=f"default {DEFAULT_KIND}")
-    p.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: CUDA, else MPS, else CPU)")
-    p.add_argument("--dtype", choices=(*sorted(set(DTYPES.values())), "auto"), help="default float32")
-    p.add_argument("--max-tokens", type=int, metavar="N", help="padded tokens per forward pass")
-    p.add_argument("--batch-size", type=int, default=16, metavar="N", help="sentences per parser call")
-    p.add_argument("--cache", default="memory", metavar="WHERE", help="memory (default), disk, none, or a folder")
-    p.add_argument("-j", "--workers", type=int, default=1, metavar="N", help="processes for S²match pairs")
-    p.add_argument("--beta", type=float, default=1.0, help="the β of MFβ (default 1)")
-    p.add_argument("--tolerance", type=float, default=0.05, help="acceptable when prefScore >= 0.5 - it")
-    p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
-    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=f"default {DEFAULT_SOLVER}")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S", help="seconds per pair")
-    p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
-    p.add_argument("--significant", type=int, default=4, metavar="D", help="digits (default 4)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bars")
-    p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what is done")
-
-
-def _names(paths: list[str], given: list[str] | None) -> list[str]:
-    """``--names``, or the file names up to the first dot (the paths when those are not distinct)."""
-    if given:
-        if len(given) != len(paths):
-            raise InputError(f"{len(given)} names for {len(paths)} systems")
-        return list(given)
-    names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]
-    return names if len(set(names)) == len(names) else list(paths)
+    add_model_options(p)
+    p.set_defaults(func=run)
 
 
 def _named_value(text: str, option: str) -> tuple[str, str]:
@@ -132,14 +101,11 @@ def _parse_file(path: str, n: int, references: str) -> list:
 def run(args: argparse.Namespace) -> int:
     """Read the files, score every system under every setting, print the table or the JSON."""
     from amreval.amr.read import read_graphs
-    from amreval.mfbeta.command_options import check_paired_by_line, command_scorer, scoring_keywords, sentence_lines
     from amreval.mfbeta.robustness import parser_robustness
 
-    if args.significant < 0:
-        raise InputError(f"--significant must be 0 or more, got {args.significant}")
-    names = _names(args.generated, args.names)
-    if len(set(names)) < len(names) or len(names) < 2:
-        raise InputError(f"rank agreement needs two or more systems with different names, got {', '.join(names)}")
+    names = system_names(args.generated, args.names)
+    if len(names) < 2:
+        raise InputError(f"rank agreement needs two or more systems, got {', '.join(names)}")
     references = sentence_lines(args.references)
     generated = {name: sentence_lines(path) for name, path in zip(names, args.generated)}
     for name, path in zip(names, args.generated):

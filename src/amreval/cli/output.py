@@ -1,0 +1,248 @@
+"""How the scoring commands read their two files and print what they score: the layouts users expect
+(smatch.py's, the DocSmatch reference's), one record per pair as it comes, the intervals and averages,
+JSON; and the names of the pictures they draw."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from amreval.errors import AmrevalError
+
+__all__ = [
+    "decimals",
+    "plural",
+    "print_unproven",
+    "intervals",
+    "print_intervals",
+    "print_prf",
+    "read_pair_files",
+    "pair_id",
+    "pair_rows",
+    "pair_label",
+    "scoring_options",
+    "standardize_keyword",
+    "averages",
+    "print_averages",
+    "PairOutput",
+    "print_footer",
+    "svg_paths",
+]
+
+
+def decimals(value: float, digits: int) -> str:
+    """``value`` with ``digits`` digits after the point (the layout of every printed score)."""
+    return f"{value:.{digits}f}"
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def print_unproven(result: Any) -> None:
+    """Say which pairs are not proven optimal (a time limit ran out) and by how much they could rise."""
+    unproven = result.unproven
+    hill = result.config.search.solver == "hillclimb"
+    reason = "hill climbing proves only what reaches the simple bound" if hill else "time limit"
+    if unproven:
+        listed = ", ".join(f"#{k + 1}" for k in unproven[:20]) + (", ..." if len(unproven) > 20 else "")
+        print(
+            f"Not proven optimal ({reason}): {len(unproven)} of {len(result.pairs)} ({listed}); "
+            f"gap: at most {result.gap:g} more matched triples"
+        )
+
+
+def intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:
+    """With ``--ci``: the intervals of every precision, recall and F1 of the result (F1's is the result's own)."""
+    if not args.ci:
+        return {}
+    from amreval.scores.bootstrap import score_intervals
+
+    out = score_intervals(result, n_resamples=args.ci, seed=args.seed)
+    if result.ci is not None:
+        out["f1_ci_low"], out["f1_ci_high"] = result.ci
+    return out
+
+
+def print_intervals(result: Any, args: argparse.Namespace) -> None:
+    """The 95% intervals of F (and, with ``--pr``, of precision and recall)."""
+    if args.pr:
+        ci = intervals(result, args)
+        for name, key in (("Precision", "precision"), ("Recall", "recall")):
+            lo, hi = ci[f"{key}_ci_low"], ci[f"{key}_ci_high"]
+            print(f"{name} 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
+    lo, hi = result.ci
+    print(f"F-score 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
+
+
+def print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
+    if args.pr:
+        print("Precision: " + decimals(p, args.significant))
+        print("Recall: " + decimals(r, args.significant))
+    print("F-score: " + decimals(f, args.significant))
+
+
+def read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
+    """The predicted and gold graphs; a predicted graph that cannot be read is kept in its place
+    (unless ``--strict``) for the scorer to count."""
+    from amreval.amr.read import read_graphs
+
+    if getattr(args, "tsv", False):
+        from amreval.amr.tsv import read_tsv
+
+        pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
+    else:
+        pred = read_graphs(args.f[0], errors=None if args.strict else [])
+        gold = read_graphs(args.f[1])
+    for path, graphs in ((args.f[0], pred), (args.f[1], gold)):
+        if not graphs:
+            raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
+    if len(pred) != len(gold):
+        raise AmrevalError(
+            f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
+        )
+    return pred, gold
+
+
+def pair_id(pred: Any, gold: Any) -> str | None:
+    """The id of a pair: the gold graph's ``::id``, else the prediction's."""
+    return getattr(gold, "id", None) or getattr(pred, "id", None)
+
+
+def pair_rows(result: Any, pred: list, gold: list) -> list[dict[str, Any]]:
+    """One JSON record per pair: position, id, counts and scores."""
+    unreadable = set(result.unreadable_predictions)
+    return [
+        {
+            "index": k,
+            "id": pair_id(p, g),
+            "match": s.match,
+            "test": s.test,
+            "gold": s.gold,
+            "precision": s.precision,
+            "recall": s.recall,
+            "f1": s.f1,
+            "optimal": s.optimal,
+            "unreadable": k in unreadable,
+        }
+        for k, (s, p, g) in enumerate(zip(result.pairs, pred, gold))
+    ]
+
+
+def pair_label(noun: str, k: int, pred: Any, gold: Any) -> str:
+    gid = pair_id(pred, gold)
+    return f"{noun} {k + 1}" + (f" (id {gid}):" if gid else ":")
+
+
+def scoring_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords that every scoring command passes on: search settings, interval, progress."""
+    return {
+        "solver": args.solver,
+        "restarts": args.r,
+        "seed": args.seed,
+        "time_limit": args.time_limit,
+        "bootstrap": args.ci,
+        "progress": args.progress,
+        "strict": args.strict,
+    }
+
+
+def standardize_keyword(args: argparse.Namespace) -> dict[str, Any]:
+    """``standardize`` for the scorer, given only when not the default (S²match has no such keyword)."""
+    value = getattr(args, "standardize", "smatch")
+    return {} if value == "smatch" else {"standardize": value}
+
+
+def averages(result: Any, args: argparse.Namespace) -> Any:
+    """With ``--averages``: the micro and macro averages, their intervals from ``--ci`` resamples (10000)."""
+    if not getattr(args, "averages", False):
+        return None
+    from amreval.scores.averages import averages
+
+    return averages(result, n_resamples=args.ci or 10000, seed=args.seed)
+
+
+def print_averages(averaged: Any, args: argparse.Namespace) -> None:
+    names = (("Precision", "precision"), ("Recall", "recall"), ("F-score", "f1")) if args.pr else (("F-score", "f1"),)
+    for kind, average in (("Micro", averaged.micro), ("Macro", averaged.macro)):
+        for name, key in names:
+            lo, hi = getattr(average, f"{key}_ci")
+            d = args.significant
+            print(f"{kind} {name}: {decimals(getattr(average, key), d)} (95% CI {decimals(lo, d)} - {decimals(hi, d)})")
+
+
+class PairOutput:
+    """Each pair's output as its score comes (a :data:`~amreval.scores.stream.PairRecord`): printed
+    with ``--ms``; with ``--json`` kept in a temporary file for the totals, which come first."""
+
+    def __init__(self, args: argparse.Namespace, noun: str, key: str, print_pair: Callable[[str, Any], None]) -> None:
+        import tempfile
+
+        self.args, self.noun, self.key, self.print_pair = args, noun, key, print_pair
+        self.records = tempfile.TemporaryFile("w+", encoding="utf-8") if args.json else None
+
+    def __call__(self, record: tuple[int, Any, str | None, str | None, bool]) -> None:
+        k, s, pid, gid, unreadable = record
+        if self.records is not None:
+            row = {"index": k, "id": gid or pid, "match": s.match, "test": s.test, "gold": s.gold}
+            row.update(precision=s.precision, recall=s.recall, f1=s.f1, optimal=s.optimal, unreadable=unreadable)
+            text = json.dumps(row, indent=2).replace("\n", "\n    ")
+            self.records.write(("    " if k == 0 else ",\n    ") + text)
+        elif self.args.ms:
+            self.print_pair(f"{self.noun} {k + 1}" + (f" (id {gid or pid}):" if gid or pid else ":"), s)
+
+    def write_json(self, out: dict[str, Any], tail: dict[str, Any] | None = None) -> None:
+        """``out``, the records under ``key``, then ``tail``'s entries: ``json.dumps`` of them all, indent 2."""
+        assert self.records is not None
+        sys.stdout.write(json.dumps(out, indent=2)[:-2] + f',\n  "{self.key}": [\n')
+        self.records.seek(0)
+        while block := self.records.read(1 << 20):
+            sys.stdout.write(block)
+        sys.stdout.write("\n  ],\n" + json.dumps(tail, indent=2)[2:] + "\n" if tail else "\n  ]\n}\n")
+
+    def __enter__(self) -> PairOutput:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.records is not None:
+            self.records.close()
+
+
+def print_footer(result: Any, args: argparse.Namespace, averaged: Any = None) -> None:
+    """What follows the scores: the unproven pairs, the interval, the averages, the log line."""
+    print_unproven(result)
+    if result.ci is not None:
+        print_intervals(result, args)
+    if averaged is not None:
+        print_averages(averaged, args)
+    logging.getLogger("amreval").info(
+        "%d pairs, match %d, test %d, gold %d, %d proven optimal (%s)",
+        len(result.pairs),
+        result.match,
+        result.test,
+        result.gold,
+        result.n_optimal,
+        result.config.as_string(),
+    )
+
+
+def svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:
+    """``OUT`` for one picture; for several, ``OUT`` with ``_<document id>`` before the suffix when
+    every document has an id and the ids give distinct names, else ``_1``, ``_2``, .... The folder is made."""
+    folder = os.path.dirname(out)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    if len(ids) == 1:
+        return [out]
+    base, ext = os.path.splitext(out)
+    names = [re.sub(r"[^A-Za-z0-9._-]+", "_", i) if i else "" for i in ids]
+    if not all(names) or len(set(names)) != len(names):
+        names = [str(k) for k in range(1, len(ids) + 1)]
+    return [f"{base}_{name}{ext or '.svg'}" for name in names]
