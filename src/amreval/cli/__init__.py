@@ -28,8 +28,6 @@ from amreval._version import __version__
 from amreval.cli.process import EXIT_INTERRUPTED, exit_on_interrupt, log_to_stderr, quiet_broken_pipe, show_warning
 from amreval.errors import AmrevalError, UsageError
 
-__all__ = ["main", "build_parser", "COMMANDS", "EXIT_INPUT", "EXIT_USAGE", "EXIT_INTERRUPTED"]
-
 #: Exit status for input that cannot be used (files, graphs, pairing).
 EXIT_INPUT = 1
 #: Exit status for a bad command line (argparse's own status).
