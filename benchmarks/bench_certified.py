@@ -42,18 +42,14 @@ import tempfile
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_docsmatch import run_measured  # benchmarks/ is not a package
+from _common import amreval_command, run_measured
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 LPP = "lpp/amr-bank-struct-v3.0.txt"
 RESULTS = ROOT / "benchmarks" / "results"
-_ENTRY = Path(sys.executable).parent / "amreval"
 #: the ``amreval`` command (it honours ``PYTHONPATH``, which the cold-cache runs set)
-_MAIN = "import sys; from amreval.cli import main; sys.exit(main())"
-AMREVAL = [str(_ENTRY)] if _ENTRY.exists() else [sys.executable, "-c", _MAIN]
+AMREVAL = amreval_command()
 #: (predicted sentences, gold sentences), 0-based half-open ranges of AMR 3.0
 HARD_PAIRS = (((0, 30), (100, 130)), ((30, 60), (130, 160)))
 

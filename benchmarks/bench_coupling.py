@@ -127,7 +127,6 @@ def main() -> int:
         print(f"parser output not found at {DATA}: nothing to measure")
         return 0
     sys.path.insert(0, str(ROOT / "src"))
-    sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_docsmatch import TRACKED_CONCEPTS
 
     from amreval.match import alignment, fixing, pricing

@@ -71,10 +71,7 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_docsmatch import best_run, find_peer, write_documents  # benchmarks/ is not a package
-from doc_chains import build_chains, chain_stats
+from _common import amreval_command, best_run, build_chains, chain_stats, find_peer, write_documents
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "parses"
@@ -134,16 +131,9 @@ def write_sets(work: Path, gold: list, systems: dict[str, list], sizes: list[int
 # -- runs ------------------------------------------------------------------------
 
 
-def amreval_cmd() -> list[str]:
-    entry = Path(sys.executable).parent / "amreval"
-    if entry.exists():
-        return [str(entry)]
-    return [sys.executable, "-c", "import sys; from amreval.cli import main; sys.exit(main())"]
-
-
 def run_cli(args: list[str], runs: int) -> dict:
     """An amreval command with ``--json``, best of ``runs``: time, peak memory, the scores it printed."""
-    run, walls = best_run([*amreval_cmd(), *args, "--json"], runs)
+    run, walls = best_run([*amreval_command(), *args, "--json"], runs)
     if run.status != "ok":
         raise RuntimeError(f"amreval {' '.join(args)} failed ({run.status}):\n{run.stderr}")
     out = json.loads(run.stdout)

@@ -54,26 +54,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import resource
-import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import warnings
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+from _common import DATA, RESULTS, ROOT, amreval_command, best_run, find_peer, run_measured, write_documents
+
 LPP_GOLD = "lpp/amr-bank-struct-v3.0.txt"
 LPP_PRED = "lpp/amr-bank-struct-v1.6.txt"
-RESULTS = ROOT / "benchmarks" / "results"
 
 #: Concepts that make a node a mention (besides named entities): pronouns and
 #: the recurring characters and things of the Little Prince.
@@ -215,123 +207,6 @@ def repetitive_document(n_sentences: int, prediction: bool):
     return convert_document(doc, amrs, "docamr", strict=True)
 
 
-def write_documents(path: Path, graphs) -> None:
-    path.write_text("\n\n".join(g.to_string() for g in graphs) + "\n", encoding="utf-8")
-
-
-# -- measured runs -------------------------------------------------------------
-
-
-@dataclass
-class Run:
-    """One tool run in a child process."""
-
-    status: str  # "ok", "timeout", "out of memory", or "crash: ..."
-    wall_s: float
-    peak_mb: float
-    stdout: str
-    stderr: str
-
-
-_GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
-# killed (directly, or under GNU time, which exits with 128 + the signal)
-_KILLED = {
-    sign * k + off for sign, off in ((-1, 0), (1, 128)) for k in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT)
-}
-
-
-def run_measured(
-    cmd: list[str],
-    mem_limit_gb: float | None = None,
-    time_limit: float | None = None,
-    env: dict[str, str] | None = None,
-) -> Run:
-    """Run ``cmd`` in a new session; wall time, peak RSS and status.
-
-    Peak RSS comes from GNU time (``%M``) when it is installed: a process
-    forked from this one carries this process's resident size into its peak
-    (the peak survives ``exec``), while GNU time's own child starts small.
-    Without GNU time, ``wait4``'s usage is used, an overestimate by up to the
-    size of this process.
-    """
-    rss_file = tempfile.NamedTemporaryFile(suffix=".rss", delete=False) if _GNU_TIME else None
-    if rss_file is not None:
-        rss_file.close()
-        cmd = [_GNU_TIME, "-f", "%M", "-o", rss_file.name, *cmd]
-
-    def cap_memory() -> None:
-        if mem_limit_gb:
-            limit = int(mem_limit_gb * 1024**3)
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    timed_out = threading.Event()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        # no other thread runs at this point (the timer starts after the spawn)
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=cap_memory, start_new_session=True, env=env)
-
-        def kill() -> None:
-            timed_out.set()
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-        timer = threading.Timer(time_limit, kill) if time_limit else None
-        if timer:
-            timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        except BaseException:
-            kill()
-            raise
-        finally:
-            if timer:
-                timer.cancel()
-        wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout = out.read().decode("utf-8", "replace")
-        stderr = err.read().decode("utf-8", "replace")
-    peak_mb = usage.ru_maxrss / 1024  # KiB on Linux
-    if rss_file is not None:
-        lines = Path(rss_file.name).read_text().split()
-        os.unlink(rss_file.name)
-        if lines and lines[-1].isdigit():
-            peak_mb = int(lines[-1]) / 1024
-    if timed_out.is_set():
-        state = "timeout"
-    elif proc.returncode == 0:
-        state = "ok"
-    elif "MemoryError" in stderr or proc.returncode in _KILLED:
-        state = "out of memory"
-    else:
-        last = [line for line in stderr.splitlines() if line.strip()][-1:] or [f"exit code {proc.returncode}"]
-        state = f"crash: {last[0][:120]}"
-    return Run(state, wall, peak_mb, stdout, stderr)
-
-
-def find_peer() -> str | None:
-    local = Path(sys.executable).parent / "doc-smatch"
-    return str(local) if local.exists() else shutil.which("doc-smatch")
-
-
-def best_run(cmd: list[str], runs: int, mem_limit_gb: float | None = None, time_limit: float | None = None):
-    """Best wall time of up to ``runs`` runs (stopping at the first that fails), largest peak memory."""
-    best, peaks, walls = None, [], []
-    for _ in range(runs):
-        run = run_measured(cmd, mem_limit_gb, time_limit)
-        walls.append(run.wall_s)
-        peaks.append(run.peak_mb)
-        if run.status != "ok":
-            return run, walls
-        if best is None or run.wall_s < best.wall_s:
-            best = run
-    best.peak_mb = max(peaks)
-    return best, walls
-
-
 def run_peer(exe: str, pred: Path, gold: Path, args) -> dict:
     cmd = [
         exe,
@@ -363,13 +238,17 @@ def run_amreval(pred: Path, gold: Path, args, workers: int = 1) -> dict:
     """``amreval docsmatch`` timed as a user runs it (best of ``args.runs``); then, once, the
     in-process split (imports and kernel loading, reading and scoring) and the scores."""
     options = ["-r", str(args.restarts), "--solver", args.solver, "--time-limit", f"{args.time_limit:g}"]
-    entry = Path(sys.executable).parent / "amreval"
-    main = (
-        [str(entry)]
-        if entry.exists()
-        else [sys.executable, "-c", "import sys; from amreval.cli import main; sys.exit(main())"]
-    )
-    cmd = [*main, "docsmatch", "-f", str(pred), str(gold), "--coref-subscore", "-j", str(workers), *options]
+    cmd = [
+        *amreval_command(),
+        "docsmatch",
+        "-f",
+        str(pred),
+        str(gold),
+        "--coref-subscore",
+        "-j",
+        str(workers),
+        *options,
+    ]
     run, walls = best_run(cmd, args.runs)
     row = {"status": run.status, "wall_s": run.wall_s, "walls_s": walls, "peak_mb": run.peak_mb}
     if run.status != "ok":

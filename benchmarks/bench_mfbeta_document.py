@@ -42,12 +42,9 @@ import statistics
 import sys
 import time
 import warnings
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_mfbeta import DATA, RESULTS, build_model, sentences  # benchmarks/ is not a package
-from doc_chains import build_chains
+from _common import build_chains
+from bench_mfbeta import DATA, RESULTS, build_model, sentences
 
 DOCS, SIZE = 20, 10
 PRONOUNS = {

@@ -14,13 +14,13 @@ runs in a fresh process, timed from outside (start-up included), the best of ``-
 
 The table gives both F1 (SMATCH++ prints two decimals of a percentage), amreval's counts and the
 pairs it proved, whether amreval's counts equal SMATCH++'s ILP counts pair by pair (the fixture
-``tests/fixtures/smatchpp_counts.json`` that ``benchmarks/smatchpp_counts.py`` writes with
+``tests/fixtures/smatchpp_counts.json`` that ``tests/fixtures/smatchpp_counts.py`` writes with
 SMATCH++'s Python API), both times and their ratio. Then the aspect scores (``amreval smatch
 --aspects onealign|multialign --frames F``, SMATCH++'s frame file): amreval's whole-process time
 beside its main score's (``--standardize smatchpp-amr``), SMATCH++'s time through its Python API
 (``all-onealign``/``all-multialign``, ILP, in this process: its command line stops on these
 corpora, see the README), and how many pairs have every aspect's counts equal to SMATCH++'s (the
-fixture ``tests/fixtures/smatchpp_aspects.json`` of ``benchmarks/smatchpp_aspect_counts.py``).
+fixture ``tests/fixtures/smatchpp_aspects.json`` of ``tests/fixtures/smatchpp_aspect_counts.py``).
 Last, the averages' bootstrap: 10,000 resamples of the 1562 Little Prince pairs (micro and macro
 intervals), in process.
 
@@ -39,7 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT
+
 DATA = ROOT.parent / "shared" / "data"
 FIXTURE = ROOT / "tests" / "fixtures" / "smatchpp_counts.json"
 CORPORA = {
@@ -99,11 +100,9 @@ def bench_averages() -> dict[str, float]:
 
 
 def _aspect_script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("aspect_counts", ROOT / "benchmarks" / "smatchpp_aspect_counts.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from fixtures import smatchpp_aspect_counts  # tests/fixtures/, put on the path by _common
+
+    return smatchpp_aspect_counts
 
 
 def bench_aspects(runs: int) -> list[dict[str, object]]:

@@ -1,7 +1,7 @@
 """DocAMR conversion parity with the reference converter on long Little Prince documents.
 
 The documents are the first 10, 100 and 200 sentences of the Little Prince with the chains of the
-benchmarks' deterministic chain builder (``benchmarks/doc_chains.py``); the reference is IBM's
+benchmarks' deterministic chain builder (``tests/fixtures/doc_chains.py``); the reference is IBM's
 ``docAMR`` 0.1.1 (modules ``amr_io`` and ``doc_amr``), run here on the same XML and sentence AMRs.
 Both sides name the nodes the same way (``s<k>.<variable>``, chain nodes ``rel-<n>``, new pronoun
 heads ``pro``), so the triples are compared as they are, not up to renaming.
@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import importlib.util
 import io
-import sys
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
@@ -29,12 +27,9 @@ LPP = ROOT.parent / "shared" / "data" / "lpp" / "amr-bank-struct-v1.6.txt"
 
 
 def _chain_builder():
-    spec = importlib.util.spec_from_file_location("doc_chains", ROOT / "benchmarks" / "doc_chains.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module.build_chains
+    from fixtures.doc_chains import build_chains
+
+    return build_chains
 
 
 def _reference():

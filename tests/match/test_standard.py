@@ -16,7 +16,7 @@ from amreval.match.standard import loose_matches, standard_triples, to_triples
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "smatchpp_counts.json"
 HAS_SMATCHPP = importlib.util.find_spec("smatchpp") is not None
-#: the fixture's corpora: predictions, gold (written by benchmarks/smatchpp_counts.py)
+#: the fixture's corpora: predictions, gold (written by tests/fixtures/smatchpp_counts.py)
 CORPORA = {
     "bart": ("parses/bart_sys.amr", "parses/gold.amr"),
     "t5": ("parses/t5_sys.amr", "parses/gold.amr"),
@@ -163,18 +163,16 @@ def _corpus(data_dir: Path, name: str) -> tuple[list, list]:
 
 
 def _script():  # type: ignore[no-untyped-def]
-    """benchmarks/smatchpp_counts.py, the script that wrote the fixture."""
-    spec = importlib.util.spec_from_file_location("smatchpp_counts", ROOT / "benchmarks" / "smatchpp_counts.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """tests/fixtures/smatchpp_counts.py, the script that wrote the fixture."""
+    from fixtures import smatchpp_counts
+
+    return smatchpp_counts
 
 
 @pytest.mark.parametrize("mode", ["none", "smatchpp-generic", "smatchpp-amr"])
 @pytest.mark.parametrize("name", ["bart", "t5", "lpp"])
 def test_smatchpp_ilp_counts_pair_by_pair(data_dir, mode, name):
-    """SMATCH++ 1.8's ILP counts (benchmarks/smatchpp_counts.py), every pair, every reading."""
+    """SMATCH++ 1.8's ILP counts (tests/fixtures/smatchpp_counts.py), every pair, every reading."""
     expected = _fixture()[mode][name]
     pred, gold = _corpus(data_dir, name)
     result = smatch(pred, gold, standardize=mode, progress=False)

@@ -250,7 +250,7 @@ def _ours(data_dir: Path, name: str, alignment: str) -> list:
 
 @pytest.mark.parametrize("name", ["bart", "t5"])
 def test_multialign_counts_as_smatchpp_pair_by_pair(data_dir, name):
-    """SMATCH++'s ILP (benchmarks/smatchpp_aspect_counts.py) finds each aspect's optimum on every pair."""
+    """SMATCH++'s ILP (tests/fixtures/smatchpp_aspect_counts.py) finds each aspect's optimum on every pair."""
     fixture = _fixture()
     assert fixture["aspects"] == list(ASPECTS)
     pairs = _ours(data_dir, name, "multialign")
@@ -284,10 +284,8 @@ def test_live_against_smatchpp(data_dir, mode):
     """SMATCH++ itself, through its Python API, on the first BART and T5 parses. ``multialign``: the fixture's
     counts. ``onealign``: amreval's counts under the alignment SMATCH++ chose in that run (its ILP may pick
     another optimal alignment of tied graphs from one run to the next), and the fixture's subgraph sizes."""
-    spec = importlib.util.spec_from_file_location("aspect_counts", ROOT / "benchmarks" / "smatchpp_aspect_counts.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    from fixtures import smatchpp_aspect_counts as script
+
     scorer, fixture, rules = script.aspect_scorer(mode), _fixture(), _frames_rules()
     for name, (a, b) in script.CORPORA.items():
         texts = list(zip(script.graph_strings(data_dir / a), script.graph_strings(data_dir / b)))[:8]
