@@ -28,7 +28,7 @@ from amreval.scores.vectors import read_vectors
 
 T = TypeVar("T")
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PENMAN = [
     (EXAMPLES / "gold.amr").read_bytes(),
     (EXAMPLES / "gold.docamr.amr").read_bytes(),

@@ -30,7 +30,7 @@ from amreval.match import graph_triples
 from amreval.scores.harness import pair_seed
 from amreval.scores.vectors import WordVectors, read_vectors
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 VECTORS = WordVectors.from_dict({"boy": [1.0, 0.0], "girl": [0.8, 0.6]})
 
 
@@ -535,7 +535,7 @@ def test_nothing_to_score_is_none_with_its_counts():
 def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    metric = evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / "docsmatch"))
+    metric = evaluate.load(str(Path(__file__).resolve().parents[1] / "metrics" / "docsmatch"))
     doc = "(d / document :snt1 (a / boy) :snt2 (b / girl))"
     sents = ["(a / boy)", "(b / girl)"]
     # a DocAMR string and the list of its sentences are the same document: 6 triples each
@@ -558,7 +558,7 @@ def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
 def _metric(name):
     evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    return evaluate.load(str(Path(__file__).resolve().parents[2] / "metrics" / name))
+    return evaluate.load(str(Path(__file__).resolve().parents[1] / "metrics" / name))
 
 
 def test_metric_inputs_that_are_not_text_or_graphs_name_the_argument_and_the_item():
@@ -673,7 +673,7 @@ def test_warnings_name_the_line_that_called_amreval():
 
 
 def test_every_row_of_the_catalogue_names_a_test_that_exists():
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     readme = (root / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Bad input\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
