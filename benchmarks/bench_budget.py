@@ -141,7 +141,7 @@ def child(shape: str, n: int) -> None:
 
     import amreval.match.alignment as alignment
     import amreval.scores.docsmatch as docsmatch
-    from amreval.errors import TooLarge
+    from amreval.errors import TooLargeError
     from amreval.match import problem
     from amreval.match.options import SearchOptions
     from amreval.scores.harness import pair_search
@@ -156,7 +156,7 @@ def child(shape: str, n: int) -> None:
             budget, problem.MEMORY_BUDGET = problem.MEMORY_BUDGET, 0
             try:
                 build(*args, **kwargs)
-            except TooLarge as big:
+            except TooLargeError as big:
                 counts.append((big.n_terms, big.n_entries))
             finally:
                 problem.MEMORY_BUDGET = budget

@@ -26,8 +26,8 @@ SYSTEMS = [("BART", "bart_sys.amr"), ("T5", "t5_sys.amr")]
 
 def score(system_file: Path, gold_file: Path) -> dict:
     from amreval import docsmatch, read_graphs
+    from amreval.scores.f1 import prf
     from amreval.scores.finegrained import MEASURES
-    from amreval.scores.harness import prf
 
     t0 = time.perf_counter()
     with warnings.catch_warnings():

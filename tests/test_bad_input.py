@@ -25,7 +25,7 @@ from amreval import (
 from amreval.cli import build_parser, main
 from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, read_sentence_amrs
 from amreval.docamr.corefiles import read_coref
-from amreval.errors import TooLarge
+from amreval.errors import TooLargeError
 from amreval.match import graph_triples
 from amreval.scores.harness import pair_seed
 from amreval.scores.vectors import WordVectors, read_vectors
@@ -288,7 +288,7 @@ def test_a_deep_chain_of_one_concept_is_scored_up_to_the_memory_budget(tmp_path,
     s = smatch([deepest], [deepest])
     assert (s.match, s.test, s.gold, s.n_optimal) == (1098, 1098, 1098, 1)
     with pytest.raises(
-        TooLarge, match=r"pair #0 \(prediction #0, .*\): the alignment problem of 550 x 550 nodes has 301,401 "
+        TooLargeError, match=r"pair #0 \(prediction #0, .*\): the alignment problem of 550 x 550 nodes has 301,401 "
     ):
         smatch([one_concept_chain(550)], [one_concept_chain(550)])
     path = tmp_path / "chain.amr"

@@ -1,4 +1,5 @@
-"""The packages' imports go one way: no cycle between packages, and scores never reaches into mfbeta.
+"""The packages' imports go one way: no cycle between packages (nor between the modules of scores), and scores never
+reaches into mfbeta.
 
 Every ``import`` and ``from ... import`` of every module under ``src/amreval`` is read with
 :mod:`ast` (those inside functions too, and the modules a package's ``__init__.pyi`` stub names), so
@@ -59,7 +60,7 @@ def test_the_graph_is_read():
     assert "amreval.scores.harness" in GRAPH["amreval.scores.smatch"]
     assert "amreval.scores.s2match" in GRAPH["amreval.mfbeta.score"]
     assert "amreval.scores.smatch" in GRAPH["amreval.scores"]  # through the package's stub
-    assert "amreval.scores.bootstrap" in GRAPH["amreval.scores.harness"]  # an import inside a function
+    assert "amreval.scores.bootstrap" in GRAPH["amreval.scores.f1"]  # an import inside a function
 
 
 def test_no_scores_module_imports_mfbeta_or_the_doors():
@@ -103,3 +104,28 @@ def test_importing_every_scores_module_loads_no_mfbeta():
     code += "print(sorted(m for m in sys.modules if m.startswith(('amreval.mfbeta', 'amreval.report'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_no_cycle_between_the_modules_of_scores():
+    """Within scores the modules go one way too (results on f1, the harness on both and on workers), so each
+    can be read, and loaded, without the ones above it."""
+    scores = {
+        name: {m for m in imported if _unit(m) == "amreval.scores" and m != "amreval.scores"}
+        for name, imported in GRAPH.items()
+        if _unit(name) == "amreval.scores" and name != "amreval.scores"
+    }
+    state: dict[str, int] = {}
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(scores[module]):
+            assert state.get(target) != 1, "import cycle: " + " -> ".join([*path[path.index(target) :], target])
+            if target not in state:
+                visit(target, [*path, target])
+        state[module] = 2
+
+    for module in sorted(scores):
+        if module not in state:
+            visit(module, [module])
+    assert {"amreval.scores.f1", "amreval.scores.workers"} <= GRAPH["amreval.scores.harness"]
+    assert "amreval.scores.f1" in GRAPH["amreval.scores.results"]

@@ -22,6 +22,7 @@ from amreval.scores import Comparison as Comparison
 from amreval.scores import Config as Config
 from amreval.scores import DocsmatchResult as DocsmatchResult
 from amreval.scores import PairScore as PairScore
+from amreval.scores import Result as Result
 from amreval.scores import SmatchResult as SmatchResult
 from amreval.scores import compare_systems as compare_systems
 from amreval.scores import docsmatch_pair as docsmatch_pair

@@ -13,6 +13,7 @@ __all__ = [
     "UsageError",
     "DecodeError",
     "MissingDependencyError",
+    "TooLargeError",
     "TooLarge",
     "OutOfMemory",
     "AmrevalWarning",
@@ -77,7 +78,7 @@ class DecodeError(InputError):
         return f"{prefix}: {self.reason}" if prefix else self.reason
 
 
-class TooLarge(InputError):
+class TooLargeError(InputError):
     """An alignment problem over its memory budget (``n_terms`` pairwise terms, ``n_entries`` unary entries):
     refused before anything was allocated for it. The kernels raise it with the counts;
     :func:`amreval.match.build_problem` with a message that gives the sizes and the memory needed, and
@@ -88,8 +89,13 @@ class TooLarge(InputError):
         self.n_terms = n_terms
         self.n_entries = n_entries
 
-    def __reduce__(self) -> tuple[type[TooLarge], tuple[int, int, str]]:
+    def __reduce__(self) -> tuple[type[TooLargeError], tuple[int, int, str]]:
         return (type(self), (self.n_terms, self.n_entries, str(self)))
+
+
+#: The name :class:`TooLargeError` had before it was named like its siblings: the same class, so that code
+#: catching ``TooLarge`` catches what is raised under either name, and what was pickled under it loads.
+TooLarge = TooLargeError
 
 
 class OutOfMemory(AmrevalError, MemoryError):

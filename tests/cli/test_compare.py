@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from amreval.cli import main
-from amreval.scores.harness import prf
+from amreval.scores.f1 import prf
 
 DOCS = Path(__file__).resolve().parents[2] / "metrics" / "docsmatch" / "examples"
 GOLD = """# ::id s1

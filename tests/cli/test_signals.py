@@ -72,7 +72,8 @@ _WORKERS = textwrap.dedent(
     """
     import multiprocessing, os, sys, time
     from amreval.amr.graph import Graph
-    from amreval.scores.harness import Config, PairScore, score_corpus
+    from amreval.scores.harness import score_corpus
+    from amreval.scores.results import Config, PairScore
 
     def slow(pred, gold, search):
         with open(os.path.join(sys.argv[1], str(os.getpid())), "w"):

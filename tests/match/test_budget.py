@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 from amreval import InputError
 from amreval.amr.graph import Edge, Graph
 from amreval.cli import main
-from amreval.errors import OutOfMemory, TooLarge
+from amreval.errors import OutOfMemory, TooLargeError
 from amreval.match import alignment as alignment_module
 from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
 from amreval.match.problem import Candidates, build_problem, memory_estimate
 from amreval.match.triples import Triples, encode_pair, graph_triples
-from amreval.scores.harness import Config, score_corpus
+from amreval.scores.harness import score_corpus
+from amreval.scores.results import Config
 from amreval.scores.smatch import score_smatch_pair
 
 from strategies import triples
@@ -37,7 +38,7 @@ def counted(pair, which, **kw):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(problem_module, "MEMORY_BUDGET", 0)
         mp.setattr(problem_module, "_kernels", lambda: kernel_module.kernels(which))
-        with pytest.raises(TooLarge) as refused:
+        with pytest.raises(TooLargeError) as refused:
             build_problem(pair, **kw)
     return (refused.value.n_terms, refused.value.n_entries), str(refused.value)
 
@@ -169,7 +170,7 @@ def test_a_pair_over_the_budget_is_named_by_the_corpus_scores(monkeypatch, tmp_p
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 134_292_991)
     preds, golds = ["(a / b)", chain(4, "c")], ["(a / b)", chain(3, "d")]
     for workers in (1, 2):
-        with pytest.raises(TooLarge) as refused:
+        with pytest.raises(TooLargeError) as refused:
             score_corpus(preds, golds, score_smatch_pair, Config("smatch"), num_workers=workers)
         assert str(refused.value).startswith(
             "pair #1 (<string> against <string>): the alignment problem of 4 x 3 nodes has 6 pairwise terms"

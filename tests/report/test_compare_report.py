@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from amreval.report.comparison import comparison_svg, differences_svg, items_csv, summary_text
 from amreval.scores.compare import compare_counts
-from amreval.scores.harness import prf
+from amreval.scores.f1 import prf
 
 A3 = [[3, 4, 4], [5, 5, 6], [2, 4, 3]]
 B3 = [[2, 4, 4], [5, 6, 6], [1, 4, 3]]

@@ -15,7 +15,8 @@ from amreval.scores.bootstrap import (
     score_intervals,
 )
 from amreval.scores.compare import paired_test
-from amreval.scores.harness import PairScore, bootstrap_f1
+from amreval.scores.f1 import bootstrap_f1
+from amreval.scores.results import PairScore
 
 # matched (graded on two items), predicted, gold per item; and a second system on the same items
 A = [[3, 4, 4], [5, 5, 6], [2, 4, 3], [0.5, 2, 2], [7, 9, 8], [1, 3, 2], [4.25, 6, 5]]

@@ -13,10 +13,11 @@ from amreval.scores.bootstrap import bootstrap_interval, bootstrap_prf, score_in
 from amreval.scores.compare import compare_counts, compare_systems, paired_test
 from amreval.scores.corpus_statistics import prf_statistic
 from amreval.scores.docsmatch import docsmatch
-from amreval.scores.harness import PairScore, bootstrap_f1, prf
+from amreval.scores.f1 import bootstrap_f1, prf
 from amreval.scores.paired_tests import bootstrap_p as _bootstrap_p
 from amreval.scores.paired_tests import holm
 from amreval.scores.result_parts import part_counts
+from amreval.scores.results import PairScore
 
 A3 = [[3, 4, 4], [5, 5, 6], [2, 4, 3]]
 B3 = [[2, 4, 4], [5, 6, 6], [1, 4, 3]]

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from amreval import AmrevalWarning, DecodeError, InputError, read_graphs, smatch, smatch_pair
-from amreval.scores.harness import bootstrap_f1, prf
+from amreval.scores.f1 import bootstrap_f1, prf
 
 SENT = """(w / want-01
    :ARG0 (b / boy)

@@ -15,7 +15,8 @@ from amreval.amr.read import loads_graph, open_blocks, read_text
 from amreval.cli import main
 from amreval.errors import AmrevalError
 from amreval.match.options import SearchOptions
-from amreval.scores.harness import Config, pair_search
+from amreval.scores.harness import pair_search
+from amreval.scores.results import Config
 from amreval.scores.smatch import identical_smatch_score, score_smatch_pair
 from amreval.scores.stream import CompactPairs, stream_score
 
@@ -139,7 +140,7 @@ def test_cli_json_and_ms_are_those_of_the_whole_files(files, capsys):
 
 
 def test_compact_pairs_keep_the_numbers():
-    from amreval.scores.harness import PairScore
+    from amreval.scores.results import PairScore
 
     pairs = CompactPairs()
     pairs.append(PairScore(3, 4, 5, True, 3))

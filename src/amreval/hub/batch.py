@@ -80,8 +80,9 @@ def smatch_batch(
     """
     from amreval.amr.read import as_graph
     from amreval.match.options import SearchOptions
-    from amreval.scores.harness import pair_search, score_named
+    from amreval.scores.harness import pair_search
     from amreval.scores.smatch import identical_smatch_score, score_smatch_pair
+    from amreval.scores.workers import score_named
 
     for column in (prediction_column, reference_column):
         if column not in batch:
@@ -112,7 +113,7 @@ def smatch_batch(
 def corpus_counts(scored: Any) -> dict[str, float | int]:
     """The corpus score of examples scored by :func:`smatch_batch` (a Dataset or a mapping of its columns):
     summed counts, the number of pairs proven optimal and unreadable, micro-averaged precision, recall, F1."""
-    from amreval.scores.harness import prf
+    from amreval.scores.f1 import prf
 
     match, test, gold = (sum(scored[c]) for c in ("match", "test", "gold"))
     p, r, f = prf(match, test, gold)

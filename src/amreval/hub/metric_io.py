@@ -161,7 +161,7 @@ def numeric_results(out: Mapping[str, Any], *, zero_division: float = ZERO_DIVIS
 
 def per_item_f1(counts: Sequence[tuple[float, float, float]], *, zero_division: float = ZERO_DIVISION) -> list[float]:
     """The F1 of each item from its ``(match, test, gold)``: ``zero_division`` when both ``test`` and
-    ``gold`` are 0, else ``2 match / (test + gold)`` as :func:`~amreval.scores.harness.prf` computes it."""
-    from amreval.scores.harness import prf
+    ``gold`` are 0, else ``2 match / (test + gold)`` as :func:`~amreval.scores.f1.prf` computes it."""
+    from amreval.scores.f1 import prf
 
     return [zero_division if test == 0 and gold == 0 else prf(m, test, gold)[2] for m, test, gold in counts]

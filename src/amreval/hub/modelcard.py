@@ -81,12 +81,14 @@ import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from amreval.errors import InputError, MissingDependencyError
 
 if TYPE_CHECKING:
     from huggingface_hub import EvalResult, ModelCard
+
+    from amreval.scores.results import Result
 
 __all__ = [
     "DATASET_LABELS",
@@ -151,10 +153,6 @@ _GROUPS = {
 _SHARED_FIELDS = ("task_name", "dataset_name", "dataset_args", "source_name", "source_url")
 
 
-class _HasAsDict(Protocol):
-    def as_dict(self) -> Mapping[str, Any]: ...
-
-
 def _hub() -> Any:
     """Import huggingface_hub, or explain how to install it."""
     try:
@@ -164,7 +162,7 @@ def _hub() -> Any:
     return huggingface_hub
 
 
-def _flat(result: Mapping[str, Any] | _HasAsDict) -> dict[str, Any]:
+def _flat(result: Mapping[str, Any] | Result) -> dict[str, Any]:
     if isinstance(result, Mapping):
         return dict(result)
     as_dict = getattr(result, "as_dict", None)
@@ -226,7 +224,7 @@ def _number(key: str, value: Any) -> float | int:
 
 
 def eval_results(
-    result: Mapping[str, Any] | _HasAsDict,
+    result: Mapping[str, Any] | Result,
     *,
     metric: str | None = None,
     keys: Sequence[str] | None = None,
@@ -246,7 +244,7 @@ def eval_results(
 
     Args:
         result: a :class:`~amreval.scores.docsmatch.DocsmatchResult`,
-            :class:`~amreval.scores.smatch.SmatchResult` (Smatch or S²match),
+            :class:`~amreval.scores.results.SmatchResult` (Smatch or S²match),
             :class:`~amreval.mfbeta.score.MFResult`, or the flat dict of their
             ``as_dict()`` or of an ``evaluate`` metric's ``compute``.
         metric: the ``metric_type``: ``"docsmatch"``, ``"smatch"``,

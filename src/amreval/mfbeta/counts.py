@@ -35,8 +35,8 @@ from amreval.scores.checks import check_choice, check_confidence, check_int
 from amreval.scores.compare import compare_counts, named_systems, system_letter
 from amreval.scores.comparison_results import Comparison
 from amreval.scores.corpus_statistics import STATISTICS, Statistic, prf_statistic, prf_values
-from amreval.scores.harness import Config
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
+from amreval.scores.results import Config
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, s2match
 
 __all__ = [

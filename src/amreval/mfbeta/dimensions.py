@@ -76,8 +76,8 @@ from amreval.match.options import SearchOptions
 from amreval.match.problem import build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.corpus_statistics import Statistic, prf_values
+from amreval.scores.f1 import prf
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
-from amreval.scores.harness import prf
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, similarity_matrix
 from amreval.scores.vectors import WordVectors
 
@@ -375,7 +375,8 @@ def score_dimensions(
     (each pair with its own seed, as MFβ's Meaning)."""
     from functools import partial
 
-    from amreval.scores.harness import map_pairs, pair_search
+    from amreval.scores.harness import pair_search
+    from amreval.scores.workers import map_pairs
 
     return map_pairs(
         partial(dimension_counts, dimensions=dimensions, vectors=vectors, cutoff=cutoff, diffsense=diffsense),

@@ -52,7 +52,7 @@ from amreval.errors import DecodeError, InputError
 from amreval.mfbeta.cache import CacheLike
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE, FAILED_PARSE
-from amreval.scores.harness import Config
+from amreval.scores.results import Config, Result
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -142,7 +142,7 @@ def _closes(word: str, after: str, sentence: list[str], before: list[str]) -> bo
 
 
 @dataclass
-class DocumentMFResult:
+class DocumentMFResult(Result):
     """Document-level MFβ of a corpus of paragraphs.
 
     Attributes:
@@ -481,7 +481,7 @@ def document_mfbeta(
     from amreval.mfbeta.paragraph_form import paragraph_scores, resolve_window
     from amreval.mfbeta.score import BETAS, mf_beta
     from amreval.scores.docsmatch import docsmatch
-    from amreval.scores.harness import prf_or_none
+    from amreval.scores.f1 import prf_or_none
 
     gen = _paragraphs(generated, "generated")
     refs = _paragraphs(references, "reference")

@@ -49,6 +49,7 @@ from amreval.mfbeta.cache import CacheLike
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
 from amreval.mfbeta.score import MFResult, given_parses, gold_graphs, mf_beta, mfbeta
+from amreval.scores.results import Result
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 from amreval.scores.vectors import WordVectors
 
@@ -161,7 +162,7 @@ def rank_switches(systems: Sequence[str], x: npt.ArrayLike, y: npt.ArrayLike) ->
 
 
 @dataclass
-class RankAgreement:
+class RankAgreement(Result):
     """How two settings rank the systems by one score.
 
     Attributes:
@@ -195,7 +196,7 @@ def _number(value: float) -> float | None:
 
 
 @dataclass
-class RobustnessResult:
+class RobustnessResult(Result):
     """MFβ of several systems under several parser settings and how the settings agree.
 
     Attributes:

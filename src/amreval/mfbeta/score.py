@@ -52,7 +52,9 @@ from amreval.mfbeta.cache import CacheLike
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
 from amreval.scores.checks import check_bool
-from amreval.scores.harness import Config, map_pairs, pair_search, prf
+from amreval.scores.f1 import prf
+from amreval.scores.harness import pair_search
+from amreval.scores.results import Config, Result
 from amreval.scores.s2match import (
     DEFAULT_CUTOFF,
     DEFAULT_DIFFSENSE,
@@ -62,6 +64,7 @@ from amreval.scores.s2match import (
     s2match_config,
 )
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
+from amreval.scores.workers import map_pairs
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -114,7 +117,7 @@ def explain_alignment(al: S2Alignment) -> dict[str, list]:
 
 
 @dataclass
-class MFResult:
+class MFResult(Result):
     """MFβ of a corpus.
 
     Attributes:
@@ -131,7 +134,7 @@ class MFResult:
         dimensions: with ``dimensions=``, per fine-grained measure its ``precision``, ``recall``,
             ``meaning`` (F1) and ``mf_beta``; ``dimension_items`` its counts per example
             (:mod:`amreval.mfbeta.dimensions`).
-        config: the settings (:class:`~amreval.scores.harness.Config`).
+        config: the settings (:class:`~amreval.scores.results.Config`).
     """
 
     meaning: float

@@ -27,7 +27,8 @@ from amreval.match.diff import KINDS, TripleDiff, triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.triples import Triples, graph_triples
 from amreval.scores.docsmatch import sentence_constraint
-from amreval.scores.harness import pair_search, prf
+from amreval.scores.f1 import prf
+from amreval.scores.harness import pair_search
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

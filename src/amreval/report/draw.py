@@ -50,7 +50,7 @@ from amreval.match.options import SearchOptions
 from amreval.match.triples import Triples, graph_triples, normalize_constant
 from amreval.report.alignment import AlignmentDiff, DocumentLike, align_pair, alignment_diff
 from amreval.scores.coref import coref_items
-from amreval.scores.harness import prf
+from amreval.scores.f1 import prf
 
 if TYPE_CHECKING:  # pragma: no cover
     import graphviz

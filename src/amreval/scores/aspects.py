@@ -55,7 +55,9 @@ from amreval.amr.standardize import VAR, check_standardization, marked_triples
 from amreval.errors import InputError
 from amreval.match.options import SearchOptions
 from amreval.match.standard import loose_matches, to_triples
-from amreval.scores.harness import pair_search, prf
+from amreval.scores.f1 import prf
+from amreval.scores.harness import pair_search
+from amreval.scores.results import Result
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -457,7 +459,7 @@ def aspect_pair(
 
 
 @dataclass
-class AspectResult:
+class AspectResult(Result):
     """Corpus aspect scores.
 
     Attributes:

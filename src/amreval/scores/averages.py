@@ -33,6 +33,7 @@ import numpy as np
 from amreval.errors import InputError
 from amreval.scores.bootstrap import resample_sums
 from amreval.scores.checks import check_confidence, check_int
+from amreval.scores.results import Result
 
 __all__ = ["Average", "Averages", "averages", "item_prf", "AVERAGES"]
 
@@ -40,7 +41,7 @@ AVERAGES = ("micro", "macro", "micro-macro")
 
 
 @dataclass(frozen=True)
-class Average:
+class Average(Result):
     """One average: precision, recall and F1, each with its ``(low, high)`` interval (None without resamples)."""
 
     precision: float
@@ -50,19 +51,21 @@ class Average:
     recall_ci: tuple[float, float] | None = None
     f1_ci: tuple[float, float] | None = None
 
-    def as_dict(self, prefix: str) -> dict[str, float]:
-        """Flat numbers: ``<prefix>_precision``, ..., ``<prefix>_f1_ci_high``."""
+    def as_dict(self, prefix: str = "") -> dict[str, float]:
+        """Flat numbers: ``<prefix>_precision``, ..., ``<prefix>_f1_ci_high``; without a prefix ``precision``,
+        ..., ``f1_ci_high`` (one average on its own, written out as any result is)."""
         out: dict[str, float] = {}
         for name in ("precision", "recall", "f1"):
-            out[f"{prefix}_{name}"] = getattr(self, name)
+            key = f"{prefix}_{name}" if prefix else name
+            out[key] = getattr(self, name)
             ci = getattr(self, f"{name}_ci")
             if ci is not None:
-                out[f"{prefix}_{name}_ci_low"], out[f"{prefix}_{name}_ci_high"] = ci
+                out[f"{key}_ci_low"], out[f"{key}_ci_high"] = ci
         return out
 
 
 @dataclass(frozen=True)
-class Averages:
+class Averages(Result):
     """The micro and macro averages of a corpus and, with groups, the micro-macro average."""
 
     micro: Average
@@ -146,7 +149,7 @@ def averages(
     """The micro, macro (and, with ``groups``, micro-macro) averages with their bootstrap intervals.
 
     Args:
-        source: a result (:class:`~amreval.scores.harness.SmatchResult`, S²match's, DocSmatch's:
+        source: a result (:class:`~amreval.scores.results.SmatchResult`, S²match's, DocSmatch's:
             anything with ``pairs`` of ``match``, ``test``, ``gold``) or items × ``(match, test, gold)``.
         groups: one label per item; enables micro-macro (each group's micro score, averaged).
         n_resamples: bootstrap resamples (0: no intervals).

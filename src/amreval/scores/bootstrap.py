@@ -14,7 +14,7 @@ On them are built :func:`bootstrap_statistics` (several statistics of one
 system from the same resamples), :func:`bootstrap_interval` (one),
 :func:`bootstrap_prf` (precision, recall and F1) and :func:`score_intervals`
 (every precision, recall and F1 a result holds); so are
-:func:`~amreval.scores.harness.bootstrap_f1`,
+:func:`~amreval.scores.f1.bootstrap_f1`,
 :func:`~amreval.mfbeta.counts.bootstrap_mfbeta` and the interval of a paired
 difference (:func:`~amreval.scores.paired_tests.bootstrap_differences`). The
 same counts and seed give the same resamples in all of them.
@@ -177,7 +177,7 @@ def bootstrap_prf(
     """Percentile bootstrap intervals of precision, recall and F1 of one system, from the same resamples.
 
     ``counts`` is items × ``(match, test, gold)``. The resamples are those of
-    :func:`~amreval.scores.harness.bootstrap_f1` for the same seed.
+    :func:`~amreval.scores.f1.bootstrap_f1` for the same seed.
 
     Returns:
         ``{"precision": (low, high), "recall": ..., "f1": ...}``

@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import InputError
+from amreval.scores.results import Result
 
 __all__ = ["PairedTest", "ItemDifference", "Comparison"]
 
 
 @dataclass(frozen=True)
-class PairedTest:
+class PairedTest(Result):
     """A paired test of system ``a`` against system ``b`` over the same items.
 
     Attributes:
@@ -74,7 +75,7 @@ class ItemDifference:
 
 
 @dataclass
-class Comparison:
+class Comparison(Result):
     """Systems compared on the same items.
 
     Attributes:
@@ -88,7 +89,7 @@ class Comparison:
         breakdown: for the first two systems, a test per part of the score
             (DocSmatch: overall, the coreference parts, and the fine-grained
             scores when computed; MFβ: MFβ, Meaning, Form), when it has parts.
-        config: the scoring settings (the :class:`~amreval.scores.harness.Config` line), when scored here.
+        config: the scoring settings (the :class:`~amreval.scores.results.Config` line), when scored here.
     """
 
     score: str

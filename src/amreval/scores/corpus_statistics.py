@@ -5,7 +5,7 @@ score from their sums (with any leading axes for resamples):
 :func:`prf_statistic` gives precision, recall or F1 of ``(match, test, gold)``
 (Smatch, S²match, DocSmatch and their parts), :func:`dice_f1_statistic` the
 same F1 written as ``2 match / (test + gold)``, the form
-:func:`~amreval.scores.harness.bootstrap_f1` resamples. MFβ's statistic is
+:func:`~amreval.scores.f1.bootstrap_f1` resamples. MFβ's statistic is
 :func:`amreval.mfbeta.counts.mfbeta_statistic`.
 """
 
@@ -91,8 +91,8 @@ def dice_f1_statistic() -> Statistic:
     """F1 of summed ``(match, test, gold)`` as ``2 match / (test + gold)`` (0 where either sum is 0).
 
     It is F1, but computed in another order than :func:`prf_statistic`'s (which is
-    :func:`~amreval.scores.harness.prf`'s, to the last bit), so the two can differ in the
-    last bit; :func:`~amreval.scores.harness.bootstrap_f1` has always resampled this one.
+    :func:`~amreval.scores.f1.prf`'s, to the last bit), so the two can differ in the
+    last bit; :func:`~amreval.scores.f1.bootstrap_f1` has always resampled this one.
 
     Example:
         >>> float(dice_f1_statistic()([[3, 4, 6], [0, 0, 2]], 2)[0]), float(dice_f1_statistic()([0, 0, 2], 1))

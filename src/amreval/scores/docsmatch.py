@@ -48,22 +48,15 @@ from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
+from amreval.match.proof import whole_bound
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
+from amreval.scores.f1 import prf, prf_or_none
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
-from amreval.scores.harness import (
-    Config,
-    PairScore,
-    SmatchResult,
-    pair_search,
-    prf,
-    prf_or_none,
-    score_corpus,
-    strict_option,
-    whole_bound,
-)
+from amreval.scores.harness import pair_search, score_corpus, strict_option
+from amreval.scores.results import Config, PairScore, SmatchResult
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -8,7 +8,7 @@ a result holds, :func:`part_counts` gives one part's items × 3 counts, and
 outputs are (``f1``, ``coref_f1``, ``srl_f1``, ...).
 
 Example:
-    >>> from amreval.scores.harness import PairScore
+    >>> from amreval.scores.results import PairScore
     >>> pairs = [PairScore(3, 4, 4, True, 3.0), PairScore(1, 2, 3, True, 1.0)]
     >>> part_counts(pairs).tolist(), parts_of(type("R", (), {"pairs": pairs})())
     ([[3.0, 4.0, 4.0], [1.0, 2.0, 3.0]], ['overall'])
@@ -35,7 +35,7 @@ def part_counts(pairs: Sequence[Any], part: str = "overall") -> np.ndarray:
     """Per-item ``(match, test, gold)`` of one score part, from a result's ``pairs``.
 
     Args:
-        pairs: :class:`~amreval.scores.harness.PairScore` (or DocSmatch's
+        pairs: :class:`~amreval.scores.results.PairScore` (or DocSmatch's
             :class:`~amreval.scores.docsmatch.DocPairScore`) per item.
         part: ``overall`` (also ``smatch``, ``s2match``, ``docsmatch``), a
             coreference part (:data:`COREF_PARTS`, needs ``coref=True``), or a

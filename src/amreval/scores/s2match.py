@@ -69,15 +69,8 @@ from amreval.match.alignment import align
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
-from amreval.scores.harness import (
-    Config,
-    PairScore,
-    ReadGraph,
-    SmatchResult,
-    pair_search,
-    score_corpus,
-    strict_option,
-)
+from amreval.scores.harness import ReadGraph, pair_search, score_corpus, strict_option
+from amreval.scores.results import Config, PairScore, SmatchResult
 from amreval.scores.vectors import (
     PathLike,
     WordVectors,
@@ -364,7 +357,7 @@ def s2match(
             ``(TOP, root, top)``, matched exactly).
 
     Returns:
-        A :class:`~amreval.scores.harness.SmatchResult` whose ``match`` is graded.
+        A :class:`~amreval.scores.results.SmatchResult` whose ``match`` is graded.
     """
     options = SearchOptions.from_keywords(**search)
     check_settings(cutoff, diffsense, top)

@@ -21,17 +21,11 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import align_triples
 from amreval.match.options import SearchOptions
+from amreval.match.proof import whole_bound
 from amreval.match.standard import DEFAULT_STANDARDIZATION, check_standardization, loose_matches, standard_triples
 from amreval.match.triples import graph_triples
-from amreval.scores.harness import (
-    Config,
-    PairScore,
-    SmatchResult,
-    pair_search,
-    score_corpus,
-    strict_option,
-    whole_bound,
-)
+from amreval.scores.harness import pair_search, score_corpus, strict_option
+from amreval.scores.results import Config, PairScore, SmatchResult
 
 P = TypeVar("P", bound=PairScore)
 
@@ -105,7 +99,7 @@ def reading_score(
 
 
 def standardize_option(standardize: str) -> tuple[tuple[str, str], ...]:
-    """The ``standardize`` entry of a :class:`~amreval.scores.harness.Config`'s options: recorded
+    """The ``standardize`` entry of a :class:`~amreval.scores.results.Config`'s options: recorded
     when it is not the default reading (so the default's configuration line stays as it was)."""
     check_standardization(standardize)
     return () if standardize == DEFAULT_STANDARDIZATION else (("standardize", standardize),)
@@ -171,7 +165,7 @@ def smatch(
             * ``time_limit``: seconds allowed to the integer program per pair (default 30).
 
     Returns:
-        A :class:`~amreval.scores.harness.SmatchResult`.
+        A :class:`~amreval.scores.results.SmatchResult`.
 
     Raises:
         InputError: the two lists differ in length or are empty, an entry is

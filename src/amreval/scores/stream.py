@@ -6,7 +6,7 @@ chunks, in this process or in worker processes fed chunk by chunk, and hands
 each pair's score to a callback as it comes, in order; the corpus counts are
 summed as they come. What stays in memory is the chunks in flight and, per
 pair, five numbers (match, test, gold, whether proven, bound), which the
-result keeps for :attr:`~amreval.scores.harness.SmatchResult.pairs` (the
+result keeps for :attr:`~amreval.scores.results.SmatchResult.pairs` (the
 mappings are not kept). The counts are those of the in-memory scorers: the
 same reading rules (a prediction that cannot be read is an empty graph unless
 ``strict``; a reference that cannot be read is an error), the same per-pair
@@ -47,19 +47,10 @@ from amreval.amr.read import as_graph, graphs_of_blocks, open_blocks
 from amreval.errors import AmrevalError, InputError
 from amreval.match.options import SearchOptions
 from amreval.scores.checks import check_int
-from amreval.scores.harness import (
-    Config,
-    PairScore,
-    ReadGraph,
-    ScorePair,
-    SmatchResult,
-    bootstrap_f1,
-    pair_search,
-    prf,
-    score_named,
-    start_workers,
-    warn_unreadable,
-)
+from amreval.scores.f1 import bootstrap_f1, prf
+from amreval.scores.harness import ReadGraph, ScorePair, pair_search, warn_unreadable
+from amreval.scores.results import Config, PairScore, SmatchResult
+from amreval.scores.workers import score_named, start_workers
 
 __all__ = ["stream_score", "PairRecord", "CompactPairs", "CHUNK"]
 
@@ -138,7 +129,7 @@ def stream_score(
         strict: a prediction that cannot be read raises its error (default: an empty graph, counted).
         noun: what the files hold, for the messages.
         chunk: pairs per chunk.
-        bootstrap, confidence: a bootstrap interval of F1 (as :func:`~amreval.scores.harness.bootstrap_f1`).
+        bootstrap, confidence: a bootstrap interval of F1 (as :func:`~amreval.scores.f1.bootstrap_f1`).
         read: ``read(graph, what, index, errors=...)`` gives the graph that is scored (default
             :func:`~amreval.amr.read.as_graph`; DocSmatch's :func:`~amreval.docamr.document.document_graph`).
         keep: where the pairs' scores (without mappings) are kept for the result's ``pairs``
