@@ -25,7 +25,8 @@ import warnings
 from collections.abc import Sequence
 
 from amreval._version import __version__
-from amreval.cli.process import EXIT_INTERRUPTED, exit_on_interrupt, log_to_stderr, quiet_broken_pipe, show_warning
+from amreval.cli.process import EXIT_INTERRUPTED as EXIT_INTERRUPTED  # the exit statuses in one place
+from amreval.cli.process import exit_on_interrupt, log_to_stderr, quiet_broken_pipe, show_warning
 from amreval.errors import AmrevalError, UsageError
 
 #: Exit status for input that cannot be used (files, graphs, pairing).

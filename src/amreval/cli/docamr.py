@@ -11,8 +11,9 @@ import argparse
 import sys
 
 from amreval.cli.options import add_progress, add_verbose, usage_checked
-from amreval.cli.output import plural, svg_paths
+from amreval.cli.output import svg_paths
 from amreval.errors import AmrevalError, UsageError
+from amreval.scores.text import plural
 
 __all__ = ["add_arguments", "run"]
 

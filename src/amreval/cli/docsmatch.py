@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_scores(s: Any, args: argparse.Namespace) -> None:
     """A document's or the corpus's scores in the reference's layout."""
-    from amreval.scores.harness import prf
+    from amreval.scores.f1 import prf
 
     print("Overall Score:")
     print_prf(s.precision, s.recall, s.f1, args)
@@ -162,8 +162,8 @@ def _print_scores(s: Any, args: argparse.Namespace) -> None:
 
 def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
     """What follows the documents' scores (printed as they came with ``--ms``)."""
+    from amreval.scores.f1 import prf
     from amreval.scores.finegrained import MEASURE_LABELS
-    from amreval.scores.harness import prf
 
     if not args.ms:
         _print_scores(result, args)

@@ -17,7 +17,6 @@ from amreval.errors import AmrevalError
 
 __all__ = [
     "decimals",
-    "plural",
     "print_unproven",
     "intervals",
     "print_intervals",
@@ -39,11 +38,6 @@ __all__ = [
 def decimals(value: float, digits: int) -> str:
     """``value`` with ``digits`` digits after the point (the layout of every printed score)."""
     return f"{value:.{digits}f}"
-
-
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, plural unless ``n`` is 1."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def print_unproven(result: Any) -> None:

@@ -85,7 +85,8 @@ def print_whole(result: Any, pred: list, gold: list, args: argparse.Namespace) -
 def _stream(args: argparse.Namespace) -> int:
     """The files read, scored and printed as a stream (:mod:`amreval.scores.stream`)."""
     from amreval.match.options import SearchOptions
-    from amreval.scores.harness import Config, strict_option
+    from amreval.scores.harness import strict_option
+    from amreval.scores.results import Config
     from amreval.scores.smatch import identical_smatch_score, score_smatch_pair
     from amreval.scores.stream import stream_score
 
