@@ -142,10 +142,17 @@ def test_a_shortcut_beside_its_option_value_names_both():
 
 
 def test_an_unknown_or_refused_keyword_and_an_option_value_of_the_wrong_class():
-    with pytest.raises(TypeError, match=r"^unexpected keyword argument 'restart' \(MFβ settings: lm, lm_kind, "):
+    with pytest.raises(TypeError) as error:
         mfbeta_options(shortcuts={"restart": 4})
-    with pytest.raises(TypeError, match=r"^unexpected keyword argument 'vectors' \(MFβ settings: .*batch_size, "):
+    assert str(error.value) == (
+        "unexpected keyword argument 'restart' (search settings: solver, restarts, seed, time_limit; MFβ settings: "
+        "lm, lm_kind, scorer, tolerance, device, dtype, max_tokens, cache, parser, batch_size, vectors, cutoff, "
+        "diffsense, num_workers)"
+    )
+    with pytest.raises(TypeError, match=r"^unexpected keyword argument 'vectors' \(search settings: .*batch_size, "):
         mfbeta_options(shortcuts={"vectors": V}, refused=("vectors",))
+    with pytest.raises(TypeError, match=r"MFβ settings: .*, batch_size, diffsense, num_workers\)$"):
+        mfbeta_options(shortcuts={"vectors": V}, refused=("vectors", "cutoff"))
     with pytest.raises(InputError, match=r"^form must be a FormOptions, got MeaningOptions$"):
         mfbeta_options(form=MeaningOptions())  # type: ignore[arg-type]
 

@@ -260,9 +260,12 @@ def mfbeta_options(
     """
     given = dict(shortcuts or {})
     unknown = [name for name in given if name not in SHORTCUTS or name in refused]
-    if unknown:
-        known = ", ".join(name for name in SHORTCUTS if name not in refused)
-        raise TypeError(f"unexpected keyword argument {unknown[0]!r} (MFβ settings: {known})")
+    if unknown:  # named as every scoring function names it: the search settings first
+        others = ", ".join(name for name in SHORTCUTS if name not in refused and name not in _FIELDS["search"])
+        raise TypeError(
+            f"unexpected keyword argument {unknown[0]!r} "
+            f"(search settings: {', '.join(_FIELDS['search'])}; MFβ settings: {others})"
+        )
     values: dict[str, object] = {"form": form, "meaning": meaning, "search": search}
     for name, cls in _GROUPS:
         value = values[name]
