@@ -17,6 +17,8 @@ from amreval.errors import DecodeError as DecodeError
 from amreval.errors import InputError as InputError
 from amreval.errors import MissingDependencyError as MissingDependencyError
 from amreval.match import SearchOptions as SearchOptions
+from amreval.mfbeta import FormOptions as FormOptions
+from amreval.mfbeta import MeaningOptions as MeaningOptions
 from amreval.mfbeta import MFResult as MFResult
 from amreval.scores import Comparison as Comparison
 from amreval.scores import Config as Config

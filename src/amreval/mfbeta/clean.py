@@ -46,13 +46,15 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
 from amreval.errors import AmrevalError, InputError, MissingDependencyError
 
 __all__ = [
+    "CleanLike",
     "DEFAULT_PIPELINE",
+    "SpacyPipeline",
     "SentenceCleaner",
     "clean_sentences",
     "cleaner_name",
@@ -68,6 +70,21 @@ _PIPELINES: dict[str, Any] = {}
 # pipeline name -> cleaner without acronyms, for get_cleaner
 _CLEANERS: dict[str, SentenceCleaner] = {}
 _LOCK = threading.Lock()
+
+
+class SpacyPipeline(Protocol):
+    """A loaded spaCy pipeline, as ``clean=`` takes one: :func:`get_cleaner` knows it by ``pipe`` and ``meta``."""
+
+    @property
+    def meta(self) -> Mapping[str, object]: ...  # pragma: no cover
+
+    def pipe(self, texts: Iterable[str], *args: object, **kwargs: object) -> Iterator[object]: ...  # pragma: no cover
+
+
+#: What ``clean=`` of the MFβ functions takes (see :func:`get_cleaner`): False or None (no cleaning), True,
+#: a spaCy pipeline's name, folder or object, a :class:`SentenceCleaner`, or a callable
+#: ``list[str] -> list[str]``.
+CleanLike = bool | str | os.PathLike[str] | SpacyPipeline | Callable[[list[str]], Sequence[str]] | None
 
 
 def _require() -> Any:
@@ -216,7 +233,7 @@ class SentenceCleaner:
     __call__ = clean
 
 
-def get_cleaner(clean: bool | str | os.PathLike[str] | Callable[[list[str]], list[str]] | Any | None) -> Any:
+def get_cleaner(clean: CleanLike) -> Any:
     """What ``mfbeta(clean=...)`` asks for, as a cleaner (or None for no cleaning).
 
     Args:

@@ -28,8 +28,10 @@ import numpy.typing as npt
 
 from amreval.errors import InputError
 from amreval.match.options import SearchOptions
+from amreval.mfbeta.combine import mf_beta
+from amreval.mfbeta.dimensions import dimension_parts
 from amreval.mfbeta.form import DEFAULT_TOLERANCE, acceptable
-from amreval.mfbeta.score import given_parses, gold_graphs, mf_beta
+from amreval.mfbeta.graphs import given_parses, gold_graphs
 from amreval.scores.bootstrap import bootstrap_statistics, check_counts
 from amreval.scores.checks import check_choice, check_confidence, check_int
 from amreval.scores.compare import compare_counts, named_systems, system_letter
@@ -294,8 +296,6 @@ def compare_mfbeta_systems(
     }
     parts: dict[str, Any] = {p: (mfbeta_statistic(beta, p), items) for p in MF_PARTS}
     if dimensions is not None:
-        from amreval.mfbeta.dimensions import dimension_parts
-
         flags = {name: items[name][:, 3].astype(bool).tolist() for name in items}
         s2 = dict(vectors=vectors, cutoff=cutoff, diffsense=diffsense, progress=progress)
         parts.update(dimension_parts(named, refs, flags, dimensions=dimensions, beta=beta, **s2, **search))

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 import numpy as np
@@ -75,11 +76,16 @@ from amreval.match.alignment import align
 from amreval.match.options import SearchOptions
 from amreval.match.problem import build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.mfbeta.combine import mf_beta
+from amreval.mfbeta.graphs import given_parses, gold_graphs
 from amreval.scores.corpus_statistics import Statistic, prf_values
-from amreval.scores.f1 import prf
+from amreval.scores.docsmatch import score_docsmatch_pair
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
+from amreval.scores.f1 import prf
+from amreval.scores.harness import pair_search
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, similarity_matrix
-from amreval.scores.vectors import WordVectors
+from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
+from amreval.scores.workers import map_pairs
 
 __all__ = [
     "DIMENSION_SETS",
@@ -276,8 +282,6 @@ def s2align_counts(
 def smatch_dimension_counts(pred: Graph, gold: Graph, search: SearchOptions) -> dict[str, Counts]:
     """Damonte's ``[match, test, gold]`` counts of one pair under the Smatch alignment
     (:func:`~amreval.scores.finegrained.fine_grained_counts`, as ``compare --score srl`` scores them)."""
-    from amreval.scores.docsmatch import score_docsmatch_pair
-
     fine = score_docsmatch_pair(pred, gold, search, fine_grained=True).fine_grained or {}
     return {m: (float(fine[m][0]), int(fine[m][1]), int(fine[m][2])) for m in MEASURES}
 
@@ -316,8 +320,6 @@ def dimension_scores(
 ) -> dict[str, dict[str, float]]:
     """Per measure, from per-item counts: ``precision``, ``recall``, ``meaning`` (F1) and ``mf_beta``
     (MFβ of that Meaning and ``form``)."""
-    from amreval.mfbeta.score import mf_beta
-
     out: dict[str, dict[str, float]] = {}
     for m in measures:
         sums = [sum(item[m][k] for item in items) for k in range(3)]
@@ -373,11 +375,6 @@ def score_dimensions(
 ) -> list[dict[str, Counts]]:
     """Every pair's counts of the measures of ``dimensions``, the pairs aligned in ``num_workers`` processes
     (each pair with its own seed, as MFβ's Meaning)."""
-    from functools import partial
-
-    from amreval.scores.harness import pair_search
-    from amreval.scores.workers import map_pairs
-
     return map_pairs(
         partial(dimension_counts, dimensions=dimensions, vectors=vectors, cutoff=cutoff, diffsense=diffsense),
         pred,
@@ -410,9 +407,6 @@ def dimension_parts(
         dimensions, beta: the measures and MFβ's β; ``vectors``, ``cutoff``, ``diffsense``: S²match's.
         search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``progress``.
     """
-    from amreval.mfbeta.score import given_parses, gold_graphs
-    from amreval.scores.vectors import lookup_words, resolve_vectors
-
     dims = check_dimensions(dimensions)
     if dims is None:
         return {}

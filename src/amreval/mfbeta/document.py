@@ -41,25 +41,46 @@ from __future__ import annotations
 import copy
 import os
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from amreval.amr.graph import Graph
 from amreval.amr.token_alignments import AlignedSentence
-from amreval.docamr.corefiles import CorefDocument, check_coref_format, loads_coref, read_coref
-from amreval.errors import DecodeError, InputError
-from amreval.mfbeta.cache import CacheLike
-from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
-from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE, FAILED_PARSE
+from amreval.docamr.convert import convert_document
+from amreval.docamr.corefiles import CorefDocument, CorefSource, check_coref_format, loads_coref, read_coref
+from amreval.docamr.docgraph import check_representation
+from amreval.docamr.document import document_graph
+from amreval.docamr.msamr import MsAmrDocument
+from amreval.docamr.textcoref import chains_from_coref
+from amreval.errors import AmrevalWarning, DecodeError, InputError
+from amreval.match.options import SearchOptions
+from amreval.mfbeta.combine import BETAS, mf_beta
+from amreval.mfbeta.form import form_from_scores, get_scorer
+from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
+from amreval.mfbeta.paragraph_form import paragraph_scores, resolve_window
+from amreval.mfbeta.parsers import FAILED_PARSE, get_parser, parse_sentences
+from amreval.scores.docsmatch import docsmatch
+from amreval.scores.f1 import prf_or_none
 from amreval.scores.results import Config, Result
+from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from amreval.match.options import SearchKeywords
+    from amreval.mfbeta.options import MFBetaKeywords
 
-__all__ = ["ABBREVIATIONS", "DocumentMFResult", "document_mfbeta", "split_sentences"]
+__all__ = [
+    "ABBREVIATIONS",
+    "CorefLike",
+    "CorefSystem",
+    "DocumentLike",
+    "DocumentMFResult",
+    "SentenceParse",
+    "document_mfbeta",
+    "split_sentences",
+]
 
 #: Words written with a final period that do not end a sentence (compared in lower case).
 ABBREVIATIONS = frozenset(
@@ -70,7 +91,18 @@ _OPENING = {")": "(", "]": "[", "}": "{", "»": "«", "”": "“", "’": "‘"
 _END = re.compile(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*$")
 
 #: A coreference system: the tokens of each sentence -> clusters of document-level spans (or a CorefDocument).
-CorefSystem = Callable[[list[list[str]]], Any]
+CorefSystem = Callable[[list[list[str]]], CorefDocument | Sequence[Sequence[tuple[int, int]]]]
+#: What ``coref=`` takes: a coreference system, a coreference file (its path, an open file or its lines), or
+#: per paragraph a :class:`~amreval.docamr.corefiles.CorefDocument` or a jsonlines line; None for none.
+CorefLike = CorefSystem | CorefSource | Sequence[CorefDocument | str] | None
+#: A gold document: its DocAMR (PENMAN or a Graph) or the list of its sentence graphs.
+DocumentLike = str | Graph | Sequence[str | Graph]
+#: A sentence's parse given: PENMAN (with alignments for coreference), an aligned sentence, a Graph, or
+#: None for a failed parse.
+SentenceParse = str | Graph | AlignedSentence | None
+#: The shortcuts document-level MFβ does not take: its Meaning is DocSmatch.
+_S2MATCH_ONLY = ("vectors", "cutoff", "diffsense")
+_S2MATCH_DEFAULTS = (None, DEFAULT_CUTOFF, DEFAULT_DIFFSENSE)
 
 
 def split_sentences(paragraph: str) -> list[str]:
@@ -253,10 +285,6 @@ def _aligned(item: Any) -> AlignedSentence | None:
     if not isinstance(item, str) or not item.strip() or "(" not in item:
         return None
     try:
-        import warnings
-
-        from amreval.errors import AmrevalWarning
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", AmrevalWarning)
             sent = AlignedSentence.from_penman(item)
@@ -270,11 +298,12 @@ def _aligned(item: Any) -> AlignedSentence | None:
 def _parses(
     sentences: list[list[str]],
     given: Sequence[Sequence[Any]] | None,
-    parser: Any,
+    meaning: MeaningOptions,
     label: str,
-    options: dict[str, Any],
+    progress: bool | None,
 ) -> tuple[list[list[AlignedSentence]], list[tuple[int, int]]]:
-    """Aligned parses of every sentence (the dummy graph where a parse failed) and the failed positions."""
+    """Aligned parses of every sentence (the dummy graph where a parse failed) and the failed positions:
+    given, or made by Meaning's parser."""
     if given is not None:
         if isinstance(given, str) or len(given) != len(sentences):
             n = "a string" if isinstance(given, str) else len(given)
@@ -291,16 +320,15 @@ def _parses(
                 )
             per_doc.append(list(amrs))
     else:
-        from amreval.mfbeta.parsers import get_parser, parse_sentences
-
+        assert meaning.parser is not None  # checked where the call comes in
         flat = [s for sents in sentences for s in sents]
         result = parse_sentences(
-            get_parser(parser, batch_size=options["batch_size"], device=options["device"]),
+            get_parser(meaning.parser, batch_size=meaning.batch_size, device=meaning.device),
             flat,
-            batch_size=options["batch_size"],
-            device=options["device"],
-            progress=options["progress"],
-            cache=options["cache"],
+            batch_size=meaning.batch_size,
+            device=meaning.device,
+            progress=progress,
+            cache=meaning.cache,
         )
         texts = iter(result.penman)
         per_doc = [[next(texts) for _ in sents] for sents in sentences]
@@ -318,7 +346,9 @@ def _parses(
     return out, failed
 
 
-def _coref_documents(coref: Any, n: int, coref_format: str, label: str) -> list[CorefDocument | None] | CorefSystem:
+def _coref_documents(
+    coref: CorefLike, n: int, coref_format: str, label: str
+) -> list[CorefDocument | None] | CorefSystem:
     """Given clusters, one document per paragraph, or the coreference system; None: no coreference."""
     if coref is None:
         return [None] * n
@@ -326,7 +356,7 @@ def _coref_documents(coref: Any, n: int, coref_format: str, label: str) -> list[
         return coref  # type: ignore[no-any-return]
     check_coref_format(coref_format)
     if isinstance(coref, (str, os.PathLike)) or hasattr(coref, "read"):
-        docs: list[CorefDocument] = read_coref(coref, coref_format)
+        docs: list[CorefDocument] = read_coref(cast("CorefSource", coref), coref_format)
     else:
         docs = []
         for d, item in enumerate(coref):
@@ -358,10 +388,6 @@ def _build(
     label: str,
 ) -> tuple[list[Graph], int, list[int]]:
     """The DocAMR of each paragraph, the unmapped mentions and the chains per document."""
-    from amreval.docamr.convert import convert_document
-    from amreval.docamr.msamr import MsAmrDocument
-    from amreval.docamr.textcoref import chains_from_coref
-
     graphs: list[Graph] = []
     unmapped = 0
     chains: list[int] = []
@@ -420,31 +446,23 @@ def document_mfbeta(
     generated: Sequence[str],
     references: Sequence[str],
     *,
-    reference_amrs: Sequence[Any] | None = None,
+    reference_amrs: Sequence[DocumentLike] | None = None,
     sentences: Sequence[Sequence[str]] | None = None,
-    prediction_amrs: Sequence[Sequence[Any]] | None = None,
-    coref: Any = None,
+    prediction_amrs: Sequence[Sequence[SentenceParse]] | None = None,
+    coref: CorefLike = None,
     coref_format: str = "jsonlines",
     reference_sentences: Sequence[Sequence[str]] | None = None,
-    reference_parses: Sequence[Sequence[Any]] | None = None,
-    reference_coref: Any = None,
-    parser: Any = None,
+    reference_parses: Sequence[Sequence[SentenceParse]] | None = None,
+    reference_coref: CorefLike = None,
     rep: str = "docamr",
-    lm: str = DEFAULT_MODEL,
-    lm_kind: str = DEFAULT_KIND,
-    scorer: Any | None = None,
-    beta: float = 1.0,
-    tolerance: float = DEFAULT_TOLERANCE,
     window: int | None = None,
     stride: int | None = None,
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    device: str | None = None,
-    dtype: Any = None,
-    max_tokens: int | None = None,
-    cache: CacheLike = "memory",
-    num_workers: int = 1,
+    form: FormOptions | None = None,
+    meaning: MeaningOptions | None = None,
+    search: SearchOptions | None = None,
+    beta: float = 1.0,
     progress: bool | None = None,
-    **search: Unpack[SearchKeywords],
+    **shortcuts: Unpack[MFBetaKeywords],
 ) -> DocumentMFResult:
     """Document-level MFβ of generated paragraphs against reference documents (see the module docs).
 
@@ -455,34 +473,32 @@ def document_mfbeta(
         sentences: the sentences of each generated paragraph (default: :func:`split_sentences`).
         prediction_amrs: per paragraph, one parse per sentence (PENMAN with alignments for coreference,
             an :class:`~amreval.amr.token_alignments.AlignedSentence`, a Graph, or None for a failed
-            parse); otherwise ``parser`` parses.
+            parse); otherwise Meaning's ``parser`` parses.
         coref: the coreference of the generated paragraphs: a callable (see the module docs), or
             clusters given (a coreference file, or per paragraph a ``CorefDocument`` or jsonlines line);
             None: no cross-sentence coreference.
         coref_format: ``jsonlines`` or ``conll``, for a coreference file or lines given.
         reference_sentences, reference_parses, reference_coref: the same for the references, when there
             are no ``reference_amrs`` (``reference_coref`` defaults to ``coref`` when that is a callable).
-        parser: as for :func:`~amreval.mfbeta.score.mfbeta`.
         rep: the DocAMR representation of the built documents (``docamr``, ``no-merge``, ...).
-        lm, lm_kind, scorer, beta, tolerance, device, dtype, max_tokens, cache, batch_size, num_workers,
-            progress, **search: as for :func:`~amreval.mfbeta.score.mfbeta`.
         window, stride: the language model's windows over long paragraphs
             (:mod:`amreval.mfbeta.paragraph_form`; default: the model's limit, half of it).
+        form, meaning, search, beta, progress, **shortcuts: as for :func:`~amreval.mfbeta.score.mfbeta`.
+            Meaning here is DocSmatch, not S²match: of :class:`~amreval.mfbeta.options.MeaningOptions` it
+            takes the parser's ``parser``, ``batch_size``, ``device``, ``cache`` and DocSmatch's
+            ``num_workers``; ``vectors``, ``cutoff`` and ``diffsense`` are not taken.
 
     Raises:
         InputError: counts that differ, an empty paragraph, a parse count that is not the sentence
             count, coreference for a sentence or token that does not exist, neither parses nor a parser,
-            or a bad setting (the message names the paragraph).
+            a Meaning with S²match settings, or a bad setting (the message names the paragraph).
+        TypeError: a keyword that is neither an argument nor a shortcut (``vectors=``, say).
     """
-    from amreval.docamr.docgraph import check_representation
-    from amreval.docamr.document import document_graph
-    from amreval.match.options import SearchOptions
-    from amreval.mfbeta.form import KINDS, check_tolerance, form_from_scores, get_scorer
-    from amreval.mfbeta.paragraph_form import paragraph_scores, resolve_window
-    from amreval.mfbeta.score import BETAS, mf_beta
-    from amreval.scores.docsmatch import docsmatch
-    from amreval.scores.f1 import prf_or_none
-
+    form, meaning, search = mfbeta_options(form, meaning, search, shortcuts, refused=_S2MATCH_ONLY)
+    if (meaning.vectors, meaning.cutoff, meaning.diffsense) != _S2MATCH_DEFAULTS:
+        raise InputError(
+            "document-level Meaning is DocSmatch: meaning's vectors, cutoff and diffsense (S²match's) do not apply"
+        )
     gen = _paragraphs(generated, "generated")
     refs = _paragraphs(references, "reference")
     n = len(gen)
@@ -490,24 +506,19 @@ def document_mfbeta(
         raise InputError(f"{n} generated paragraphs but {len(refs)} references; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated paragraphs")
-    options = SearchOptions.from_keywords(**search)
     mf_beta(1.0, 1.0, beta)
-    check_tolerance(tolerance)
     rep = check_representation(rep)
-    if scorer is None and lm_kind not in KINDS:
-        raise InputError(f"unknown lm_kind {lm_kind!r}; expected one of {', '.join(KINDS)}")
-    if prediction_amrs is None and parser is None:
+    if prediction_amrs is None and meaning.parser is None:
         raise InputError("Meaning needs the sentences' AMRs: pass parser= or prediction_amrs=")
-    if reference_amrs is None and reference_parses is None and parser is None:
+    if reference_amrs is None and reference_parses is None and meaning.parser is None:
         raise InputError(
             "without reference_amrs, Meaning compares with parsed references: pass parser= or reference_parses="
         )
-    run = dict(batch_size=batch_size, device=device, progress=progress, cache=cache)
     sents = _split(gen, sentences, "generated")
     for d, s in enumerate(sents):
         if not s:
             raise InputError(f"generated paragraph #{d}: no sentences")
-    parses, failed = _parses(sents, prediction_amrs, parser, "generated", run)
+    parses, failed = _parses(sents, prediction_amrs, meaning, "generated", progress)
     predicted, unmapped, chains = _build(
         sents, parses, _coref_documents(coref, n, coref_format, "generated"), rep, "generated"
     )
@@ -519,7 +530,7 @@ def document_mfbeta(
         gold = [document_graph(g, "reference DocAMR", d) for d, g in enumerate(reference_amrs)]
     else:
         ref_sents = _split(refs, reference_sentences, "reference")
-        ref_parses, ref_failed = _parses(ref_sents, reference_parses, parser, "reference", run)
+        ref_parses, ref_failed = _parses(ref_sents, reference_parses, meaning, "reference", progress)
         if reference_coref is None and callable(coref) and not isinstance(coref, (str, os.PathLike)):
             reference_coref = coref
         system = _coref_documents(reference_coref, n, coref_format, "reference")
@@ -527,25 +538,38 @@ def document_mfbeta(
     counts = [len(s) for s in sents]
     gold_counts = [_gold_sentences(g) for g in gold]
     mismatched = [d for d in range(n) if counts[d] != gold_counts[d]]
-    ds = docsmatch(predicted, gold, coref=True, num_workers=num_workers, progress=progress, **search)
+    ds = docsmatch(
+        predicted,
+        gold,
+        coref=True,
+        num_workers=meaning.num_workers,
+        progress=progress,
+        solver=search.solver,
+        restarts=search.restarts,
+        seed=search.seed,
+        time_limit=search.time_limit,
+    )
+    scorer = form.scorer
     if scorer is None:
-        scorer = get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
+        scorer = get_scorer(
+            form.lm, form.lm_kind, form.device, dtype=form.dtype, max_tokens=form.max_tokens, cache=form.cache
+        )
     window, stride = resolve_window(scorer, window, stride)
     g_scores = paragraph_scores(scorer, gen, window=window, stride=stride, label="generated", progress=progress)
     r_scores = paragraph_scores(scorer, refs, window=window, stride=stride, label="reference", progress=progress)
-    form = form_from_scores(g_scores, r_scores, tolerance)
-    meaning = ds.f1
+    f = form_from_scores(g_scores, r_scores, form.tolerance)
+    m = ds.f1
     coref_counts = ds.coref.total if ds.coref is not None else (0, 0, 0)
     config = Config(
         "mfbeta",
-        options,
+        search,
         (
             ("level", "document"),
             ("beta", beta),
-            ("tolerance", tolerance),
-            ("lm", getattr(scorer, "name_or_path", lm)),
-            ("lm_kind", getattr(scorer, "kind", lm_kind)),
-            *((("lm_dtype", scorer.dtype),) if getattr(scorer, "dtype", "float32") != "float32" else ()),
+            ("tolerance", form.tolerance),
+            ("lm", getattr(scorer, "name_or_path", form.lm)),
+            ("lm_kind", getattr(scorer, "kind", form.lm_kind)),
+            *((("lm_dtype", dtype),) if (dtype := getattr(scorer, "dtype", "float32")) != "float32" else ()),
             ("window", window if window is not None else "none"),
             ("stride", stride if stride is not None else "none"),
             ("split", "given" if sentences is not None else "rules"),
@@ -554,12 +578,12 @@ def document_mfbeta(
         ),
     )
     return DocumentMFResult(
-        meaning=meaning,
+        meaning=m,
         coreference=prf_or_none(*coref_counts)[2],
-        form=form.form,
+        form=f.form,
         beta=beta,
-        mf_beta=mf_beta(meaning, form.form, beta),
-        scores={f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS},
+        mf_beta=mf_beta(m, f.form, beta),
+        scores={f"mf_{b:g}": mf_beta(m, f.form, b) for b in BETAS},
         meaning_counts=(ds.match, ds.test, ds.gold),
         coreference_counts=coref_counts,
         sentences=counts,
@@ -571,8 +595,8 @@ def document_mfbeta(
         reference_parse_failures=len(ref_failed),
         unmapped_mentions=unmapped,
         chains=chains,
-        pref_scores=list(form.pref_scores),
-        acceptable=list(form.acceptable),
+        pref_scores=list(f.pref_scores),
+        acceptable=list(f.acceptable),
         docsmatch_f1=[p.f1 for p in ds.pairs],
         config=config,
         documents=predicted,

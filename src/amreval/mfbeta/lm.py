@@ -63,7 +63,7 @@ import numpy as np
 
 from amreval._progress import progress_counter, progress_enabled
 from amreval.errors import InputError, MissingDependencyError
-from amreval.mfbeta.cache import CacheLike, ResultCache, model_fingerprint, resolve_cache
+from amreval.mfbeta.cache import MEMORY, CacheLike, ResultCache, model_fingerprint, resolve_cache
 from amreval.mfbeta.forward import HEAD_BUDGET, LoadedModel, Row, inspect_model, target_log_probs
 
 __all__ = [
@@ -298,8 +298,6 @@ def _load(name: str, kind: str, device: str, dtype: str) -> LoadedModel:
 
 def clear_cache(scores: bool = True) -> None:
     """Forget every loaded model and scorer, and (``scores``) the in-memory scores and parses."""
-    from amreval.mfbeta.cache import MEMORY
-
     with _LOCK:
         _MODELS.clear()
         _SCORERS.clear()

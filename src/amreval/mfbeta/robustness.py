@@ -35,23 +35,30 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
-from amreval.mfbeta.cache import CacheLike
-from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
-from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
-from amreval.mfbeta.score import MFResult, given_parses, gold_graphs, mf_beta, mfbeta
+from amreval.match.options import SearchOptions
+from amreval.mfbeta.clean import CleanLike, clean_sentences, cleaner_name, get_cleaner
+from amreval.mfbeta.combine import mf_beta
+from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, SentenceScorer, check_sentences, form_score, get_scorer
+from amreval.mfbeta.graphs import given_parses, gold_graphs
+from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
+from amreval.mfbeta.parsers import ParserLike, get_parser, parse_sentences
+from amreval.mfbeta.score import MFResult, mfbeta
 from amreval.scores.results import Result
-from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
-from amreval.scores.vectors import WordVectors
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from amreval.mfbeta.options import MFBetaKeywords
 
 __all__ = [
     "ABLATION_SUFFIX",
@@ -304,7 +311,7 @@ class RobustnessResult(Result):
 class _KnownScores:
     """The language model scores already computed, looked up by sentence (Form is computed once)."""
 
-    def __init__(self, scores: dict[str, float], like: Any) -> None:
+    def __init__(self, scores: dict[str, float], like: SentenceScorer) -> None:
         self.table = scores
         self.name_or_path = getattr(like, "name_or_path", None) or DEFAULT_MODEL
         self.kind = getattr(like, "kind", DEFAULT_KIND)
@@ -315,26 +322,20 @@ class _KnownScores:
 
 
 def _parse_all(
-    parser: Any,
-    groups: list[list[str]],
-    batch_size: int,
-    device: str | None,
-    progress: bool | None,
-    cache: CacheLike,
+    parser: ParserLike, groups: list[list[str]], meaning: MeaningOptions, progress: bool | None
 ) -> list[list[Graph | None]]:
-    """Each group's sentences parsed in one run of the parser; None where a parse failed or the sentence is blank."""
-    from amreval.mfbeta.parsers import get_parser, parse_sentences
-
+    """Each group's sentences parsed in one run of the parser (with Meaning's batches, device and cache);
+    None where a parse failed or the sentence is blank."""
     kept = [(g, k) for g, group in enumerate(groups) for k, s in enumerate(group) if s.strip()]
     out: list[list[Graph | None]] = [[None] * len(group) for group in groups]
     if kept:
         result = parse_sentences(
-            get_parser(parser, batch_size=batch_size, device=device),
+            get_parser(parser, batch_size=meaning.batch_size, device=meaning.device),
             [groups[g][k] for g, k in kept],
-            batch_size=batch_size,
-            device=device,
+            batch_size=meaning.batch_size,
+            device=meaning.device,
             progress=progress,
-            cache=cache,
+            cache=meaning.cache,
         )
         failures = set(result.failures)
         for j, (g, k) in enumerate(kept):
@@ -355,6 +356,15 @@ def _setting_parses(name: str, value: Any, systems: Sequence[str], n: int) -> Ma
                 "they are paired by position"
             )
     return value
+
+
+def _check_names(parses: Mapping[str, object], ref_given: Mapping[str, object]) -> None:
+    """Reference parses name parser settings, and no setting is named like a gold-ablation setting."""
+    for name in (*parses, *ref_given):
+        if name not in parses:
+            raise InputError(f"reference parses for {name!r}, which is not a parser setting")
+        if name.endswith(ABLATION_SUFFIX):
+            raise InputError(f"setting {name!r}: a name ending in {ABLATION_SUFFIX!r} is a gold-ablation setting's")
 
 
 def _ablated(
@@ -379,11 +389,9 @@ def _ablated(
 
 
 def _forms(
-    gens: Mapping[str, list[str]], refs: list[str], scorer: Any, tolerance: float, progress: bool | None
+    gens: Mapping[str, list[str]], refs: list[str], scorer: SentenceScorer, tolerance: float, progress: bool | None
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Each system's Form, and the language model score of every sentence scored for it."""
-    from amreval.mfbeta.form import form_score
-
     known: dict[str, float] = {}
     form: dict[str, float] = {}
     for name, gen in gens.items():
@@ -417,28 +425,18 @@ def agreements(
 def parser_robustness(
     generated: Mapping[str, Sequence[str]],
     references: Sequence[str],
-    parses: Mapping[str, Mapping[str, Sequence[str | Graph | None]] | str | Callable[[list[str]], list[Any]] | Any],
+    parses: Mapping[str, Mapping[str, Sequence[str | Graph | None]] | ParserLike],
     *,
     reference_amrs: Sequence[str | Graph] | None = None,
     reference_parses: Mapping[str, Sequence[str | Graph | None]] | None = None,
     ablation: bool | None = None,
-    lm: str = DEFAULT_MODEL,
-    lm_kind: str = DEFAULT_KIND,
-    scorer: Any | None = None,
+    form: FormOptions | None = None,
+    meaning: MeaningOptions | None = None,
+    search: SearchOptions | None = None,
     beta: float = 1.0,
-    tolerance: float = DEFAULT_TOLERANCE,
-    vectors: WordVectors | str | None = None,
-    cutoff: float = DEFAULT_CUTOFF,
-    diffsense: float = DEFAULT_DIFFSENSE,
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    device: str | None = None,
-    dtype: Any = None,
-    max_tokens: int | None = None,
-    cache: CacheLike = "memory",
-    num_workers: int = 1,
-    clean: bool | str | Callable[[list[str]], list[str]] | Any | None = False,
+    clean: CleanLike = False,
     progress: bool | None = None,
-    **search: Any,
+    **shortcuts: Unpack[MFBetaKeywords],
 ) -> RobustnessResult:
     """MFβ of several systems under several parser settings, and the settings' rank agreement (module docs).
 
@@ -453,8 +451,9 @@ def parser_robustness(
             of given parse sets (a failed parse is the one-node dummy graph and is counted).
         ablation: ``None`` (default): a gold-ablation setting for each setting whose reference parses are
             given; ``True``: for every setting (a parser setting parses the references); ``False``: none.
-        lm, lm_kind, scorer, beta, tolerance, vectors, cutoff, diffsense, batch_size, device, dtype,
-            max_tokens, cache, num_workers, clean, progress, search: as for :func:`~amreval.mfbeta.score.mfbeta`.
+        form, meaning, search, beta, clean, progress, **shortcuts: as for :func:`~amreval.mfbeta.score.mfbeta`;
+            Meaning's ``batch_size``, ``device`` and ``cache`` are those of the parser settings' parsers, which
+            ``parses`` names: Meaning has no ``parser`` here (``parser=`` is not taken).
 
     Returns:
         A :class:`RobustnessResult`.
@@ -463,11 +462,12 @@ def parser_robustness(
         InputError: fewer than two systems or no setting, lists of other lengths than ``references``, a parse
             set that names other systems, reference parses for an unknown setting, a setting that needs
             reference parses and has none (``ablation=True``, or no gold AMRs), a setting named like a
-            gold-ablation setting, or a setting of :func:`~amreval.mfbeta.score.mfbeta` that is wrong.
+            gold-ablation setting, a Meaning with a parser, or a setting of
+            :func:`~amreval.mfbeta.score.mfbeta` that is wrong.
     """
-    from amreval.mfbeta.clean import clean_sentences, cleaner_name, get_cleaner
-    from amreval.mfbeta.form import check_sentences, get_scorer
-
+    form, meaning, search = mfbeta_options(form, meaning, search, shortcuts, refused=("parser",))
+    if meaning.parser is not None:
+        raise InputError("parser robustness takes its parsers from parses= (setting → parser): meaning has a parser")
     systems = list(generated)
     if len(systems) < 2:
         raise InputError(f"rank agreement needs at least two systems, got {len(systems)}")
@@ -481,11 +481,7 @@ def parser_robustness(
             raise InputError(f"{name}: {len(gen)} generated sentences but {n} references; they are paired by position")
     mf_beta(1.0, 1.0, beta)  # validates beta before any work
     ref_given = dict(reference_parses or {})
-    for name in (*parses, *ref_given):
-        if name not in parses:
-            raise InputError(f"reference parses for {name!r}, which is not a parser setting")
-        if name.endswith(ABLATION_SUFFIX):
-            raise InputError(f"setting {name!r}: a name ending in {ABLATION_SUFFIX!r} is a gold-ablation setting's")
+    _check_names(parses, ref_given)
     given = {name: _setting_parses(name, value, systems, n) for name, value in parses.items()}
     for name, given_refs in ref_given.items():
         if len(given_refs) != n:
@@ -500,30 +496,23 @@ def parser_robustness(
         refs = check_sentences(clean_sentences(cleaner, refs, "reference"), "cleaned reference")
 
     # Form: once per system; every setting looks its language model scores up
+    scorer = form.scorer
     if scorer is None:
-        scorer = get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
-    form, known = _forms(gens, refs, scorer, tolerance, progress)
-    lookup = _KnownScores(known, scorer)
+        scorer = get_scorer(
+            form.lm, form.lm_kind, form.device, dtype=form.dtype, max_tokens=form.max_tokens, cache=form.cache
+        )
+    forms, known = _forms(gens, refs, scorer, form.tolerance, progress)
+    looked_up = FormOptions(scorer=_KnownScores(known, scorer), tolerance=form.tolerance)
 
     settings: list[str] = []
     results: dict[str, dict[str, MFResult]] = {}
-    options: dict[str, Any] = dict(
-        scorer=lookup,
-        beta=beta,
-        tolerance=tolerance,
-        vectors=vectors,
-        cutoff=cutoff,
-        diffsense=diffsense,
-        num_workers=num_workers,
-        progress=progress,
-        **search,
-    )
     for name, value in parses.items():
         preds = given[name]
         ref_preds: Sequence[Any] | None = ref_given.get(name)
         if preds is None:  # a parser: every system's sentences (and the references, when asked) in one run
+            assert not isinstance(value, Mapping)
             groups = [gens[s] for s in systems] + ([refs] if name in ablated and ref_preds is None else [])
-            parsed = _parse_all(value, groups, batch_size, device, progress, cache)
+            parsed = _parse_all(value, groups, meaning, progress)
             preds = dict(zip(systems, parsed))
             if len(parsed) > len(systems):
                 ref_preds = parsed[-1]
@@ -537,7 +526,17 @@ def parser_robustness(
         for setting, golds, ref_failures in targets:
             by_system: dict[str, MFResult] = {}
             for system in systems:
-                result = mfbeta(gens[system], refs, reference_amrs=golds, prediction_amrs=preds[system], **options)
+                result = mfbeta(
+                    gens[system],
+                    refs,
+                    reference_amrs=golds,
+                    prediction_amrs=preds[system],
+                    form=looked_up,
+                    meaning=meaning,
+                    search=search,
+                    beta=beta,
+                    progress=progress,
+                )
                 result.reference_parse_failures = ref_failures
                 if cleaner is not None:  # cleaned here, before Form: the config says how
                     result.config = dataclasses.replace(
@@ -554,7 +553,7 @@ def parser_robustness(
         systems=systems,
         settings=settings,
         results=results,
-        form=form,
+        form=forms,
         agreement=agreements(systems, settings, results),
         ablation=[name + ABLATION_SUFFIX for name in ablated],
     )

@@ -26,6 +26,12 @@ and the reference sentences are cleaned before parsing and Form scoring, as
 the authors' scripts do (:mod:`amreval.mfbeta.clean`); the configuration
 records it (``clean=basic(en_core_web_sm)``, ``clean=none`` without).
 
+The settings come as option values (:mod:`amreval.mfbeta.options`): ``form=``
+(:class:`~amreval.mfbeta.options.FormOptions`: the language model), ``meaning=``
+(:class:`~amreval.mfbeta.options.MeaningOptions`: the parser and S²match) and
+``search=`` (:class:`~amreval.match.options.SearchOptions`), or field by field
+as keywords of the same name (``lm=``, ``parser=``, ``cutoff=``, ``solver=``, ...).
+
 With ``explain=True`` each example carries what the generation lost and
 added relative to the gold graph, read off the S²match alignment: gold
 triples that earned nothing (*lost*), generated triples that earned nothing
@@ -38,56 +44,38 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from amreval.amr.graph import Graph
-from amreval.amr.read import as_graph, loads_graph
 from amreval.errors import InputError
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
-from amreval.mfbeta.cache import CacheLike
-from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE
-from amreval.mfbeta.parsers import DEFAULT_BATCH_SIZE
+from amreval.mfbeta.clean import CleanLike, clean_sentences, cleaner_name, get_cleaner
+from amreval.mfbeta.combine import BETAS, mf_beta
+from amreval.mfbeta.dimensions import check_dimensions, dimension_measures, dimension_scores, score_dimensions
+from amreval.mfbeta.form import check_sentences, form_score, get_scorer
+from amreval.mfbeta.graphs import given_parses, gold_graphs
+from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
+from amreval.mfbeta.parsers import failed_parse_graph, get_parser, parse_sentences
 from amreval.scores.checks import check_bool
 from amreval.scores.f1 import prf
 from amreval.scores.harness import pair_search
 from amreval.scores.results import Config, Result
-from amreval.scores.s2match import (
-    DEFAULT_CUTOFF,
-    DEFAULT_DIFFSENSE,
-    S2Alignment,
-    align_s2match,
-    check_settings,
-    s2match_config,
-)
+from amreval.scores.s2match import S2Alignment, align_s2match, s2match_config
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
 from amreval.scores.workers import map_pairs
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from amreval.match.options import SearchKeywords
+    from amreval.mfbeta.options import MFBetaKeywords
 
+# mf_beta and BETAS (mfbeta.combine), gold_graphs and given_parses (mfbeta.graphs) live in modules that the
+# dimensions share with this one without importing it; they stay importable from here
 __all__ = ["mf_beta", "MFResult", "mfbeta", "explain_alignment", "gold_graphs", "given_parses", "BETAS"]
-
-#: The β values always reported.
-BETAS = (1.0, 0.5, 2.0)
-
-
-def mf_beta(meaning: float, form: float, beta: float) -> float:
-    """The weighted harmonic mean of Meaning and Form (0 when both are 0).
-
-    Raises:
-        InputError: ``beta`` is not positive.
-    """
-    if not (0 < beta < float("inf")):
-        raise InputError(f"beta must be a positive finite number, got {beta}")
-    b2 = beta * beta
-    denominator = b2 * meaning + form
-    return 0.0 if denominator == 0 else (1 + b2) * meaning * form / denominator
 
 
 def explain_alignment(al: S2Alignment) -> dict[str, list]:
@@ -180,79 +168,17 @@ class MFResult(Result):
         return out
 
 
-def gold_graphs(amrs: Sequence[Any], n: int) -> list[Graph]:
-    """Gold AMRs given as graphs or PENMAN strings, one per generated sentence.
-
-    Raises:
-        InputError: the count differs, or an entry is not a readable graph (naming its index).
-    """
-    if len(amrs) != n:
-        raise InputError(f"{n} generated sentences but {len(amrs)} reference AMRs; they are paired by position")
-    graphs = []
-    for k, g in enumerate(amrs):
-        if isinstance(g, Graph):
-            graphs.append(as_graph(g, "reference AMR", k))
-        elif isinstance(g, str) and g.strip():
-            graphs.append(loads_graph(g, name=f"reference AMR #{k}"))
-        else:
-            raise InputError(f"reference AMR #{k}: expected a PENMAN graph, got {g!r:.40}")
-    return graphs
-
-
-def given_parses(
-    amrs: Sequence[Any], sentences: Sequence[str], *, blank_fails: bool = True
-) -> tuple[list[Graph], list[int]]:
-    """Graphs parsed beforehand: None, an empty string or an unreadable graph (text or a graph a lenient
-    reader could not read) is a failure, replaced by the authors' one-node graph, and so is the parse of a
-    blank sentence when ``blank_fails`` (as if it had been parsed here); returns the graphs and the failed
-    positions."""
-    import warnings
-
-    from amreval.errors import AmrevalWarning, DecodeError
-    from amreval.mfbeta.parsers import failed_parse_graph
-
-    n = len(sentences)
-    if len(amrs) != n:
-        raise InputError(f"{n} generated sentences but {len(amrs)} prediction AMRs; they are paired by position")
-    graphs: list[Graph] = []
-    failed: list[int] = []
-    for k, g in enumerate(amrs):
-        graph = None
-        if blank_fails and not sentences[k].strip():
-            graph = None
-        elif isinstance(g, Graph):
-            try:
-                graph = as_graph(g, "prediction AMR", k)
-            except InputError:  # a graph a lenient reader could not read
-                graph = None
-        elif isinstance(g, str) and g.strip():
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", AmrevalWarning)
-                    graph = loads_graph(g, name=f"prediction AMR #{k}")
-            except DecodeError:
-                graph = None
-        if graph is None or graph.is_empty():
-            failed.append(k)
-            graph = failed_parse_graph(sentences[k])
-        graphs.append(graph)
-    return graphs, failed
-
-
-def _parse(
-    parser: Any, sentences: list[str], batch_size: int, device: str | None, progress: bool | None, cache: CacheLike
-) -> tuple[list[Graph], list[int]]:
-    """Parse the sentences; an empty one is not sent to the parser and its parse fails."""
-    from amreval.mfbeta.parsers import failed_parse_graph, get_parser, parse_sentences
-
+def _parse(sentences: list[str], meaning: MeaningOptions, progress: bool | None) -> tuple[list[Graph], list[int]]:
+    """Parse the sentences with Meaning's parser; an empty one is not sent to the parser and its parse fails."""
     kept = [k for k, s in enumerate(sentences) if s.strip()]
+    assert meaning.parser is not None  # checked where the call comes in
     result = parse_sentences(
-        get_parser(parser, batch_size=batch_size, device=device),
+        get_parser(meaning.parser, batch_size=meaning.batch_size, device=meaning.device),
         [sentences[k] for k in kept],
-        batch_size=batch_size,
-        device=device,
+        batch_size=meaning.batch_size,
+        device=meaning.device,
         progress=progress,
-        cache=cache,
+        cache=meaning.cache,
     )
     graphs = [failed_parse_graph(s) for s in sentences]
     for graph, k in zip(result.graphs, kept):
@@ -283,26 +209,15 @@ def mfbeta(
     *,
     reference_amrs: Sequence[str | Graph] | None = None,
     prediction_amrs: Sequence[str | Graph | None] | None = None,
-    parser: str | Callable[[list[str]], list[str | None]] | Any | None = None,
-    lm: str = DEFAULT_MODEL,
-    lm_kind: str = DEFAULT_KIND,
-    scorer: Any | None = None,
+    form: FormOptions | None = None,
+    meaning: MeaningOptions | None = None,
+    search: SearchOptions | None = None,
     beta: float = 1.0,
-    tolerance: float = DEFAULT_TOLERANCE,
-    vectors: WordVectors | str | None = None,
-    cutoff: float = DEFAULT_CUTOFF,
-    diffsense: float = DEFAULT_DIFFSENSE,
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    device: str | None = None,
-    dtype: Any = None,
-    max_tokens: int | None = None,
-    cache: CacheLike = "memory",
-    num_workers: int = 1,
-    clean: bool | str | Callable[[list[str]], list[str]] | Any | None = False,
+    clean: CleanLike = False,
     explain: bool = False,
-    progress: bool | None = None,
     dimensions: str | None = None,
-    **search: Unpack[SearchKeywords],
+    progress: bool | None = None,
+    **shortcuts: Unpack[MFBetaKeywords],
 ) -> MFResult:
     """MFβ of generated sentences against references (see the module docs).
 
@@ -313,27 +228,18 @@ def mfbeta(
         reference_amrs: gold AMRs (PENMAN); without them Meaning compares
             with the parses of ``references``.
         prediction_amrs: parses of ``generated`` made beforehand (None or an
-            unreadable string marks a failed parse); otherwise ``parser`` parses.
-        parser: an amrlib model folder, a callable ``list[str] -> list[str | None]``
-            or an object with ``parse`` (:mod:`amreval.mfbeta.parsers`).
-        lm, lm_kind: the language model for Form (name or local path;
-            ``causal`` or ``masked``); or ``scorer``, a loaded
-            :class:`amreval.mfbeta.form.LanguageModelScorer`.
+            unreadable string marks a failed parse); otherwise Meaning's
+            ``parser`` parses.
+        form: the language model and its settings
+            (:class:`~amreval.mfbeta.options.FormOptions`: ``lm``, ``lm_kind``
+            or a loaded ``scorer``, ``tolerance``, ``device``, ``dtype``,
+            ``max_tokens``, ``cache``).
+        meaning: the parser and S²match's settings
+            (:class:`~amreval.mfbeta.options.MeaningOptions`: ``parser``,
+            ``batch_size``, ``device``, ``cache``, ``vectors``, ``cutoff``,
+            ``diffsense``, ``num_workers``).
+        search: the S²match search (:class:`~amreval.match.options.SearchOptions`).
         beta: the β of ``mf_beta`` (β = 1, 0.5 and 2 are always reported).
-        tolerance: a generated sentence is acceptable when its prefScore is
-            at least 0.5 - tolerance.
-        vectors, cutoff, diffsense: S²match settings (:func:`~amreval.scores.s2match.s2match`).
-        batch_size: sentences per call to the parser.
-        device: for the parser and the language model (``None``: CUDA, else
-            MPS, else CPU).
-        dtype, max_tokens: the language model's dtype (``float32`` by
-            default) and padded tokens per forward pass
-            (:class:`~amreval.mfbeta.lm.LanguageModelScorer`).
-        cache: where language model scores and parses are kept for reuse
-            (:mod:`amreval.mfbeta.cache`): ``"memory"`` (default), ``"disk"``,
-            a folder, or ``False``. References are the same for every system:
-            a second system against them scores only its own sentences.
-        num_workers: S²match pairs are aligned in this many processes.
         clean: clean the generated and reference sentences before parsing and
             Form scoring, as the authors do (:mod:`amreval.mfbeta.clean`):
             ``True`` (spaCy's ``en_core_web_sm``), a spaCy pipeline name or
@@ -346,20 +252,24 @@ def mfbeta(
             S²match's graded alignment) or ``"smatch"`` (Damonte's, under the Smatch alignment).
             Recorded in the config as ``dimensions=``.
         progress: progress bars (default: on a terminal only).
-        **search: the S²match search settings ``solver``, ``restarts``, ``seed``, ``time_limit``
-            (:class:`~amreval.match.options.SearchKeywords`, as for :func:`~amreval.scores.smatch.smatch`).
+        **shortcuts: any field of the three option values as a keyword of its own, for the option
+            value it belongs to (:class:`~amreval.mfbeta.options.MFBetaKeywords`): ``lm=``,
+            ``lm_kind=``, ``scorer=``, ``tolerance=``, ``dtype=``, ``max_tokens=``; ``parser=``,
+            ``batch_size=``, ``vectors=``, ``cutoff=``, ``diffsense=``, ``num_workers=``; ``device=``
+            and ``cache=`` (both sides); ``solver=``, ``restarts=``, ``seed=``, ``time_limit=``.
+            References are the same for every system: with a cache (``"memory"`` by default), a
+            second system against them scores and parses only its own sentences.
 
     Raises:
         InputError: lengths differ, an empty reference sentence, an unreadable
-            gold AMR (the message names the index), or neither a parser nor
-            parses given.
+            gold AMR (the message names the index), neither a parser nor
+            parses given, a wrong setting, or a shortcut given together with
+            the option value that holds it.
+        TypeError: a keyword that is neither an argument nor a shortcut.
         MissingDependencyError: cleaning asked for without sacremoses or spaCy
             (``pip install 'amreval[lm]'``).
     """
-    from amreval.mfbeta.clean import clean_sentences, cleaner_name, get_cleaner
-    from amreval.mfbeta.dimensions import check_dimensions, dimension_measures, dimension_scores, score_dimensions
-    from amreval.mfbeta.form import KINDS, check_sentences, check_tolerance, form_score, get_scorer
-
+    form, meaning, search = mfbeta_options(form, meaning, search, shortcuts)
     explain = bool(check_bool("explain", explain))
     dimensions = check_dimensions(dimensions)
     progress = check_bool("progress", progress, optional=True)
@@ -370,20 +280,13 @@ def mfbeta(
         raise InputError(f"{n} generated sentences but {len(refs)} references; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated sentences")
-    options = SearchOptions.from_keywords(**search)
-    if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
-        raise InputError(f"num_workers must be a positive integer, got {num_workers!r}")
     mf_beta(1.0, 1.0, beta)  # validates beta
-    check_settings(cutoff, diffsense)
-    check_tolerance(tolerance)
-    if scorer is None and lm_kind not in KINDS:
-        raise InputError(f"unknown lm_kind {lm_kind!r}; expected one of {', '.join(KINDS)}")
-    if prediction_amrs is None and parser is None:
+    if prediction_amrs is None and meaning.parser is None:
         raise InputError(
             "Meaning needs the generated sentences' AMRs: pass parser= (an amrlib model folder or a "
             "callable) or prediction_amrs="
         )
-    if reference_amrs is None and parser is None:
+    if reference_amrs is None and meaning.parser is None:
         raise InputError("without reference_amrs, Meaning compares with parsed references: pass parser=")
     gold = gold_graphs(reference_amrs, n) if reference_amrs is not None else None
     cleaner = get_cleaner(clean)
@@ -393,72 +296,75 @@ def mfbeta(
     if prediction_amrs is not None:
         pred, failed = given_parses(prediction_amrs, gen)
     else:
-        pred, failed = _parse(parser, gen, batch_size, device, progress, cache)
+        pred, failed = _parse(gen, meaning, progress)
     ref_failed: list[int] = []
     if gold is None:
-        gold, ref_failed = _parse(parser, refs, batch_size, device, progress, cache)
+        gold, ref_failed = _parse(refs, meaning, progress)
     concepts = [c for g in (*pred, *gold) for c in g.instances.values() if isinstance(c, str)]
-    vecs = resolve_vectors(vectors, words=lookup_words(concepts))  # a text file is read for these words only
-    if num_workers > 1:  # the workers get the part of the table these graphs consult
+    vecs = resolve_vectors(meaning.vectors, words=lookup_words(concepts))  # a text file is read for these words only
+    if meaning.num_workers > 1:  # the workers get the part of the table these graphs consult
         vecs_used = vecs.subset(concepts)
     else:
         vecs_used = vecs
+    cutoff, diffsense = meaning.cutoff, meaning.diffsense
     pairs = map_pairs(
         partial(_meaning_pair, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense, explain=explain),
         pred,
         gold,
-        [pair_search(options, k) for k in range(n)],
-        num_workers=num_workers,
+        [pair_search(search, k) for k in range(n)],
+        num_workers=meaning.num_workers,
         progress=progress,
         desc="meaning (S²match)",
     )
     match = sum(p[0] for p in pairs)
     test = sum(p[1] for p in pairs)
     total = sum(p[2] for p in pairs)
-    meaning = prf(match, test, total)[2]
+    m = prf(match, test, total)[2]
     dimension_items = None
     if dimensions is not None:
         dimension_items = score_dimensions(
-            pred, gold, options, dimensions=dimensions, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense,
-            num_workers=num_workers, progress=progress,
+            pred, gold, search, dimensions=dimensions, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense,
+            num_workers=meaning.num_workers, progress=progress,
         )  # fmt: skip
+    scorer = form.scorer
     if scorer is None:
-        scorer = get_scorer(lm, lm_kind, device, dtype=dtype, max_tokens=max_tokens, cache=cache)
-    form = form_score(gen, refs, scorer=scorer, tolerance=tolerance, progress=progress)
-    scores = {f"mf_{b:g}": mf_beta(meaning, form.form, b) for b in BETAS}
-    s2 = s2match_config(options, cutoff, diffsense, vecs)
+        scorer = get_scorer(
+            form.lm, form.lm_kind, form.device, dtype=form.dtype, max_tokens=form.max_tokens, cache=form.cache
+        )
+    f = form_score(gen, refs, scorer=scorer, tolerance=form.tolerance, progress=progress)
+    s2 = s2match_config(search, cutoff, diffsense, vecs)
     config = Config(
         "mfbeta",
-        options,
+        search,
         (
             ("beta", beta),
-            ("tolerance", tolerance),
-            ("lm", getattr(scorer, "name_or_path", lm)),
-            ("lm_kind", getattr(scorer, "kind", lm_kind)),
-            *((("lm_dtype", scorer.dtype),) if getattr(scorer, "dtype", "float32") != "float32" else ()),
+            ("tolerance", form.tolerance),
+            ("lm", getattr(scorer, "name_or_path", form.lm)),
+            ("lm_kind", getattr(scorer, "kind", form.lm_kind)),
+            *((("lm_dtype", dtype),) if (dtype := getattr(scorer, "dtype", "float32")) != "float32" else ()),
             ("clean", "none" if cleaner is None else cleaner_name(cleaner)),
             *((("dimensions", dimensions),) if dimensions is not None else ()),
             *s2.options,
         ),
     )
     return MFResult(
-        meaning=meaning,
-        form=form.form,
+        meaning=m,
+        form=f.form,
         beta=beta,
-        mf_beta=mf_beta(meaning, form.form, beta),
-        scores=scores,
+        mf_beta=mf_beta(m, f.form, beta),
+        scores={f"mf_{b:g}": mf_beta(m, f.form, b) for b in BETAS},
         meaning_counts=(match, test, total),
         parse_failures=len(failed),
         failed=failed,
         reference_parse_failures=len(ref_failed),
-        pref_scores=list(form.pref_scores),
-        acceptable=list(form.acceptable),
+        pref_scores=list(f.pref_scores),
+        acceptable=list(f.acceptable),
         s2match_f1=[p[3] for p in pairs],
         explanations=[p[4] for p in pairs] if explain else None,  # type: ignore[misc]
         config=config,
         meaning_items=[(p[0], p[1], p[2]) for p in pairs],
         dimensions=None
         if dimension_items is None
-        else dimension_scores(dimension_items, dimension_measures(str(dimensions)), form.form, beta),
+        else dimension_scores(dimension_items, dimension_measures(str(dimensions)), f.form, beta),
         dimension_items=dimension_items,
     )
