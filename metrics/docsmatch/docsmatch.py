@@ -10,23 +10,11 @@ import evaluate
 
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
-from amreval.hub.metric_io import (
-    ZERO_DIVISION,
-    check_batch,
-    check_zero_division,
-    numeric_results,
-    penman_text,
-    per_item_f1,
-)
+from amreval.hub.metric_compute import docsmatch_results
+from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
-from amreval.scores.averages import averages as average_scores
-from amreval.scores.bootstrap import score_intervals
 from amreval.scores.checks import check_bool
-from amreval.scores.compare import compare_against
-from amreval.scores.doc_aspects import aspect_intervals, aspect_parts
-from amreval.scores.docsmatch import docsmatch as score_documents
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
-from amreval.scores.result_parts import result_parts
 
 _CITATION = """\
 @inproceedings{naseem-etal-2022-docamr,
@@ -233,8 +221,9 @@ class Docsmatch(evaluate.Metric):
         frames=None,
         averages=False,
         zero_division=ZERO_DIVISION,
-    ):
-        # the config name is the default solver; the core checks every other setting
+    ) -> dict[str, Any]:
+        # the config name is the default solver; the core checks every other setting, and
+        # amreval.hub.metric_compute adds what MFβ's door adds too (per-item F1, intervals, the paired test)
         per_document = check_bool("per_document", per_document)
         averages = check_bool("averages", averages)
         zero_division = check_zero_division(zero_division)
@@ -242,8 +231,17 @@ class Docsmatch(evaluate.Metric):
             compare_predictions = [_document(d) for d in _stored(compare_predictions, "compare_predictions")]
         if solver is None:
             solver = self.config_name if self.config_name in SOLVERS else DEFAULT_SOLVER
-        predictions, references = [_document(p) for p in predictions], [_document(r) for r in references]
-        options = dict(
+        return docsmatch_results(
+            [_document(p) for p in predictions],
+            [_document(r) for r in references],
+            compare_predictions=compare_predictions,
+            per_document=per_document,
+            bootstrap=bootstrap,
+            averages=averages,
+            test=test,
+            n_resamples=n_resamples,
+            alternative=alternative,
+            zero_division=zero_division,
             coref=coref,
             fine_grained=fine_grained,
             solver=solver,
@@ -258,30 +256,3 @@ class Docsmatch(evaluate.Metric):
             aspects=aspects,
             frames=frames,
         )
-        result = score_documents(predictions, references, bootstrap=bootstrap, **options)
-        out: dict[str, Any] = dict(result.as_dict())
-        if per_document:
-            out["per_document_f1"] = per_item_f1([(p.match, p.test, p.gold) for p in result.pairs])
-        if bootstrap:
-            intervals = score_intervals(result, n_resamples=bootstrap, seed=seed, confidence=confidence)
-            if result.aspects is not None:
-                intervals.update(
-                    aspect_intervals(result.aspects, n_resamples=bootstrap, seed=seed, confidence=confidence)
-                )
-            out.update({key: value for key, value in intervals.items() if key not in out})  # the core gives F1's
-        if averages:
-            averaged = average_scores(result, n_resamples=bootstrap or 10000, seed=seed, confidence=confidence)
-            out.update(averaged.as_dict())
-        if compare_predictions is not None:
-            other = score_documents(compare_predictions, references, **options)
-            testing = dict(
-                test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
-            )
-            mine, theirs = result_parts(result), result_parts(other)
-            if result.aspects is not None and other.aspects is not None:
-                mine.update(aspect_parts(result.aspects))
-                theirs.update(aspect_parts(other.aspects))
-            out.update(compare_against(mine, theirs, **testing))
-            if per_document:
-                out["compare_per_document_f1"] = per_item_f1([(p.match, p.test, p.gold) for p in other.pairs])
-        return numeric_results(out, zero_division=zero_division)

@@ -10,14 +10,12 @@ import evaluate
 
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
-from amreval.hub.metric_io import check_batch, numeric_results, penman_text, sentence_text
+from amreval.hub.metric_compute import mfbeta_results
+from amreval.hub.metric_io import check_batch, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
-from amreval.mfbeta.counts import bootstrap_mfbeta, check_mfbeta_parts, mfbeta_item_parts, mfbeta_parts
-from amreval.mfbeta.dimensions import result_dimension_parts
+from amreval.mfbeta.counts import check_mfbeta_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
-from amreval.mfbeta.score import mfbeta as score_generation
 from amreval.scores.checks import check_bool
-from amreval.scores.compare import compare_against
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
@@ -288,7 +286,8 @@ class Mfbeta(evaluate.Metric):
         stride=None,
         rep="docamr",
     ):
-        # the config name is the default language model; the core checks every other setting
+        # the config name is the default language model; the core checks every other setting, and
+        # amreval.hub.metric_compute adds what DocSmatch's door adds too (intervals, the paired test)
         per_example = check_bool("per_example", per_example)
         if level not in ("sentence", "document"):
             raise InputError(f"level must be 'sentence' or 'document', got {level!r}")
@@ -306,85 +305,42 @@ class Mfbeta(evaluate.Metric):
             check_mfbeta_parts(parses, gold)
         if compare_predictions is not None:
             check_mfbeta_parts(compare_prediction_amrs, gold)
-        scorer = self._scorer(lm, lm_kind, device, dtype, max_tokens, cache)
-        if level == "document":
-            from amreval.mfbeta.document import document_mfbeta
-
-            document = document_mfbeta(
-                predictions,
-                references,
-                reference_amrs=gold,
-                prediction_amrs=parses,
-                coref=coref,
-                coref_format=coref_format,
-                parser=parser,
-                rep=rep,
-                scorer=scorer,
-                beta=beta,
-                tolerance=tolerance,
-                window=window,
-                stride=stride,
-                device=device,
-                cache=cache,
-                num_workers=num_workers,
-                progress=progress,
-                solver=solver,
-                restarts=restarts,
-                seed=seed,
-                time_limit=time_limit,
-                **({} if batch_size is None else {"batch_size": batch_size}),
-            )
-            return numeric_results(document.as_dict(per_example=per_example))
-        # S²match's settings: Meaning's items are scored again with them when a result has none of its own
-        matching = dict(
+        return mfbeta_results(
+            predictions,
+            references,
+            scorer=self._scorer(lm, lm_kind, device, dtype, max_tokens, cache),
+            reference_amrs=gold,
+            prediction_amrs=parses,
+            compare_predictions=compare_predictions,
+            compare_prediction_amrs=compare_prediction_amrs,
+            level=level,
+            per_example=per_example,
+            bootstrap=bootstrap,
+            seed=seed,
+            confidence=confidence,
+            test=test,
+            n_resamples=n_resamples,
+            alternative=alternative,
+            batch_size=batch_size,
+            device=device,
+            parser=parser,
+            beta=beta,
+            tolerance=tolerance,
             vectors=vectors,
             cutoff=cutoff,
             diffsense=diffsense,
             solver=solver,
             restarts=restarts,
-            seed=seed,
             time_limit=time_limit,
-        )
-        options = dict(
-            reference_amrs=gold,
-            parser=parser,
-            beta=beta,
-            tolerance=tolerance,
+            cache=cache,
             num_workers=num_workers,
             clean=clean,
             explain=explain,
             progress=progress,
-            cache=cache,
             dimensions=dimensions,
-            **matching,
+            coref=coref,
+            coref_format=coref_format,
+            window=window,
+            stride=stride,
+            rep=rep,
         )
-        if batch_size is not None:
-            options["batch_size"] = batch_size
-        result = score_generation(
-            predictions, references, prediction_amrs=parses, scorer=scorer, device=device, **options
-        )
-        out = result.as_dict(per_example=per_example)
-        if not bootstrap and compare_predictions is None:
-            return numeric_results(out)
-        items = mfbeta_parts(result, parses, gold, matching)
-        if bootstrap:
-            out.update(
-                bootstrap_mfbeta(items, beta=result.beta, n_resamples=bootstrap, seed=seed, confidence=confidence)
-            )
-        if compare_predictions is not None:
-            other = score_generation(
-                compare_predictions,
-                references,
-                prediction_amrs=compare_prediction_amrs,
-                scorer=scorer,
-                device=device,
-                **options,
-            )
-            other_items = mfbeta_parts(other, compare_prediction_amrs, gold, matching)
-            testing = dict(
-                test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
-            )
-            ours = {**mfbeta_item_parts(items, result.beta), **result_dimension_parts(result)}
-            theirs = {**mfbeta_item_parts(other_items, result.beta), **result_dimension_parts(other)}
-            out.update(compare_against(ours, theirs, **testing))
-        return numeric_results(out)
