@@ -251,8 +251,8 @@ class SmatchResult:
 
 def whole_bound(bound: float) -> float:
     """The best bound on a count of whole triples: the whole part of a fractional bound
-    (:func:`amreval.match.proof.whole_bound`)."""
-    from amreval.match.proof import whole_bound as whole
+    (:func:`amreval.match.certify.proof.whole_bound`)."""
+    from amreval.match.certify.proof import whole_bound as whole
 
     return whole(bound)
 

@@ -1,8 +1,8 @@
 """The kernels that build the alignment problem: candidates, weights, terms (plain Python).
 
 They work on plain integer and float arrays only, checked by
-:mod:`amreval.match.checks`; :mod:`amreval.match.problem` prepares the arrays
-and reads the results through :func:`amreval.match.kernels.kernels`. This is the
+:mod:`amreval.match.kernels.checks`; :mod:`amreval.match.problem` prepares the arrays
+and reads the results through :func:`amreval.match.kernels.backends.kernels`. This is the
 specification of the compiled kernels (``amr_build_problem`` and the functions it
 calls in ``_kernels.c`` follow it loop by loop and give identical results; the
 count checked against the memory budget, :func:`count_problem`, sorts and joins
@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from amreval.errors import TooLarge
-from amreval.match.contract import (
+from amreval.match.kernels.contract import (
     Adjacency,
     BlockCounts,
     Budget,
@@ -221,9 +221,9 @@ def count_problem(a: GraphArrays, b: GraphArrays, groups: GroupArrays, dense: bo
 def build_problem_kernel(
     a: GraphArrays, b: GraphArrays, groups: GroupArrays, weights: PoolWeights, budget: Budget
 ) -> ProblemBlock:
-    """The problem in one block (see :meth:`amreval.match.contract.KernelBackend.build_problem_kernel`):
+    """The problem in one block (see :meth:`amreval.match.kernels.contract.KernelBackend.build_problem_kernel`):
     terms and node pairs counted against ``budget``, then :func:`build_pool`, its adjacency and row
-    pointers, laid out as :data:`amreval.match.contract.BLOCK_LAYOUT` says.
+    pointers, laid out as :data:`amreval.match.kernels.contract.BLOCK_LAYOUT` says.
 
     Raises:
         TooLarge: the terms and node pairs would take more than ``budget``.

@@ -3,13 +3,13 @@
 Two backends implement :class:`KernelBackend`, with identical results to the
 last bit: the compiled C (``_kernels.c``, called through :mod:`ctypes`) and its
 specification in plain Python (``_pool.py``, ``_climb.py``, ``_branch.py``,
-``_assign.py``); :func:`amreval.match.kernels.kernels` picks one. Both check
-their inputs the same way, in :mod:`amreval.match.checks`, before they run.
+``_assign.py``); :func:`amreval.match.kernels.backends.kernels` picks one. Both check
+their inputs the same way, in :mod:`amreval.match.kernels.checks`, before they run.
 
 Naming: every entry point of the kernel layer ends in ``_kernel`` (the methods
 of :class:`KernelBackend` and the Python functions behind them), so none shares
 a name with the functions of the public layer (:func:`amreval.match.build_problem`,
-:func:`amreval.match.hill_climb`, :func:`amreval.match.exact.branch_and_bound`,
+:func:`amreval.match.hill_climb`, :func:`amreval.match.certify.exact.branch_and_bound`,
 :meth:`amreval.match.Problem.find_pair`) that call them; the C function behind
 ``x_kernel`` is ``amr_x`` (``exact_search_kernel`` prepares the search of ``branch_and_bound_kernel``,
 ``amr_branch_and_bound``, for many calls over one space).

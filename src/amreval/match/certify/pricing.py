@@ -122,7 +122,7 @@ class _GrowingLP:
     columns a round adds are appended to the last round's (new columns at zero, new rows' slacks basic), so
     the simplex starts from the last round's basis and factorization. Columns and rows are named by the
     whole problem's keys (a pair, ``P`` + a term; a group row's (triple, pair) key and kind), so each
-    round's model (:func:`~amreval.match.bounds.milp_model` of the restricted problem, in its own order) is
+    round's model (:func:`~amreval.match.certify.bounds.milp_model` of the restricted problem, in its own order) is
     matched to the solver's."""
 
     def __init__(self, n_pairs: int, n_nodes: int) -> None:
@@ -142,7 +142,7 @@ class _GrowingLP:
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """The round's LP solved: its duals (rows) and values (columns) in the model's order, or None when
         HiGHS did not solve it (its time limit)."""
-        from amreval.match.bounds import highs_solver, solved
+        from amreval.match.certify.bounds import highs_solver, solved
 
         cols, rows = self._keys(sub, pairs, terms, model)
         n_nodes = self.n_nodes
@@ -217,7 +217,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         incumbent: the best mapping so far as a pair index per A node (-1: none), kept in the LP.
         time_limit: seconds; when they run out the simple bound is returned.
     """
-    from amreval.match.bounds import milp_model, round_solution
+    from amreval.match.certify.bounds import milp_model, round_solution
 
     deadline = time.perf_counter() + time_limit
     P = problem.n_pairs
