@@ -55,7 +55,6 @@ from amreval.errors import InputError
 from amreval.match.certify import pricing
 from amreval.match.certify.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.certify.exact import BRANCH_MAX_PAIRS, branch_and_bound
-from amreval.match.certify.pricing import PricedLP
 from amreval.match.certify.proof import proves
 from amreval.match.kernels import backend
 from amreval.match.options import (
@@ -128,7 +127,7 @@ def coupled_search(problem: Problem, result: Alignment, *, subtrees: int) -> Ali
     return search(problem, result, subtrees=subtrees)
 
 
-def fixed_search(problem: Problem, result: Alignment, lp: PricedLP) -> Alignment:
+def fixed_search(problem: Problem, result: Alignment, lp: pricing.PricedLP) -> Alignment:
     """:func:`amreval.match.certify.fixing.fixed_search`, loaded with the coupled search it runs."""
     from amreval.match.certify.fixing import fixed_search as search
 
@@ -136,7 +135,7 @@ def fixed_search(problem: Problem, result: Alignment, lp: PricedLP) -> Alignment
 
 
 def fixed_milp(
-    problem: Problem, result: Alignment, lp: PricedLP, *, time_limit: float, solve: Callable[..., Alignment]
+    problem: Problem, result: Alignment, lp: pricing.PricedLP, *, time_limit: float, solve: Callable[..., Alignment]
 ) -> Alignment:
     """:func:`amreval.match.certify.fixing.fixed_milp` (its module holds the fixed search too)."""
     from amreval.match.certify.fixing import fixed_milp as solve_left
@@ -235,7 +234,7 @@ def _bounded(problem: Problem, result: Alignment, bound: float) -> Alignment:
     return result
 
 
-def _lp(problem: Problem, result: Alignment, deadline: float) -> tuple[Alignment, PricedLP | None]:
+def _lp(problem: Problem, result: Alignment, deadline: float) -> tuple[Alignment, pricing.PricedLP | None]:
     """The LP relaxation: its bound, and its solution rounded, a mapping that may beat ``result``'s. On problems
     over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it comes by pricing, whose reduced costs
     the steps after it use (returned with it; None otherwise)."""
@@ -266,7 +265,9 @@ def _restarts(
     return _bounded(problem, result, result.bound)
 
 
-def _integer_program(problem: Problem, result: Alignment, priced: PricedLP | None, deadline: float) -> Alignment:
+def _integer_program(
+    problem: Problem, result: Alignment, priced: pricing.PricedLP | None, deadline: float
+) -> Alignment:
     """The integer program within what is left of the time limit (after a priced LP, over the pairs its
     reduced costs leave); not tried once the time is up or on problems over :data:`MILP_MAX_COLUMNS`
     columns. The better of its mapping and ``result``'s, under the lower of the two bounds."""

@@ -11,7 +11,7 @@ the first build, not with the package.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -21,11 +21,11 @@ from amreval.match.kernels.checks import candidate_groups, check_weights, float_
 from amreval.match.kernels.contract import (
     Adjacency,
     Budget,
-    Floats,
     GraphArrays,
     GroupArrays,
     Ints,
     PoolWeights,
+    ProblemArrays,
     ProblemBlock,
     SearchSpace,
 )
@@ -47,9 +47,11 @@ __all__ = [
 
 
 @dataclass(kw_only=True)
-class Problem:
+class Problem(ProblemArrays):
     """A candidate pool with unary and pairwise weights (see module docs), made by :func:`build_problem`
-    (:meth:`from_block`); its fields are given by name.
+    (:meth:`from_block`); its fields are given by name. Its arrays are the kernels'
+    (:class:`~amreval.match.kernels.contract.ProblemArrays`, which it extends), so the kernels and the
+    searches above them name the same arrays the same way.
 
     Attributes:
         n_a, n_b: node counts of graph A and graph B.
@@ -66,14 +68,6 @@ class Problem:
 
     n_a: int
     n_b: int
-    pair_src: Ints
-    pair_tgt: Ints
-    pair_u: Floats
-    term_p: Ints
-    term_q: Ints
-    term_ta: Ints
-    term_tb: Ints
-    term_w: Floats
     bound: float
     integral: bool = False
     groups: Candidates | None = None
@@ -88,14 +82,7 @@ class Problem:
         return cls(
             n_a=n_a,
             n_b=n_b,
-            pair_src=block.pair_src,
-            pair_tgt=block.pair_tgt,
-            pair_u=block.pair_u,
-            term_p=block.term_p,
-            term_q=block.term_q,
-            term_ta=block.term_ta,
-            term_tb=block.term_tb,
-            term_w=block.term_w,
+            **{array.name: getattr(block, array.name) for array in fields(ProblemArrays)},
             bound=block.bound,
             integral=integral,
             groups=groups,

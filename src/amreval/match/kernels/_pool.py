@@ -28,6 +28,7 @@ from amreval.match.kernels.contract import (
     GroupArrays,
     Ints,
     PoolWeights,
+    ProblemArrays,
     ProblemBlock,
     pack_block,
 )
@@ -233,24 +234,12 @@ def build_problem_kernel(
         raise TooLarge(n_terms, n_entries)
     sizes = (len(b.inst), len(b.attr), len(b.rel))
     inst_bw, attr_bw, rel_bw = (np.ones(n) if w is None else w for w, n in zip(weights[1:], sizes))
-    pool = build_pool(a, b, groups, weights.instance, inst_bw, attr_bw, rel_bw)
+    pool, bound = build_pool(a, b, groups, weights.instance, inst_bw, attr_bw, rel_bw)
     adjacency = adjacency_kernel(len(pool.pair_src), pool.term_p, pool.term_q, pool.term_w)
-    arrays: dict[str, Ints | Floats] = dict(pool._asdict())
+    arrays: dict[str, Ints | Floats] = dict(vars(pool))
     arrays.update(adj_ptr=adjacency.ptr, adj_nbr=adjacency.nbr, adj_w=adjacency.w)
     arrays["rows"] = row_pointers_kernel(len(a.inst), pool.pair_src)
-    return pack_block(BlockCounts(len(a.inst), len(pool.pair_src), len(pool.term_p)), pool.bound, arrays)
-
-
-class _Pool(NamedTuple):
-    pair_src: Ints
-    pair_tgt: Ints
-    pair_u: Floats
-    term_p: Ints
-    term_q: Ints
-    term_ta: Ints
-    term_tb: Ints
-    term_w: Floats
-    bound: float
+    return pack_block(BlockCounts(len(a.inst), len(pool.pair_src), len(pool.term_p)), bound, arrays)
 
 
 class _Found:
@@ -279,7 +268,7 @@ def build_pool(
     inst_bw: Floats,
     attr_bw: Floats,
     rel_bw: Floats,
-) -> _Pool:
+) -> tuple[ProblemArrays, float]:
     """Candidate pool, unary weights, pairwise terms and a simple upper bound.
 
     Node ``i`` of A may align with node ``j`` of B when they share a group
@@ -314,10 +303,11 @@ def build_pool(
     # each earning at most the largest weight it can earn
     bound_a = _sum(found.best_a[0]) + _sum(found.best_a[1]) + _sum(found.best_a[2])
     bound_b = _sum(found.best_b[0]) + _sum(found.best_b[1]) + _sum(found.best_b[2])
-    return _Pool(
-        pair_src, pair_tgt, pair_u, term_p, term_q, terms[:, 4].copy(), terms[:, 5].copy(), term_w,
-        min(bound_a, bound_b),
+    arrays = ProblemArrays(
+        pair_src=pair_src, pair_tgt=pair_tgt, pair_u=pair_u, term_p=term_p, term_q=term_q,
+        term_ta=terms[:, 4].copy(), term_tb=terms[:, 5].copy(), term_w=term_w,
     )  # fmt: skip
+    return arrays, min(bound_a, bound_b)
 
 
 def _instance_found(found: _Found, i: int, j: int, w: float) -> None:
