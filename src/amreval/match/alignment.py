@@ -27,7 +27,7 @@ Three ways to search, all deterministic for a given seed:
   ``bound - score`` is the gap;
 * ``"hillclimb"``: the fast option, smatch's hill climbing alone (moves and
   swaps, steepest ascent) from a greedy start plus ``restarts`` random
-  starts, in the kernels (:mod:`amreval.match.kernels.backends`: compiled C where
+  starts, in the kernels (:mod:`amreval.match.kernels`: compiled C where
   built); it stops early when a climb reaches the simple upper bound (every
   triple matches at most once), which proves it;
 * ``"auto"``: like ``"exact"`` for problems small enough to solve in

@@ -12,7 +12,8 @@ which releases the GIL while a kernel runs: :class:`CKernels`. Both give
 identical results, to the last bit (the tests compare them on random problems),
 and both check their inputs first, the same way (:mod:`amreval.match.kernels.checks`).
 
-:func:`kernels` picks one on first use (importing the package loads neither):
+:func:`kernels` picks one on first use (importing the package loads neither; the rest of
+:mod:`amreval.match` asks :func:`amreval.match.kernels.backend` for it):
 the C unless the extension is missing or ``AMREVAL_KERNELS=python`` asks for
 Python (slower by one to two orders of magnitude; a warning says so when the
 extension is missing). Nothing is compiled or cached at run time, so a
