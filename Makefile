@@ -41,12 +41,12 @@ define install
 endef
 
 # everything: the package, every extra and the test tools
-$(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
+$(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_kernels.c
 	$(call install,$(VENV),-e '.[$(EXTRAS)]')
 	touch $(DEMO_STAMP) $(STAMP)
 
 # what the demo runs: the package and S²match's word vectors
-$(DEMO_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
+$(DEMO_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_kernels.c
 	$(call install,$(VENV),-e '.[s2match]')
 	touch $(DEMO_STAMP)
 
@@ -87,7 +87,7 @@ types: $(STAMP)
 	$(VENV)/bin/mypy
 
 # a second environment with the core dependencies and the test tools only
-$(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/_kernels.c
+$(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_kernels.c
 	$(call install,$(CORE_VENV),-e '.[test]')
 	touch $(CORE_STAMP)
 
@@ -118,4 +118,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(CORE_VENV) .uv build dist .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
-	rm -f src/amreval/match/_ckernels*.so
+	rm -f src/amreval/match/kernels/_ckernels*.so

@@ -1,6 +1,6 @@
 """Packaging beyond pyproject.toml: the compiled kernels, and the metric folders as ``amreval/_metrics/``.
 
-``src/amreval/match/_kernels.c`` is built as the extension module ``amreval.match._ckernels`` (plain C,
+``src/amreval/match/kernels/_kernels.c`` is built as the extension module ``amreval.match.kernels._ckernels`` (plain C,
 no NumPy headers; called through ctypes). It is optional: where no C compiler is found the install goes
 on and the alignments run in the kernels' pure-Python form, with a warning.
 
@@ -31,8 +31,8 @@ class BuildWithMetrics(build_py):
 
 
 KERNELS = Extension(
-    "amreval.match._ckernels",
-    sources=["src/amreval/match/_kernels.c"],
+    "amreval.match.kernels._ckernels",
+    sources=["src/amreval/match/kernels/_kernels.c"],
     # the same floating-point operations, in the same order, as the Python kernels: no contraction into FMA
     extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"] if sys.platform != "win32" else [],
     optional=True,

@@ -266,7 +266,7 @@ def chains_5000(work: Path) -> dict:
 
 CHILD_LIMITED = """
 import resource, sys
-import numpy, amreval.match.alignment, amreval.match.kernels, amreval.scores.smatch
+import numpy, amreval.match.alignment, amreval.match.kernels.backends, amreval.scores.smatch
 from amreval.cli import main
 size = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmSize")) * 1024
 resource.setrlimit(resource.RLIMIT_AS, (size + 16 * 1024**2, size + 16 * 1024**2))

@@ -129,7 +129,8 @@ def main() -> int:
     sys.path.insert(0, str(ROOT / "src"))
     from bench_docsmatch import TRACKED_CONCEPTS
 
-    from amreval.match import alignment, fixing, pricing
+    from amreval.match import alignment
+    from amreval.match.certify import fixing, pricing
     from amreval.scores.smatch import smatch
 
     docsmatch = importlib.import_module("amreval.scores.docsmatch").docsmatch
@@ -157,7 +158,7 @@ def main() -> int:
 
     def blocks_only(problem, result, **kwargs):
         # the block bound in the coupled search's place (the search before it), as align ran it
-        from amreval.match.blocks import block_bound
+        from amreval.match.certify.blocks import block_bound
 
         calls.append("blocks")
         found = block_bound(problem, result.mapping)

@@ -193,8 +193,8 @@ def run_floor(work: Path, runs: int) -> dict:
 def install_counters() -> list[dict]:
     """Wrap the steps of the certified search; each ``align`` call appends one record to the list returned."""
     alignment = importlib.import_module("amreval.match.alignment")
-    pricing = importlib.import_module("amreval.match.pricing")
-    fixing = importlib.import_module("amreval.match.fixing")
+    pricing = importlib.import_module("amreval.match.certify.pricing")
+    fixing = importlib.import_module("amreval.match.certify.fixing")
     docsmatch_module = importlib.import_module("amreval.scores.docsmatch")
 
     records: list[dict] = []

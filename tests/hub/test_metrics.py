@@ -102,7 +102,12 @@ def test_the_sdist_of_the_checkout(sdist):
     with tarfile.open(sdist) as archive:
         names = set(archive.getnames())
     top = f"amreval-{__version__}"
-    for name in ("setup.py", "pyproject.toml", "src/amreval/match/_kernels.c", "metrics/docsmatch/docsmatch.py"):
+    for name in (
+        "setup.py",
+        "pyproject.toml",
+        "src/amreval/match/kernels/_kernels.c",
+        "metrics/docsmatch/docsmatch.py",
+    ):
         assert f"{top}/{name}" in names
     assert not any(n.endswith(".so") for n in names)  # the kernels are compiled where it is installed
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from amreval import InputError, loads_graph
 from amreval.match.alignment import align, hill_climb
-from amreval.match.bounds import assignment_bound, lp_bound, solve_milp
+from amreval.match.certify.bounds import assignment_bound, lp_bound, solve_milp
 from amreval.match.options import SearchOptions
 from amreval.match.problem import build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples

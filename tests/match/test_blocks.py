@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from amreval import loads_graph
 from amreval.match.alignment import align, hill_climb
-from amreval.match.blocks import block_bound
-from amreval.match.bounds import solve_milp
-from amreval.match.contract import SearchSpace
-from amreval.match.exact import branch_and_bound
-from amreval.match.kernels import kernels
+from amreval.match.certify.blocks import block_bound
+from amreval.match.certify.bounds import solve_milp
+from amreval.match.certify.exact import branch_and_bound
+from amreval.match.certify.proof import optimality_gap
+from amreval.match.kernels.backends import kernels
+from amreval.match.kernels.contract import SearchSpace
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem, nodes_to_pairs, pairs_to_nodes
-from amreval.match.proof import optimality_gap
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
 from strategies import problems
@@ -183,7 +183,7 @@ def test_the_open_bound_counts_a_node_of_b_wanted_by_two_nodes_once():
     # nodes 0 and 1 of A both do best on node 0 of B: 0->0 is worth 3 and 0->1 1, 1->0 3 and 1->1 nothing.
     # Summing each node's best says 6; only one of them can have node 0 of B, the other takes its second
     # best (1 or 0): d = 2 and 3, so node 0 of B costs 2 (all but the largest d): 4, the optimum (0->1, 1->0)
-    from amreval.match._branch import _best_potential, _open_bound
+    from amreval.match.kernels._branch import _best_potential, _open_bound
 
     src, tgt = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
     u = np.array([3.0, 1.0, 3.0, 0.0])

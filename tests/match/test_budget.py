@@ -19,8 +19,8 @@ from amreval.amr.graph import Edge, Graph
 from amreval.cli import main
 from amreval.errors import OutOfMemory, TooLargeError
 from amreval.match import alignment as alignment_module
-from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
+from amreval.match.kernels import backends as kernel_module
 from amreval.match.problem import Candidates, build_problem, memory_estimate
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.harness import score_corpus
@@ -37,7 +37,7 @@ def counted(pair, which, **kw):
     every problem."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(problem_module, "MEMORY_BUDGET", 0)
-        mp.setattr(problem_module, "_kernels", lambda: kernel_module.kernels(which))
+        mp.setattr(problem_module, "backend", lambda: kernel_module.kernels(which))
         with pytest.raises(TooLargeError) as refused:
             build_problem(pair, **kw)
     return (refused.value.n_terms, refused.value.n_entries), str(refused.value)
@@ -213,7 +213,7 @@ def test_out_of_memory_in_any_step_names_the_pair(monkeypatch, tmp_path, capsys)
 
 CHILD = """
 import resource, sys
-import numpy, amreval.match.alignment, amreval.match.kernels, amreval.scores.smatch  # loaded before the limit
+import numpy, amreval.match.alignment, amreval.match.kernels.backends, amreval.scores.smatch  # loaded before the limit
 from amreval.cli import main
 size = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmSize")) * 1024
 limit = size + 16 * 1024**2  # 16 MiB more address space than the process has: the problem needs ~50 MB

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from amreval import InputError, loads_graph
 from amreval.match import alignment as alignment_module
-from amreval.match import coupling as coupling_module
 from amreval.match.alignment import align, hill_climb
-from amreval.match.bounds import solve_milp
-from amreval.match.coupling import couple, coupled_search
+from amreval.match.certify import coupling as coupling_module
+from amreval.match.certify.bounds import solve_milp
+from amreval.match.certify.coupling import couple, coupled_search
+from amreval.match.certify.proof import weight_quantum
 from amreval.match.problem import Candidates, build_problem
-from amreval.match.proof import weight_quantum
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.docsmatch import docsmatch_pair, sentence_constraint
 
@@ -90,7 +90,7 @@ def test_bad_calls_are_input_errors():
 
 
 def test_a_block_too_large_ends_the_search_before_it_starts(monkeypatch):
-    from amreval.match import coupling
+    from amreval.match.certify import coupling
 
     # sentence 1's block has four copies (d->d, g->g, e->b, e->c), sentence 2's three
     monkeypatch.setattr(coupling, "BLOCK_MAX_COPIES", 3)

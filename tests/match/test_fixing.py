@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from amreval import loads_graph
 from amreval.match import alignment as alignment_module
-from amreval.match import fixing as fixing_module
 from amreval.match.alignment import align, hill_climb
-from amreval.match.bounds import solve_milp
-from amreval.match.coupling import couple
-from amreval.match.fixing import fixed_milp, fixed_search, pairs_left
-from amreval.match.pricing import PricedLP, priced_lp
+from amreval.match.certify import fixing as fixing_module
+from amreval.match.certify.bounds import solve_milp
+from amreval.match.certify.coupling import couple
+from amreval.match.certify.fixing import fixed_milp, fixed_search, pairs_left
+from amreval.match.certify.pricing import PricedLP, priced_lp
+from amreval.match.certify.proof import proves_each
 from amreval.match.problem import Alignment, build_problem, nodes_to_pairs
-from amreval.match.proof import proves_each
 from amreval.match.triples import encode_pair, graph_triples
 from amreval.scores.docsmatch import sentence_constraint
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from amreval import AmrevalWarning, InputError, MissingDependencyError
 from amreval.amr.read import read_graphs
-from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
-from amreval.match.contract import Budget, GraphArrays, GroupArrays, PoolWeights, SearchSpace
+from amreval.match.kernels import backends as kernel_module
+from amreval.match.kernels.contract import Budget, GraphArrays, GroupArrays, PoolWeights, SearchSpace
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 
@@ -37,7 +37,7 @@ def build_both(monkeypatch, pair, **kw):
     """The problem built by the C kernels and by the Python ones."""
     built = []
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "backend", lambda which=which: kernel_module.kernels(which))
         built.append(build_problem(pair, **kw))
     return built
 
@@ -154,7 +154,7 @@ def test_import_loads_no_kernel_and_a_run_writes_nothing(tmp_path):
 
 def test_without_the_extension_python_kernels_run_with_a_warning(monkeypatch):
     kernel_module.kernels.cache_clear()
-    monkeypatch.setitem(sys.modules, "amreval.match._ckernels", None)  # the import fails
+    monkeypatch.setitem(sys.modules, "amreval.match.kernels._ckernels", None)  # the import fails
     try:
         with pytest.warns(AmrevalWarning, match="compiled kernels are not built or out of date"):
             chosen = kernel_module.kernels()
@@ -340,7 +340,7 @@ def test_a_problem_over_the_memory_budget_is_refused_before_it_is_built(monkeypa
     assert problem_module.memory_estimate(0, 90_001) == 272_459_264
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 272_459_263)
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "backend", lambda which=which: kernel_module.kernels(which))
         with pytest.raises(
             InputError,
             match=r"the alignment problem of 300 x 300 nodes has 0 pairwise terms and up to 90,000 candidate pairs "

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import fields
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amreval.match import kernels as kernel_module
 from amreval.match import problem as problem_module
-from amreval.match.contract import BLOCK_LAYOUT, BlockCounts, ProblemBlock, block_offsets, block_size
+from amreval.match.kernels import backends as kernel_module
+from amreval.match.kernels.contract import BLOCK_LAYOUT, BlockCounts, ProblemBlock, block_offsets, block_size
 from amreval.match.problem import Candidates, build_problem
 from amreval.match.triples import Triples, encode_pair
 
@@ -106,7 +107,7 @@ def test_both_kernels_build_the_reference_pool(monkeypatch, a, b, kind, data):
         kw["b_weights"] = tuple(np.array([data.draw(weights) for _ in range(m)]) for m in sizes)
     want_pairs, want_terms, want_bound = reference_pool(pair, **kw)
     for which in ("c", "python"):
-        monkeypatch.setattr(problem_module, "_kernels", lambda which=which: kernel_module.kernels(which))
+        monkeypatch.setattr(problem_module, "backend", lambda which=which: kernel_module.kernels(which))
         p = build_problem(pair, **kw)
         assert list(zip(p.pair_src.tolist(), p.pair_tgt.tolist(), p.pair_u.tolist())) == want_pairs
         terms = zip(p.term_p.tolist(), p.term_q.tolist(), p.term_ta.tolist(), p.term_tb.tolist(), p.term_w.tolist())
@@ -127,7 +128,7 @@ def test_the_reference_on_a_hand_checked_pair():
 
 def test_the_block_layout_is_the_table_in_python_and_in_c():
     names = [field.name for field in BLOCK_LAYOUT]
-    assert names + ["bound"] == list(ProblemBlock._fields)
+    assert names + ["bound"] == [field.name for field in fields(ProblemBlock)]
     c = kernel_module.kernels("c")
     for n_a, n_pairs, n_terms in [(0, 0, 0), (2, 3, 1), (7, 40, 123), (1000, 5, 0)]:
         counts = BlockCounts(n_a, n_pairs, n_terms)
@@ -139,7 +140,7 @@ def test_the_block_layout_is_the_table_in_python_and_in_c():
 
 @pytest.mark.parametrize("which", ["c", "python"])
 def test_each_array_of_a_built_problem_lies_in_one_block_where_the_table_says(monkeypatch, which):
-    monkeypatch.setattr(problem_module, "_kernels", lambda: kernel_module.kernels(which))
+    monkeypatch.setattr(problem_module, "backend", lambda: kernel_module.kernels(which))
     a = Triples(["a", "b", "c"], ["x", "y", "y"], [("TOP", 0, "x")], [("r", 0, 1), ("r", 0, 2), ("s", 1, 2)])
     problem = build_problem(encode_pair(a, a))
     counts = BlockCounts(problem.n_a, problem.n_pairs, problem.n_terms)

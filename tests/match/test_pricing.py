@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amreval.match import alignment as alignment_module
-from amreval.match import pricing as pricing_module
 from amreval.match.alignment import align
-from amreval.match.bounds import lp_relaxation, solve_milp
+from amreval.match.certify import pricing as pricing_module
+from amreval.match.certify.bounds import lp_relaxation, solve_milp
+from amreval.match.certify.pricing import priced_lp
 from amreval.match.options import SearchOptions
-from amreval.match.pricing import priced_lp
 from amreval.match.problem import Candidates, build_problem, pairs_to_nodes
 from amreval.match.triples import Triples, encode_pair
 
@@ -132,7 +132,7 @@ class _Recorded:
 
 def test_rounds_started_with_the_primal_simplex_reach_the_same_lp(monkeypatch):
     # every warm-started round with few new columns on the primal simplex (the rule of large LPs)
-    from amreval.match import bounds as bounds_module
+    from amreval.match.certify import bounds as bounds_module
 
     strategies: list[int] = []
     solver = bounds_module.highs_solver

@@ -4,9 +4,7 @@
 from amreval.match.alignment import align as align
 from amreval.match.alignment import align_triples as align_triples
 from amreval.match.alignment import hill_climb as hill_climb
-from amreval.match.bounds import assignment_bound as assignment_bound
-from amreval.match.bounds import lp_bound as lp_bound
-from amreval.match.bounds import solve_milp as solve_milp
+from amreval.match.certify.bounds import assignment_bound as assignment_bound
 from amreval.match.diff import TripleDiff as TripleDiff
 from amreval.match.diff import triple_diff as triple_diff
 from amreval.match.options import DEFAULT_RESTARTS as DEFAULT_RESTARTS

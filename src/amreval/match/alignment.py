@@ -14,14 +14,14 @@ Three ways to search, all deterministic for a given seed:
 
 * ``"exact"`` (the default): certified. Hill climbing finds a mapping, then,
   unless it already reaches the simple bound, the exact search by branch and
-  bound (the whole problem when it is small, :mod:`amreval.match.exact`; a
+  bound (the whole problem when it is small, :mod:`amreval.match.certify.exact`; a
   document block by block, the blocks made to agree on the pairs they share,
-  :mod:`amreval.match.coupling`, whose first round is a block-by-block bound) and ever stronger
+  :mod:`amreval.match.certify.coupling`, whose first round is a block-by-block bound) and ever stronger
   upper bounds are tried until one proves its score
-  (:mod:`amreval.match.proof`): :func:`assignment_bound`, the LP relaxation
+  (:mod:`amreval.match.certify.proof`): :func:`assignment_bound`, the LP relaxation
   (:func:`lp_bound`; on a document, the coupled search again on the pairs its
   reduced costs leave, branching where the blocks disagree,
-  :mod:`amreval.match.fixing`), and last the integer program solved by HiGHS (through
+  :mod:`amreval.match.certify.fixing`), and last the integer program solved by HiGHS (through
   ``highspy``) within a per-problem time limit. The result is the proven
   optimum unless the time limit ran out; then it is marked unproven and
   ``bound - score`` is the gap;
@@ -47,13 +47,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from amreval.errors import InputError
-from amreval.match.bounds import assignment_bound, lp_relaxation, solve_milp
-from amreval.match.contract import KernelBackend
-from amreval.match.exact import BRANCH_MAX_PAIRS, branch_and_bound
+from amreval.match.certify import pricing
+from amreval.match.certify.bounds import assignment_bound, lp_relaxation, solve_milp
+from amreval.match.certify.exact import BRANCH_MAX_PAIRS, branch_and_bound
+from amreval.match.certify.proof import proves
+from amreval.match.kernels import backend
 from amreval.match.options import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
@@ -71,7 +74,6 @@ from amreval.match.problem import (
     nodes_to_pairs,
     pairs_to_nodes,
 )
-from amreval.match.proof import proves
 from amreval.match.triples import Triples, encode_pair
 
 __all__ = [
@@ -95,7 +97,7 @@ AUTO_MAX_TERMS = 4000
 #: Random restarts are tried in certified search only on problems up to this many candidate
 #: pairs: on a long document one random climb costs seconds, and the bounds decide anyway.
 CERTIFY_RESTART_MAX_PAIRS = 20_000
-#: Problems with more candidate pairs than this get their LP bound by pricing (:mod:`amreval.match.pricing`):
+#: Problems with more candidate pairs than this get their LP bound by pricing (:mod:`amreval.match.certify.pricing`):
 #: a small LP over the pairs with unary weight, grown until the rest are proven not to help.
 PRICED_LP_MIN_PAIRS = 5_000
 #: The integer program is tried on problems up to this many columns (pairs plus terms). On larger
@@ -105,7 +107,7 @@ PRICED_LP_MIN_PAIRS = 5_000
 MILP_MAX_COLUMNS = 100_000
 
 #: Subtrees of the first coupled search of a document, at most; where it does not prove the document, the
-#: search goes on with the LP and on the pairs its reduced costs leave (:mod:`amreval.match.fixing`).
+#: search goes on with the LP and on the pairs its reduced costs leave (:mod:`amreval.match.certify.fixing`).
 FIRST_COUPLING_SUBTREES = 50_000
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
@@ -113,18 +115,32 @@ _EMPTY_INT = np.zeros(0, dtype=np.int64)
 _TOL = 1e-9
 
 
-def _kernels() -> KernelBackend:
-    """The kernels (compiled where built), loaded on first use."""
-    from amreval.match.kernels import kernels
-
-    return kernels()
+# The document search (amreval.match.certify.coupling, and amreval.match.certify.fixing, which runs it again
+# after the LP) is loaded by the first problem that needs it, not with this module: a sentence-level run
+# never does. Each of the three steps looks its function up when called.
 
 
 def coupled_search(problem: Problem, result: Alignment, *, subtrees: int) -> Alignment:
-    """:func:`amreval.match.coupling.coupled_search`, its module loaded by the first problem with groups."""
-    from amreval.match.coupling import coupled_search as search
+    """:func:`amreval.match.certify.coupling.coupled_search`, its module loaded by the first problem with groups."""
+    from amreval.match.certify.coupling import coupled_search as search
 
     return search(problem, result, subtrees=subtrees)
+
+
+def fixed_search(problem: Problem, result: Alignment, lp: pricing.PricedLP) -> Alignment:
+    """:func:`amreval.match.certify.fixing.fixed_search`, loaded with the coupled search it runs."""
+    from amreval.match.certify.fixing import fixed_search as search
+
+    return search(problem, result, lp)
+
+
+def fixed_milp(
+    problem: Problem, result: Alignment, lp: pricing.PricedLP, *, time_limit: float, solve: Callable[..., Alignment]
+) -> Alignment:
+    """:func:`amreval.match.certify.fixing.fixed_milp` (its module holds the fixed search too)."""
+    from amreval.match.certify.fixing import fixed_milp as solve_left
+
+    return solve_left(problem, result, lp, time_limit=time_limit, solve=solve)
 
 
 def hill_climb(
@@ -156,7 +172,7 @@ def hill_climb(
     if problem.n_a == 0 or problem.n_pairs == 0:
         mapping = np.full(problem.n_a, -1, dtype=np.int64)
         return Alignment(mapping, 0.0, problem.bound, problem.bound <= _TOL, "hillclimb", 0)
-    found = _kernels().hill_climb_kernel(
+    found = backend().hill_climb_kernel(
         problem.search_space(),
         restarts=int(restarts),
         seed=int(seed) & 0x7FFFFFFFFFFFFFFF,  # the kernel takes a signed 64-bit seed
@@ -169,7 +185,7 @@ def hill_climb(
 
 
 def _reaches(problem: Problem, score: float, bound: float) -> bool:
-    """Whether ``bound`` proves ``score`` optimal (:func:`amreval.match.proof.proves`)."""
+    """Whether ``bound`` proves ``score`` optimal (:func:`amreval.match.certify.proof.proves`)."""
     return proves(score, bound, integral=problem.integral)
 
 
@@ -193,9 +209,9 @@ def _exact_search(problem: Problem, result: Alignment) -> Alignment:
     is small. Its better mapping replaces ``result``'s; the result is proven where the search proves it,
     else has the search's bound."""
     if problem.groups is not None:
-        # block by block, the blocks made to agree on the pairs they share (amreval.match.coupling: its first
+        # block by block, the blocks made to agree on the pairs they share (amreval.match.certify.coupling: its first
         # round is a block-by-block bound), briefly: where they do not agree soon, the LP's reduced costs
-        # leave fewer pairs to search (amreval.match.fixing)
+        # leave fewer pairs to search (amreval.match.certify.fixing)
         return coupled_search(problem, result, subtrees=FIRST_COUPLING_SUBTREES)
     elif problem.n_pairs <= BRANCH_MAX_PAIRS:
         found = branch_and_bound(problem, result.mapping)
@@ -210,25 +226,94 @@ def _remaining(deadline: float) -> float:
     return max(0.01, deadline - time.perf_counter())
 
 
+def _bounded(problem: Problem, result: Alignment, bound: float) -> Alignment:
+    """``result`` proven where ``bound`` proves its score, else with its bound lowered to ``bound``."""
+    if _reaches(problem, result.score, bound):
+        return _proven(result)
+    result.bound = min(result.bound, bound)
+    return result
+
+
+def _lp(problem: Problem, result: Alignment, deadline: float) -> tuple[Alignment, pricing.PricedLP | None]:
+    """The LP relaxation: its bound, and its solution rounded, a mapping that may beat ``result``'s. On problems
+    over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it comes by pricing, whose reduced costs
+    the steps after it use (returned with it; None otherwise)."""
+    priced = None
+    if problem.n_pairs > PRICED_LP_MIN_PAIRS or problem.groups is not None:
+        priced = pricing.priced_lp(problem, nodes_to_pairs(problem, result.mapping), time_limit=_remaining(deadline))
+        bound, lp_pairs = priced.bound, priced.pairs
+    else:
+        bound, lp_pairs = lp_relaxation(problem, time_limit=_remaining(deadline))
+    if lp_pairs is not None:
+        result = _better(problem, result, pairs_to_nodes(problem, lp_pairs), "lp")
+    return _bounded(problem, result, bound), priced
+
+
+def _restarts(
+    problem: Problem, result: Alignment, search: SearchOptions, init: np.ndarray | None, deadline: float
+) -> Alignment:
+    """The random restarts, where time is left and the problem is small enough for them to pay: their
+    best mapping replaces ``result``'s where it scores more, under the bound found so far."""
+    if not (search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline):
+        return result
+    more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
+    if more.score > result.score + _TOL:
+        more.bound = result.bound
+        result = more
+    else:
+        result.climbs += more.climbs
+    return _bounded(problem, result, result.bound)
+
+
+def _integer_program(
+    problem: Problem, result: Alignment, priced: pricing.PricedLP | None, deadline: float
+) -> Alignment:
+    """The integer program within what is left of the time limit (after a priced LP, over the pairs its
+    reduced costs leave); not tried once the time is up or on problems over :data:`MILP_MAX_COLUMNS`
+    columns. The better of its mapping and ``result``'s, under the lower of the two bounds."""
+    if time.perf_counter() >= deadline or problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS:
+        return result
+    if priced is not None:
+        exact = fixed_milp(problem, result, priced, time_limit=_remaining(deadline), solve=solve_milp)
+    else:
+        exact = solve_milp(problem, time_limit=_remaining(deadline))
+    best = exact if exact.score > result.score + _TOL else result
+    bound = min(exact.bound, result.bound)
+    return Alignment(
+        best.mapping,
+        best.score,
+        bound,
+        _reaches(problem, best.score, bound),
+        best.method,
+        result.climbs,
+    )
+
+
 def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np.ndarray | None = None) -> Alignment:
     """Find the best mapping with the chosen solver (see module docs).
 
-    ``"exact"`` certifies in steps, each tried only when the one before could
-    not: one climb from the greedy start and its simple bound, the exact search
-    (where the problem has groups, the coupled search block by block,
-    :func:`amreval.match.coupling.coupled_search`, within :data:`FIRST_COUPLING_SUBTREES` subtrees;
-    else :func:`~amreval.match.exact.branch_and_bound` on problems of up to
-    :data:`~amreval.match.exact.BRANCH_MAX_PAIRS` pairs), whose better mapping replaces the
-    climb's, :func:`assignment_bound`, the LP relaxation (:func:`lp_relaxation`, or on
-    problems over :data:`PRICED_LP_MIN_PAIRS` pairs
-    :func:`amreval.match.pricing.priced_lp`, as on every document), whose rounded solution replaces
-    the climb's mapping where it scores higher, on a document the fixed search
-    (:func:`amreval.match.fixing.fixed_search`), then the random restarts, and
-    last the integer program (:func:`solve_milp`; after a priced LP, over the
-    pairs its reduced costs leave, :func:`amreval.match.fixing.fixed_milp`) within what is left of the
-    time limit, which counts from the start of the search. A result is ``optimal`` when its score reaches a bound;
-    otherwise ``bound`` is the best bound found, so ``bound - score`` is the
-    gap.
+    ``"exact"`` certifies in steps, each tried only when the ones before could not prove the score, in
+    this order (the body below reads as the list):
+
+    1. one climb from the greedy start (or ``init``), proven where it reaches the simple bound;
+    2. the exact search (:func:`_exact_search`): on a document the coupled search of its sentence blocks
+       (:func:`amreval.match.certify.coupling.coupled_search`, within :data:`FIRST_COUPLING_SUBTREES`
+       subtrees), else :func:`~amreval.match.certify.exact.branch_and_bound` on problems of up to
+       :data:`~amreval.match.certify.exact.BRANCH_MAX_PAIRS` pairs; its better mapping replaces the climb's;
+    3. :func:`~amreval.match.certify.bounds.assignment_bound`;
+    4. the LP relaxation (:func:`~amreval.match.certify.bounds.lp_relaxation`, or on problems over
+       :data:`PRICED_LP_MIN_PAIRS` pairs and on every document
+       :func:`amreval.match.certify.pricing.priced_lp`), whose rounded solution replaces the mapping where
+       it scores higher;
+    5. on a document, the fixed search: the coupled search again over the pairs the LP's reduced costs
+       leave (:func:`amreval.match.certify.fixing.fixed_search`);
+    6. the random restarts;
+    7. last the integer program (:func:`~amreval.match.certify.bounds.solve_milp`; after a priced LP, over
+       the pairs its reduced costs leave, :func:`amreval.match.certify.fixing.fixed_milp`) within what is
+       left of the time limit, which counts from the start of the search.
+
+    A result is ``optimal`` when its score reaches a bound; otherwise ``bound`` is the best bound found, so
+    ``bound - score`` is the gap.
 
     Args:
         problem: from :func:`build_problem`.
@@ -243,67 +328,26 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
         search.solver == "auto" and (problem.n_pairs > AUTO_MAX_PAIRS or problem.n_terms > AUTO_MAX_TERMS)
     ):
         return hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
-    # certified: one climb, then the bounds; random restarts only where they did not prove it
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
         return result
-    # exact search: block by block on a document, whole on a small problem
     result = _exact_search(problem, result)
     if result.optimal:
         return result
-    bound = assignment_bound(problem)
-    if _reaches(problem, result.score, bound):
-        return _proven(result)
-    result.bound = min(result.bound, bound)
-    # the LP relaxation: its bound, and its solution rounded, a mapping that may beat the climb's
-    priced = None
-    if problem.n_pairs > PRICED_LP_MIN_PAIRS or problem.groups is not None:
-        from amreval.match.pricing import priced_lp
-
-        priced = priced_lp(problem, nodes_to_pairs(problem, result.mapping), time_limit=_remaining(deadline))
-        bound, lp_pairs = priced.bound, priced.pairs
-    else:
-        bound, lp_pairs = lp_relaxation(problem, time_limit=_remaining(deadline))
-    if lp_pairs is not None:
-        result = _better(problem, result, pairs_to_nodes(problem, lp_pairs), "lp")
-    if _reaches(problem, result.score, bound):
-        return _proven(result)
-    result.bound = min(result.bound, bound)
+    result = _bounded(problem, result, assignment_bound(problem))
+    if result.optimal:
+        return result
+    result, priced = _lp(problem, result, deadline)
+    if result.optimal:
+        return result
     if priced is not None and problem.groups is not None:
-        # a document: the coupled search again, on the pairs the LP's reduced costs leave
-        from amreval.match.fixing import fixed_search
-
         result = fixed_search(problem, result, priced)
         if result.optimal:
             return result
-    if search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline:
-        more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
-        if more.score > result.score + _TOL:
-            more.bound = result.bound
-            result = more
-        else:
-            result.climbs += more.climbs
-        if _reaches(problem, result.score, result.bound):
-            return _proven(result)
-    if time.perf_counter() >= deadline or problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS:
+    result = _restarts(problem, result, search, init, deadline)
+    if result.optimal:
         return result
-    if priced is not None:
-        # over the pairs the LP's reduced costs leave against the best mapping (amreval.match.fixing)
-        from amreval.match.fixing import fixed_milp
-
-        exact = fixed_milp(problem, result, priced, time_limit=_remaining(deadline), solve=solve_milp)
-    else:
-        exact = solve_milp(problem, time_limit=_remaining(deadline))
-    best = exact if exact.score > result.score + _TOL else result
-    bound = min(exact.bound, result.bound)
-    return Alignment(
-        best.mapping,
-        best.score,
-        bound,
-        _reaches(problem, best.score, bound),
-        best.method,
-        result.climbs,
-    )
+    return _integer_program(problem, result, priced, deadline)
 
 
 def align_triples(

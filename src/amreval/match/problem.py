@@ -11,21 +11,21 @@ the first build, not with the package.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
 from amreval.errors import InputError, TooLarge
-from amreval.match.checks import candidate_groups, check_weights, float_array, graph_arrays
-from amreval.match.contract import (
+from amreval.match.kernels import backend
+from amreval.match.kernels.checks import candidate_groups, check_weights, float_array, graph_arrays
+from amreval.match.kernels.contract import (
     Adjacency,
     Budget,
-    Floats,
     GraphArrays,
     GroupArrays,
     Ints,
-    KernelBackend,
     PoolWeights,
+    ProblemArrays,
     ProblemBlock,
     SearchSpace,
 )
@@ -46,17 +46,12 @@ __all__ = [
 ]
 
 
-def _kernels() -> KernelBackend:
-    """The kernels (compiled where built), loaded on first use."""
-    from amreval.match.kernels import kernels
-
-    return kernels()
-
-
 @dataclass(kw_only=True)
-class Problem:
+class Problem(ProblemArrays):
     """A candidate pool with unary and pairwise weights (see module docs), made by :func:`build_problem`
-    (:meth:`from_block`); its fields are given by name.
+    (:meth:`from_block`); its fields are given by name. Its arrays are the kernels'
+    (:class:`~amreval.match.kernels.contract.ProblemArrays`, which it extends), so the kernels and the
+    searches above them name the same arrays the same way.
 
     Attributes:
         n_a, n_b: node counts of graph A and graph B.
@@ -68,19 +63,11 @@ class Problem:
         integral: every weight is 1 (Smatch), so scores are whole numbers and a
             bound proves a score that reaches its whole part.
         groups: the :class:`Candidates` that restricted the pairs, if any (DocSmatch's sentences:
-            the blocks :mod:`amreval.match.blocks` bounds one by one).
+            the blocks :mod:`amreval.match.certify.blocks` bounds one by one).
     """
 
     n_a: int
     n_b: int
-    pair_src: Ints
-    pair_tgt: Ints
-    pair_u: Floats
-    term_p: Ints
-    term_q: Ints
-    term_ta: Ints
-    term_tb: Ints
-    term_w: Floats
     bound: float
     integral: bool = False
     groups: Candidates | None = None
@@ -95,14 +82,7 @@ class Problem:
         return cls(
             n_a=n_a,
             n_b=n_b,
-            pair_src=block.pair_src,
-            pair_tgt=block.pair_tgt,
-            pair_u=block.pair_u,
-            term_p=block.term_p,
-            term_q=block.term_q,
-            term_ta=block.term_ta,
-            term_tb=block.term_tb,
-            term_w=block.term_w,
+            **{array.name: getattr(block, array.name) for array in fields(ProblemArrays)},
             bound=block.bound,
             integral=integral,
             groups=groups,
@@ -123,7 +103,7 @@ class Problem:
     def adjacency(self) -> Adjacency:
         """CSR adjacency of the pairwise terms (computed once)."""
         if self._adj is None:
-            self._adj = _kernels().adjacency_kernel(self.n_pairs, self.term_p, self.term_q, self.term_w)
+            self._adj = backend().adjacency_kernel(self.n_pairs, self.term_p, self.term_q, self.term_w)
         return self._adj
 
     def search_space(self) -> SearchSpace:
@@ -178,12 +158,12 @@ class Problem:
     def rows(self) -> Ints:
         """Where each A node's candidate pairs start in the pair arrays (computed once)."""
         if self._rows is None:
-            self._rows = _kernels().row_pointers_kernel(self.n_a, self.pair_src)
+            self._rows = backend().row_pointers_kernel(self.n_a, self.pair_src)
         return self._rows
 
     def find_pair(self, i: int, j: int) -> int:
         """The index of candidate pair ``(i, j)``, or -1."""
-        return _kernels().find_pair_kernel(self.rows(), self.pair_tgt, i, j)
+        return backend().find_pair_kernel(self.rows(), self.pair_tgt, i, j)
 
     def pairs_value(self, pairs: np.ndarray) -> float:
         """The score of a mapping given as a candidate pair per A node (-1 = none), taken as one-to-one.
@@ -236,7 +216,8 @@ class Alignment:
         optimal: whether ``score`` is proven to be the optimum.
         method: what produced the mapping: ``hillclimb``, ``branch-and-bound`` (the exact search),
             ``blocks`` (blocks' choices put into the climb's), ``coupling`` (the coupled search of a
-            document, :mod:`amreval.match.coupling`), ``lp`` (the LP relaxation's solution, rounded) or ``milp``.
+            document, :mod:`amreval.match.certify.coupling`), ``lp`` (the LP relaxation's solution, rounded)
+            or ``milp``.
         climbs: number of hill-climbing runs made.
     """
 
@@ -346,7 +327,7 @@ MEMORY_BUDGET = 4 * 1024**3
 # What the estimate charges, calibrated on measured peaks with a margin (benchmarks/bench_budget.py).
 # Every step but the LP takes a few hundred bytes a term (the build ~200, a climb ~140). HiGHS's LP
 # takes ~4.6 KB a term (its column, its four group rows, their entries) and ~0.65 KB a pair, and the
-# priced LP (amreval.match.pricing) grows one solver round by round, whose arrays may be held twice while
+# priced LP (amreval.match.certify.pricing) grows one solver round by round, whose arrays may be held twice while
 # they grow: the worst case is two LPs over every term, the two pairs each term may add, and every pair
 # of unary weight (~12 KB a term, ~1.3 KB an entry).
 _BYTES_PER_TERM = 12 * 1024
@@ -414,7 +395,7 @@ def build_problem(
     weights = PoolWeights(instance_weights, *bw)
     budget = Budget(MEMORY_BUDGET - _BYTES_FIXED, _BYTES_PER_TERM, _BYTES_PER_ENTRY)
     try:
-        block = _kernels().build_problem_kernel(a, b, groups, weights, budget)
+        block = backend().build_problem_kernel(a, b, groups, weights, budget)
     except TooLarge as big:
         n_a, n_b = len(a.inst), len(b.inst)
         pairs = min(big.n_entries + 2 * big.n_terms, _node_pairs(n_a, n_b, candidates))
@@ -451,7 +432,7 @@ def _groups(allowed: Candidates | np.ndarray, n_a: int, n_b: int) -> tuple[Candi
 
     Raises:
         InputError: ``allowed`` of another kind or shape, or groups that are not CSR rows (see
-            :func:`amreval.match.checks.candidate_groups`).
+            :func:`amreval.match.kernels.checks.candidate_groups`).
     """
     if not isinstance(allowed, (Candidates, np.ndarray)):
         raise InputError(f"allowed must be Candidates or an {n_a} x {n_b} boolean array, got {type(allowed).__name__}")

@@ -80,8 +80,8 @@ from amreval.mfbeta.combine import mf_beta
 from amreval.mfbeta.graphs import given_parses, gold_graphs
 from amreval.scores.corpus_statistics import Statistic, prf_values
 from amreval.scores.docsmatch import score_docsmatch_pair
-from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
 from amreval.scores.f1 import prf
+from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
 from amreval.scores.harness import pair_search
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, similarity_matrix
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors

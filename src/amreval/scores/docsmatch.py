@@ -48,7 +48,7 @@ from amreval.match.alignment import align, align_triples
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
-from amreval.match.proof import whole_bound
+from amreval.match.certify.proof import whole_bound
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool

@@ -1,8 +1,8 @@
 """The kernels that build the alignment problem: candidates, weights, terms (plain Python).
 
 They work on plain integer and float arrays only, checked by
-:mod:`amreval.match.checks`; :mod:`amreval.match.problem` prepares the arrays
-and reads the results through :func:`amreval.match.kernels.kernels`. This is the
+:mod:`amreval.match.kernels.checks`; :mod:`amreval.match.problem` prepares the arrays
+and reads the results through :func:`amreval.match.kernels.backends.kernels`. This is the
 specification of the compiled kernels (``amr_build_problem`` and the functions it
 calls in ``_kernels.c`` follow it loop by loop and give identical results; the
 count checked against the memory budget, :func:`count_problem`, sorts and joins
@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from amreval.errors import TooLarge
-from amreval.match.contract import (
+from amreval.match.kernels.contract import (
     Adjacency,
     BlockCounts,
     Budget,
@@ -28,6 +28,7 @@ from amreval.match.contract import (
     GroupArrays,
     Ints,
     PoolWeights,
+    ProblemArrays,
     ProblemBlock,
     pack_block,
 )
@@ -221,9 +222,9 @@ def count_problem(a: GraphArrays, b: GraphArrays, groups: GroupArrays, dense: bo
 def build_problem_kernel(
     a: GraphArrays, b: GraphArrays, groups: GroupArrays, weights: PoolWeights, budget: Budget
 ) -> ProblemBlock:
-    """The problem in one block (see :meth:`amreval.match.contract.KernelBackend.build_problem_kernel`):
+    """The problem in one block (see :meth:`amreval.match.kernels.contract.KernelBackend.build_problem_kernel`):
     terms and node pairs counted against ``budget``, then :func:`build_pool`, its adjacency and row
-    pointers, laid out as :data:`amreval.match.contract.BLOCK_LAYOUT` says.
+    pointers, laid out as :data:`amreval.match.kernels.contract.BLOCK_LAYOUT` says.
 
     Raises:
         TooLarge: the terms and node pairs would take more than ``budget``.
@@ -233,24 +234,12 @@ def build_problem_kernel(
         raise TooLarge(n_terms, n_entries)
     sizes = (len(b.inst), len(b.attr), len(b.rel))
     inst_bw, attr_bw, rel_bw = (np.ones(n) if w is None else w for w, n in zip(weights[1:], sizes))
-    pool = build_pool(a, b, groups, weights.instance, inst_bw, attr_bw, rel_bw)
+    pool, bound = build_pool(a, b, groups, weights.instance, inst_bw, attr_bw, rel_bw)
     adjacency = adjacency_kernel(len(pool.pair_src), pool.term_p, pool.term_q, pool.term_w)
-    arrays: dict[str, Ints | Floats] = dict(pool._asdict())
+    arrays: dict[str, Ints | Floats] = dict(vars(pool))
     arrays.update(adj_ptr=adjacency.ptr, adj_nbr=adjacency.nbr, adj_w=adjacency.w)
     arrays["rows"] = row_pointers_kernel(len(a.inst), pool.pair_src)
-    return pack_block(BlockCounts(len(a.inst), len(pool.pair_src), len(pool.term_p)), pool.bound, arrays)
-
-
-class _Pool(NamedTuple):
-    pair_src: Ints
-    pair_tgt: Ints
-    pair_u: Floats
-    term_p: Ints
-    term_q: Ints
-    term_ta: Ints
-    term_tb: Ints
-    term_w: Floats
-    bound: float
+    return pack_block(BlockCounts(len(a.inst), len(pool.pair_src), len(pool.term_p)), bound, arrays)
 
 
 class _Found:
@@ -279,7 +268,7 @@ def build_pool(
     inst_bw: Floats,
     attr_bw: Floats,
     rel_bw: Floats,
-) -> _Pool:
+) -> tuple[ProblemArrays, float]:
     """Candidate pool, unary weights, pairwise terms and a simple upper bound.
 
     Node ``i`` of A may align with node ``j`` of B when they share a group
@@ -314,10 +303,11 @@ def build_pool(
     # each earning at most the largest weight it can earn
     bound_a = _sum(found.best_a[0]) + _sum(found.best_a[1]) + _sum(found.best_a[2])
     bound_b = _sum(found.best_b[0]) + _sum(found.best_b[1]) + _sum(found.best_b[2])
-    return _Pool(
-        pair_src, pair_tgt, pair_u, term_p, term_q, terms[:, 4].copy(), terms[:, 5].copy(), term_w,
-        min(bound_a, bound_b),
+    arrays = ProblemArrays(
+        pair_src=pair_src, pair_tgt=pair_tgt, pair_u=pair_u, term_p=term_p, term_q=term_q,
+        term_ta=terms[:, 4].copy(), term_tb=terms[:, 5].copy(), term_w=term_w,
     )  # fmt: skip
+    return arrays, min(bound_a, bound_b)
 
 
 def _instance_found(found: _Found, i: int, j: int, w: float) -> None:

@@ -16,7 +16,7 @@ import heapq
 
 import numpy as np
 
-from amreval.match.contract import AssignmentResult, Floats, Ints
+from amreval.match.kernels.contract import AssignmentResult, Floats, Ints
 
 
 class _Duals:

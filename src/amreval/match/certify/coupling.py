@@ -3,15 +3,15 @@
 A document's problem is made of sentence blocks (DocSmatch's groups) tied
 together by the nodes that belong to several sentences: coreference nodes and
 merged names, and on the DocAMR model everything hanging below them. The bound
-of :mod:`amreval.match.blocks` lets each block choose for such a node on its
+of :mod:`amreval.match.certify.blocks` lets each block choose for such a node on its
 own; where blocks choose differently, their optima add up to more than any
 mapping can reach. Here the blocks are made to agree (a Lagrangian
 decomposition):
 
 * each candidate pair has a **copy** in the block of its node of A (the node's
-  home sentence, :func:`~amreval.match.blocks.home_groups`), in the block of its
+  home sentence, :func:`~amreval.match.certify.blocks.home_groups`), in the block of its
   node of B (likewise), and in the block of
-  each of its pairwise terms (placed as in :mod:`amreval.match.blocks`); a node
+  each of its pairwise terms (placed as in :mod:`amreval.match.certify.blocks`); a node
   with more than :data:`HUB_PAIRS` pairs in several sentences gets a block of its
   own instead, where it takes its best pair or none. So every node's pairs meet
   in one block, which keeps it one-to-one, and a mapping's value is the sum, over
@@ -19,7 +19,7 @@ decomposition):
   weight between its copies (the shares may be negative; they must add up to the
   weight);
 * so for every split the sum of the blocks' optima (each found by the exact
-  search, :mod:`amreval.match._branch`) bounds the optimum. Where the blocks'
+  search, :mod:`amreval.match.kernels._branch`) bounds the optimum. Where the blocks'
   choices for a pair disagree, its shares move by a subgradient step (the
   Polyak step towards the best mapping's score, halved when the bound stops
   falling): the copies of blocks that take the pair get less, those that leave
@@ -33,7 +33,7 @@ decomposition):
   coreference tie-break, whose bonus ``eps = 1 / (2 (n + 1))`` makes every
   weight one), when no multiple lies between the score and the bound.
 
-A **capped** search (the one after the LP, :mod:`amreval.match.fixing`) stops each block's search after
+A **capped** search (the one after the LP, :mod:`amreval.match.certify.fixing`) stops each block's search after
 :data:`CAPPED_SUBTREES` subtrees and lets the best choice it found stand for the block. The exact search
 of a hard block finds its optimum early and spends most of its subtrees proving it, so the shares move
 as they would, at a fraction of the cost; but a round with a stopped block gives no bound (its sum is
@@ -62,10 +62,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from amreval.errors import InputError
-from amreval.match.blocks import home_groups
-from amreval.match.contract import ExactSearch, KernelBackend, SearchSpace
+from amreval.match.certify.blocks import home_groups
+from amreval.match.certify.proof import PROOF_TOLERANCE, proves_each, weight_quantum
+from amreval.match.kernels import backend
+from amreval.match.kernels.contract import ExactSearch, SearchSpace
 from amreval.match.problem import Alignment, Problem, check_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
-from amreval.match.proof import PROOF_TOLERANCE, proves_each, weight_quantum
 
 __all__ = [
     "coupled_search",
@@ -96,7 +97,7 @@ HUB_PAIRS = 32
 #: and the pairs looked at for them.
 POLISH_PAIRS = 16
 POLISH_CANDIDATES = 256
-#: How much better than the best found a block's optimum may be (as in :mod:`amreval.match.blocks`).
+#: How much better than the best found a block's optimum may be (as in :mod:`amreval.match.certify.blocks`).
 _BLOCK_GAP = 1e-10
 #: A hill climb from the blocks' choices every this many rounds.
 _PRIMAL_EVERY = 3
@@ -108,14 +109,9 @@ _MIN_SCALE = _STEP / 64
 _TOL = 1e-9
 
 
-def _kernels() -> KernelBackend:
-    from amreval.match.kernels import kernels
-
-    return kernels()
-
-
 def _proves(problem: Problem, score: float, bound: float | None, quantum: float) -> bool:
-    """Whether ``bound`` proves ``score`` optimal (:func:`~amreval.match.proof.proves_each`); False without one."""
+    """Whether ``bound`` proves ``score`` optimal (:func:`~amreval.match.certify.proof.proves_each`); False
+    without one."""
     return bound is not None and bool(
         proves_each(score, np.array([bound]), integral=problem.integral, quantum=quantum)[0]
     )
@@ -238,8 +234,8 @@ def _exact_search(
     n_a: int, n_b: int, a_local: np.ndarray, b_local: np.ndarray, t_p: np.ndarray, t_q: np.ndarray, t_w: np.ndarray
 ) -> ExactSearch:
     """The exact search over a block's copies (``a_local``, ``b_local``) and terms, built once for all the
-    searches of the block (:meth:`~amreval.match.contract.KernelBackend.exact_search_kernel`)."""
-    kern = _kernels()
+    searches of the block (:meth:`~amreval.match.kernels.contract.KernelBackend.exact_search_kernel`)."""
+    kern = backend()
     adj = kern.adjacency_kernel(len(a_local), t_p, t_q, t_w)
     space = SearchSpace(n_a, n_b, a_local, b_local, np.zeros(len(a_local)), adj)
     return kern.exact_search_kernel(space, rows=kern.row_pointers_kernel(n_a, a_local))
@@ -302,7 +298,7 @@ def _own_blocks(d: _Decomposition, share: np.ndarray, active: np.ndarray, x: np.
 
 def _climb(problem: Problem, pairs: np.ndarray) -> tuple[np.ndarray, float]:
     """A hill climb (no restarts) from a mapping given as pairs: the pairs it ends with, and their value."""
-    found, score, _ = _kernels().hill_climb_kernel(
+    found, score, _ = backend().hill_climb_kernel(
         problem.search_space(), restarts=0, seed=0, bound=problem.bound, init=pairs
     )
     return np.asarray(found, dtype=np.int64), float(score)

@@ -1,6 +1,6 @@
 """The block-by-block bound of a document's problem, each block searched exactly by branch and bound.
 
-A sentence-level problem is searched whole (:mod:`amreval.match.exact`). A
+A sentence-level problem is searched whole (:mod:`amreval.match.certify.exact`). A
 document's problem is made of sentence blocks (DocSmatch's groups: a pair may
 join nodes that share a sentence) that only coreference nodes, which belong to
 several sentences, tie together. :func:`block_bound` bounds it block by block,
@@ -22,7 +22,7 @@ so its cost grows with the number of sentences, not faster:
   for up to :data:`MERGE_ROUNDS` rounds.
 
 The bound meets the score when the blocks agree. The certified search of a
-document starts with the coupled search instead (:mod:`amreval.match.coupling`,
+document starts with the coupled search instead (:mod:`amreval.match.certify.coupling`,
 which places pairs and terms by :func:`home_groups` as here): its first round is
 a block-by-block bound of the same kind, and its later rounds make the blocks
 agree where this bound could only merge them. :func:`block_bound` stays as that
@@ -36,18 +36,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from amreval.match.contract import Adjacency, KernelBackend, SearchSpace
-from amreval.match.exact import BRANCH_MAX_PAIRS, BRANCH_NODE_LIMIT
+from amreval.match.certify.exact import BRANCH_MAX_PAIRS, BRANCH_NODE_LIMIT
+from amreval.match.kernels import backend
+from amreval.match.kernels.contract import Adjacency, SearchSpace
 from amreval.match.problem import Problem, is_one_to_one, nodes_to_pairs, pairs_to_nodes, sorted_distinct
 
 __all__ = ["block_bound", "BlockBound", "home_groups", "BLOCK_GAP", "MERGE_ROUNDS"]
-
-
-def _kernels() -> KernelBackend:
-    """The kernels (compiled where built), loaded on first use."""
-    from amreval.match.kernels import kernels
-
-    return kernels()
 
 
 #: How much better than the best found a block's optimum may be: blocks split weights, so their
@@ -295,7 +289,7 @@ def _solve_block(
     node_limit: int,
 ) -> _Solved | None:
     """One block's optimum by branch and bound, from the mapping's restriction; None if the search ran out."""
-    kernels = _kernels()
+    kernels = backend()
     a_nodes, a_local = np.unique(problem.pair_src[pp], return_inverse=True)
     b_nodes, b_local = np.unique(problem.pair_tgt[pp], return_inverse=True)
     n_a = len(a_nodes)

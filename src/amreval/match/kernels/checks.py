@@ -7,8 +7,8 @@ returns its inputs as contiguous ``int64`` and ``float64`` arrays, or raises
 :class:`amreval.errors.InputError` saying which array and what was expected.
 A search space's lengths are checked, not each of its indices (see
 :func:`checked_space`): they come from the kernel that built the problem.
-:class:`amreval.match.kernels.CKernels` and
-:class:`amreval.match.kernels.PythonKernels` call them (through their shared
+:class:`amreval.match.kernels.backends.CKernels` and
+:class:`amreval.match.kernels.backends.PythonKernels` call them (through their shared
 base) before they dispatch; :func:`amreval.match.build_problem` calls the ones
 it needs earlier on the user's arrays.
 """
@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from amreval.errors import InputError
-from amreval.match.contract import (
+from amreval.match.kernels.contract import (
     Adjacency,
     Floats,
     GraphArrays,
@@ -248,7 +248,7 @@ def checked_space(space: SearchSpace) -> SearchSpace:
     """A search space whose arrays fit one another (see :class:`SearchSpace`).
 
     The lengths are checked, and where the adjacency starts and ends; the pairs' and neighbours'
-    indices are taken as :meth:`~amreval.match.contract.KernelBackend.build_problem_kernel` made them
+    indices are taken as :meth:`~amreval.match.kernels.contract.KernelBackend.build_problem_kernel` made them
     (checking each would cost a pass over every array on each search of a sentence's problem).
 
     Raises:

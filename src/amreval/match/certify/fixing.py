@@ -1,16 +1,16 @@
 """Certified search of a document on the pairs a better mapping could use (reduced-cost fixing).
 
-The LP relaxation's dual solution (:func:`amreval.match.pricing.priced_lp`)
+The LP relaxation's dual solution (:func:`amreval.match.certify.pricing.priced_lp`)
 bounds more than the optimum: a mapping that uses pair ``p`` is worth at most
 ``bound - slack[p]``, where ``slack[p]`` is the reduced cost of ``p``'s column
 (weak duality: every column's reduced cost is at most zero, and a column at one
 lowers the dual objective by its own). Once a good mapping is known, most pairs
 of a parsed document have a bound of this kind that proves the mapping at least
-as good (the rule of :func:`~amreval.match.proof.proves_each`, with the weights'
+as good (the rule of :func:`~amreval.match.certify.proof.proves_each`, with the weights'
 quantum where they have one), so no better mapping uses them.
 
 What is left is the same document over fewer pairs: its blocks are smaller and
-share fewer copies, and the coupled search (:mod:`amreval.match.coupling`, capped: a
+share fewer copies, and the coupled search (:mod:`amreval.match.certify.coupling`, capped: a
 block's search stops early while the round could not prove anything anyway) makes
 them agree within counts it could not reach on the whole. Its optimum there is
 the optimum of the whole where it beats the mapping known; otherwise the mapping
@@ -40,10 +40,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from amreval.match.coupling import COUPLING_ROUNDS, COUPLING_SUBTREES, Coupled, couple
-from amreval.match.pricing import PricedLP
+from amreval.match.certify.coupling import COUPLING_ROUNDS, COUPLING_SUBTREES, Coupled, couple
+from amreval.match.certify.pricing import PricedLP
+from amreval.match.certify.proof import proves_each, weight_quantum
 from amreval.match.problem import Alignment, Problem, nodes_to_pairs
-from amreval.match.proof import proves_each, weight_quantum
 
 __all__ = ["fixed_search", "fixed_milp", "pairs_left", "FIXING_ROUNDS", "BRANCH_DEPTH", "BRANCH_SUBTREES"]
 
@@ -52,7 +52,7 @@ FIXING_ROUNDS = 4
 #: Levels of branching on a disputed pair, at most (up to ``2 ** BRANCH_DEPTH`` last searches).
 BRANCH_DEPTH = 3
 #: Subtrees of exact search of all the branching's searches, at most (each also within the coupled
-#: search's :data:`~amreval.match.coupling.COUPLING_SUBTREES`): a count, the same on every machine.
+#: search's :data:`~amreval.match.certify.coupling.COUPLING_SUBTREES`): a count, the same on every machine.
 BRANCH_SUBTREES = 1_500_000
 
 _TOL = 1e-9
@@ -146,8 +146,8 @@ def fixed_search(
     Args:
         problem: a problem with groups (a document's sentences).
         result: the best mapping found so far and its bound.
-        lp: the LP bound with its reduced costs, from :func:`~amreval.match.pricing.priced_lp`.
-        rounds, subtrees: the coupled search's limits (:func:`~amreval.match.coupling.couple`), for each
+        lp: the LP bound with its reduced costs, from :func:`~amreval.match.certify.pricing.priced_lp`.
+        rounds, subtrees: the coupled search's limits (:func:`~amreval.match.certify.coupling.couple`), for each
             search; the branching's searches share :data:`BRANCH_SUBTREES` on top.
 
     Returns:
@@ -195,7 +195,7 @@ def fixed_search(
 def fixed_milp(
     problem: Problem, result: Alignment, lp: PricedLP, *, time_limit: float, solve: Callable[..., Alignment]
 ) -> Alignment:
-    """The integer program (``solve``, :func:`~amreval.match.bounds.solve_milp`) over the pairs a mapping
+    """The integer program (``solve``, :func:`~amreval.match.certify.bounds.solve_milp`) over the pairs a mapping
     better than ``result`` could use (:func:`pairs_left`), as a result for the whole problem.
 
     Every mapping through a pair left out is worth at most ``lp.bound - lp.slack`` of that pair, which

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from amreval.match.certify.proof import optimality_gap, proves
+from amreval.match.kernels import backend
 from amreval.match.options import DEFAULT_TIME_LIMIT
 from amreval.match.problem import Alignment, Problem, pairs_to_nodes
-from amreval.match.proof import optimality_gap, proves
 
 __all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_milp"]
 # HiGHS's codes: row-wise matrices, maximisation, integer and continuous columns
@@ -218,7 +219,7 @@ def assignment_bound(problem: Problem) -> float:
     once). Any mapping's score is the sum of its pairs' shares of the terms
     it realises, so the best assignment of these values bounds the optimum.
     The assignment is solved over the candidate pairs only (shortest
-    augmenting paths, :mod:`amreval.match._assign`): nothing is allocated per
+    augmenting paths, :mod:`amreval.match.kernels._assign`): nothing is allocated per
     node pair.
 
     Example:
@@ -232,8 +233,6 @@ def assignment_bound(problem: Problem) -> float:
     """
     if problem.n_pairs == 0:
         return 0.0
-    from amreval.match.kernels import kernels
-
     value = problem.pair_u.copy()
     if problem.n_terms:
         half = problem.term_w / 2.0
@@ -246,5 +245,5 @@ def assignment_bound(problem: Problem) -> float:
                 np.maximum.at(best, inverse, half)
                 shares.append(np.bincount(keys // width, weights=best, minlength=problem.n_pairs))
             value += np.minimum(shares[0], shares[1])
-    found = kernels().sparse_assignment_kernel(problem.n_a, problem.n_b, problem.rows(), problem.pair_tgt, value)
+    found = backend().sparse_assignment_kernel(problem.n_a, problem.n_b, problem.rows(), problem.pair_tgt, value)
     return min(problem.bound, found.total)

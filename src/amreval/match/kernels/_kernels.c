@@ -7,11 +7,11 @@
  * _assign.py, which stay the specification: the same loops in the same order, the same stable sorts,
  * the same floating-point operations in the same order, so both give identical results to the last
  * bit (the tests compare them). The functions work on plain int64 and double arrays and are called
- * through ctypes (see kernels.py, and contract.py for their Python signatures); they trust their
+ * through ctypes (see backends.py, and contract.py for their Python signatures); they trust their
  * inputs, which checks.py has checked; they hold no Python objects, so the caller releases the GIL
  * while they run.
  *
- * Built at install time as the extension module amreval.match._ckernels (the module itself is
+ * Built at install time as the extension module amreval.match.kernels._ckernels (the module itself is
  * empty: importing it checks that the library was built for this interpreter).
  */
 #include <Python.h>

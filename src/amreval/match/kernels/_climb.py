@@ -1,7 +1,7 @@
 """Hill climbing (plain Python): smatch's moves and swaps, steepest ascent, seeded restarts.
 
 They work on plain integer and float arrays only; :mod:`amreval.match.alignment`
-prepares the arrays and reads the results through :func:`amreval.match.kernels.kernels`.
+prepares the arrays and reads the results through :func:`amreval.match.kernels.backends.kernels`.
 This is the specification of the compiled kernel (``amr_hill_climb`` in
 ``_kernels.c`` follows it loop by loop and gives identical results) and what
 runs where it is not built, or with ``AMREVAL_KERNELS=python``, which is how the
@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from amreval.match._pool import find_pair_kernel, row_pointers_kernel
-from amreval.match.contract import ClimbResult, Floats, Ints
+from amreval.match.kernels._pool import find_pair_kernel, row_pointers_kernel
+from amreval.match.kernels.contract import ClimbResult, Floats, Ints
 
 _EPS = 1e-9
 

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from amreval.match.certify import bounds
 from amreval.match.problem import Problem
 
 __all__ = ["priced_lp", "PricedLP"]
@@ -122,7 +123,7 @@ class _GrowingLP:
     columns a round adds are appended to the last round's (new columns at zero, new rows' slacks basic), so
     the simplex starts from the last round's basis and factorization. Columns and rows are named by the
     whole problem's keys (a pair, ``P`` + a term; a group row's (triple, pair) key and kind), so each
-    round's model (:func:`~amreval.match.bounds.milp_model` of the restricted problem, in its own order) is
+    round's model (:func:`~amreval.match.certify.bounds.milp_model` of the restricted problem, in its own order) is
     matched to the solver's."""
 
     def __init__(self, n_pairs: int, n_nodes: int) -> None:
@@ -142,12 +143,10 @@ class _GrowingLP:
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """The round's LP solved: its duals (rows) and values (columns) in the model's order, or None when
         HiGHS did not solve it (its time limit)."""
-        from amreval.match.bounds import highs_solver, solved
-
         cols, rows = self._keys(sub, pairs, terms, model)
         n_nodes = self.n_nodes
         if self.h is None:
-            self.h = highs_solver(sub, False, time_limit, model=model)
+            self.h = bounds.highs_solver(sub, False, time_limit, model=model)
             self.col_keys, self.row_keys = cols, rows
             col_at = np.arange(len(cols))
             row_at = np.arange(n_nodes + len(rows))
@@ -201,7 +200,7 @@ class _GrowingLP:
             self.row_keys = np.concatenate([self.row_keys, rows[new_rows][np.argsort(group_at[new_rows])]])
         self.h.run()
         _return_freed()
-        if not solved(self.h):
+        if not bounds.solved(self.h):
             return None
         solution = self.h.getSolution()
         dual = np.maximum(np.asarray(solution.row_dual, dtype=np.float64), 0.0)[row_at]
@@ -217,8 +216,6 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         incumbent: the best mapping so far as a pair index per A node (-1: none), kept in the LP.
         time_limit: seconds; when they run out the simple bound is returned.
     """
-    from amreval.match.bounds import milp_model, round_solution
-
     deadline = time.perf_counter() + time_limit
     P = problem.n_pairs
     keep = problem.pair_u > 0
@@ -234,7 +231,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         if left <= 0:
             return PricedLP(problem.bound, None, rounds, int(keep.sum()), 0)
         sub, pairs, terms = problem.restrict(keep)
-        model = milp_model(sub)
+        model = bounds.milp_model(sub)
         if len(pairs):
             found = lp.solve(sub, pairs, terms, model, left)
             if found is None:
@@ -329,7 +326,7 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
         # a left-out pair with unary weight and no slack (not in the restricted set) is bad too
         bad |= missing & (slack_out < -_TOL)
         if not bad.any():
-            local_pairs = round_solution(sub.pair_src, sub.pair_tgt, primal[:sp], n_a, n_b)
+            local_pairs = bounds.round_solution(sub.pair_src, sub.pair_tgt, primal[:sp], n_a, n_b)
             chosen = np.where(local_pairs >= 0, pairs[np.maximum(local_pairs, 0)], -1) if sp else local_pairs
             reduced = np.maximum(slack_out - covered, 0.0)
             reduced[pairs] = np.maximum(slack + lift[sub.pair_src], 0.0)

@@ -3,13 +3,13 @@
 Two backends implement :class:`KernelBackend`, with identical results to the
 last bit: the compiled C (``_kernels.c``, called through :mod:`ctypes`) and its
 specification in plain Python (``_pool.py``, ``_climb.py``, ``_branch.py``,
-``_assign.py``); :func:`amreval.match.kernels.kernels` picks one. Both check
-their inputs the same way, in :mod:`amreval.match.checks`, before they run.
+``_assign.py``); :func:`amreval.match.kernels.backends.kernels` picks one. Both check
+their inputs the same way, in :mod:`amreval.match.kernels.checks`, before they run.
 
 Naming: every entry point of the kernel layer ends in ``_kernel`` (the methods
 of :class:`KernelBackend` and the Python functions behind them), so none shares
 a name with the functions of the public layer (:func:`amreval.match.build_problem`,
-:func:`amreval.match.hill_climb`, :func:`amreval.match.exact.branch_and_bound`,
+:func:`amreval.match.hill_climb`, :func:`amreval.match.certify.exact.branch_and_bound`,
 :meth:`amreval.match.Problem.find_pair`) that call them; the C function behind
 ``x_kernel`` is ``amr_x`` (``exact_search_kernel`` prepares the search of ``branch_and_bound_kernel``,
 ``amr_branch_and_bound``, for many calls over one space).
@@ -23,8 +23,9 @@ offsets, which the tests compare).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,6 +41,7 @@ __all__ = [
     "Adjacency",
     "BlockCounts",
     "BlockField",
+    "ProblemArrays",
     "BLOCK_LAYOUT",
     "block_offsets",
     "block_size",
@@ -153,17 +155,39 @@ class BlockField(NamedTuple):
     length: Callable[[BlockCounts], int]
 
 
-#: The problem block, array by array, in order (see module docs). ``amr_block_layout`` in
-#: ``_kernels.c`` follows it; change both together.
+def _per_pair(counts: BlockCounts) -> int:
+    return counts.n_pairs
+
+
+def _per_term(counts: BlockCounts) -> int:
+    return counts.n_terms
+
+
+@dataclass(kw_only=True)
+class ProblemArrays:
+    """The arrays of an alignment problem, the one list of them: the Python build makes them, the block
+    (:class:`ProblemBlock`) and :class:`amreval.match.problem.Problem` extend them, and
+    :data:`BLOCK_LAYOUT` lays them out first, each with the type and length its field's metadata gives.
+
+    Candidate pairs (``pair_src``, ``pair_tgt``, unary weight ``pair_u``) are ordered by source, then
+    target; terms (pairs ``term_p``, ``term_q``, the relation triples ``term_ta`` of A and ``term_tb`` of
+    B they match, weight ``term_w``) by (relation of A, relation of B).
+    """
+
+    pair_src: Ints = field(metadata={"dtype": np.int64, "length": _per_pair})
+    pair_tgt: Ints = field(metadata={"dtype": np.int64, "length": _per_pair})
+    pair_u: Floats = field(metadata={"dtype": np.float64, "length": _per_pair})
+    term_p: Ints = field(metadata={"dtype": np.int64, "length": _per_term})
+    term_q: Ints = field(metadata={"dtype": np.int64, "length": _per_term})
+    term_ta: Ints = field(metadata={"dtype": np.int64, "length": _per_term})
+    term_tb: Ints = field(metadata={"dtype": np.int64, "length": _per_term})
+    term_w: Floats = field(metadata={"dtype": np.float64, "length": _per_term})
+
+
+#: The problem block, array by array, in order (see module docs): the :class:`ProblemArrays`, then their
+#: adjacency and row pointers. ``amr_block_layout`` in ``_kernels.c`` follows it; change both together.
 BLOCK_LAYOUT: tuple[BlockField, ...] = (
-    BlockField("pair_src", np.int64, lambda c: c.n_pairs),
-    BlockField("pair_tgt", np.int64, lambda c: c.n_pairs),
-    BlockField("pair_u", np.float64, lambda c: c.n_pairs),
-    BlockField("term_p", np.int64, lambda c: c.n_terms),
-    BlockField("term_q", np.int64, lambda c: c.n_terms),
-    BlockField("term_ta", np.int64, lambda c: c.n_terms),
-    BlockField("term_tb", np.int64, lambda c: c.n_terms),
-    BlockField("term_w", np.float64, lambda c: c.n_terms),
+    *(BlockField(f.name, f.metadata["dtype"], f.metadata["length"]) for f in fields(ProblemArrays)),
     BlockField("adj_ptr", np.int64, lambda c: c.n_pairs + 1),
     BlockField("adj_nbr", np.int64, lambda c: 2 * c.n_terms),
     BlockField("adj_w", np.float64, lambda c: 2 * c.n_terms),
@@ -180,8 +204,8 @@ def block_offsets(counts: BlockCounts) -> list[int]:
     """
     offsets = [0]
     at = 0
-    for field in BLOCK_LAYOUT:
-        at += field.length(counts)
+    for array in BLOCK_LAYOUT:
+        at += array.length(counts)
         offsets.append(at)
     return offsets
 
@@ -191,25 +215,15 @@ def block_size(counts: BlockCounts) -> int:
     return block_offsets(counts)[-1]
 
 
-class ProblemBlock(NamedTuple):
+@dataclass(kw_only=True)
+class ProblemBlock(ProblemArrays):
     """A built problem (:meth:`KernelBackend.build_problem_kernel`): the arrays of :data:`BLOCK_LAYOUT`,
-    views into one block, and the simple bound.
+    views into one block, and the simple bound; its fields are the layout's arrays in order, then ``bound``.
 
-    Candidate pairs (``pair_src``, ``pair_tgt``, unary weight ``pair_u``) are ordered by source, then
-    target; terms (pairs ``term_p``, ``term_q``, the relation triples ``term_ta`` of A and ``term_tb`` of
-    B they match, weight ``term_w``) by (relation of A, relation of B); ``adj_*`` is their
-    :class:`Adjacency`; ``rows`` where each node of A's pairs start. ``bound``: every triple matched
-    at most once, each for the most it can earn.
+    The :class:`ProblemArrays`; ``adj_*``, their :class:`Adjacency`; ``rows``, where each node of A's pairs
+    start. ``bound``: every triple matched at most once, each for the most it can earn.
     """
 
-    pair_src: Ints
-    pair_tgt: Ints
-    pair_u: Floats
-    term_p: Ints
-    term_q: Ints
-    term_ta: Ints
-    term_tb: Ints
-    term_w: Floats
     adj_ptr: Ints
     adj_nbr: Ints
     adj_w: Floats
@@ -226,20 +240,20 @@ def block_views(block: Ints, offsets: list[int], bound: float) -> ProblemBlock:
     """The arrays of a block laid out as :data:`BLOCK_LAYOUT` says, at ``offsets`` (:func:`block_offsets`
     of its counts): views, no copies."""
     floats = block.view(np.float64)
-    views: list[Ints | Floats] = [
-        (floats if field.dtype is np.float64 else block)[at:end]
-        for field, at, end in zip(BLOCK_LAYOUT, offsets, offsets[1:])
-    ]
-    return ProblemBlock._make([*views, float(bound)])
+    views: dict[str, Any] = {
+        array.name: (floats if array.dtype is np.float64 else block)[at:end]
+        for array, at, end in zip(BLOCK_LAYOUT, offsets, offsets[1:])
+    }
+    return ProblemBlock(**views, bound=float(bound))
 
 
 def pack_block(counts: BlockCounts, bound: float, arrays: dict[str, Ints | Floats]) -> ProblemBlock:
     """A new block holding ``arrays`` (by name, as :data:`BLOCK_LAYOUT` lists them)."""
     offsets = block_offsets(counts)
     views = block_views(np.empty(offsets[-1], dtype=np.int64), offsets, bound)
-    for field in BLOCK_LAYOUT:
-        view: Ints | Floats = getattr(views, field.name)
-        view[:] = arrays[field.name]
+    for array in BLOCK_LAYOUT:
+        view: Ints | Floats = getattr(views, array.name)
+        view[:] = arrays[array.name]
     return views
 
 

@@ -1,18 +1,19 @@
 """The alignment kernels: compiled C, or the same algorithms in Python where the C is not built.
 
-Both backends implement :class:`amreval.match.contract.KernelBackend` (see there
-for the kernels, their inputs and named results). :mod:`amreval.match._pool`
+Both backends implement :class:`amreval.match.kernels.contract.KernelBackend` (see there
+for the kernels, their inputs and named results). :mod:`amreval.match.kernels._pool`
 (the problem: candidate pool, terms, adjacency, row pointers),
-:mod:`amreval.match._climb` (smatch's hill climbing), :mod:`amreval.match._branch`
-(the exact search by branch and bound) and :mod:`amreval.match._assign` (the
+:mod:`amreval.match.kernels._climb` (smatch's hill climbing), :mod:`amreval.match.kernels._branch`
+(the exact search by branch and bound) and :mod:`amreval.match.kernels._assign` (the
 sparse assignment) hold them in plain Python: :class:`PythonKernels`.
 ``_kernels.c`` is their translation to C, built at install time as the
-extension module ``amreval.match._ckernels`` and called through :mod:`ctypes`,
+extension module ``amreval.match.kernels._ckernels`` and called through :mod:`ctypes`,
 which releases the GIL while a kernel runs: :class:`CKernels`. Both give
 identical results, to the last bit (the tests compare them on random problems),
-and both check their inputs first, the same way (:mod:`amreval.match.checks`).
+and both check their inputs first, the same way (:mod:`amreval.match.kernels.checks`).
 
-:func:`kernels` picks one on first use (importing the package loads neither):
+:func:`kernels` picks one on first use (importing the package loads neither; the rest of
+:mod:`amreval.match` asks :func:`amreval.match.kernels.backend` for it):
 the C unless the extension is missing or ``AMREVAL_KERNELS=python`` asks for
 Python (slower by one to two orders of magnitude; a warning says so when the
 extension is missing). Nothing is compiled or cached at run time, so a
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import AmrevalWarning, InputError, MissingDependencyError, TooLarge
-from amreval.match.checks import (
+from amreval.match.kernels.checks import (
     check_graph,
     checked_assignment,
     checked_count,
@@ -46,7 +47,7 @@ from amreval.match.checks import (
     checked_weights,
     graph_arrays,
 )
-from amreval.match.contract import (
+from amreval.match.kernels.contract import (
     BLOCK_LAYOUT,
     Adjacency,
     AssignmentResult,
@@ -82,7 +83,7 @@ _INT64 = (-(2**63), 2**63)
 
 
 class _Checked(ABC):
-    """What both backends share: each kernel checks its inputs (:mod:`amreval.match.checks`), then runs
+    """What both backends share: each kernel checks its inputs (:mod:`amreval.match.kernels.checks`), then runs
     the backend's own implementation (``_build_problem`` and so on), which may trust them."""
 
     name: str
@@ -90,7 +91,7 @@ class _Checked(ABC):
     def build_problem_kernel(
         self, a: GraphArrays, b: GraphArrays, groups: GroupArrays | None, weights: PoolWeights, budget: Budget
     ) -> ProblemBlock:
-        """See :meth:`amreval.match.contract.KernelBackend.build_problem_kernel`."""
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.build_problem_kernel`."""
         a, b = graph_arrays("A", *a), graph_arrays("B", *b)
         check_graph("A", a)
         check_graph("B", b)
@@ -100,23 +101,23 @@ class _Checked(ABC):
         return self._build_problem(a, b, groups, weights, Budget(int(budget[0]), int(budget[1]), int(budget[2])))
 
     def adjacency_kernel(self, n_pairs: int, term_p: Ints, term_q: Ints, term_w: Floats) -> Adjacency:
-        """See :meth:`amreval.match.contract.KernelBackend.adjacency_kernel`."""
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.adjacency_kernel`."""
         n_pairs = checked_count("n_pairs", n_pairs, 0, _INT64[1])
         return self._adjacency(n_pairs, *checked_terms(n_pairs, term_p, term_q, term_w))
 
     def row_pointers_kernel(self, n_a: int, pair_src: Ints) -> Ints:
-        """See :meth:`amreval.match.contract.KernelBackend.row_pointers_kernel`."""
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.row_pointers_kernel`."""
         n_a = checked_count("n_a", n_a, 0, _INT64[1])
         return self._row_pointers(n_a, checked_sources(n_a, pair_src))
 
     def find_pair_kernel(self, rows: Ints, pair_tgt: Ints, i: int, j: int) -> int:
-        """See :meth:`amreval.match.contract.KernelBackend.find_pair_kernel`."""
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.find_pair_kernel`."""
         return self._find_pair(rows, pair_tgt, int(i), int(j))
 
     def hill_climb_kernel(
         self, space: SearchSpace, *, restarts: int, seed: int, bound: float, init: Ints
     ) -> ClimbResult:
-        """See :meth:`amreval.match.contract.KernelBackend.hill_climb_kernel`."""
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.hill_climb_kernel`."""
         space = checked_space(space)
         return self._hill_climb(
             space,
@@ -129,7 +130,7 @@ class _Checked(ABC):
     def branch_and_bound_kernel(
         self, space: SearchSpace, *, rows: Ints, init: Ints, gap: float, node_limit: int
     ) -> SearchResult:
-        """See :meth:`amreval.match.contract.KernelBackend.branch_and_bound_kernel` (a ``node_limit``
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.branch_and_bound_kernel` (a ``node_limit``
         outside ``[0, 2**62]`` counts as the nearest end)."""
         space = checked_space(space)
         rows = checked_rows(space, rows)
@@ -138,7 +139,7 @@ class _Checked(ABC):
         return self._branch_and_bound(space, rows, init, float(gap), node_limit)
 
     def exact_search_kernel(self, space: SearchSpace, *, rows: Ints) -> ExactSearch:
-        """See :meth:`amreval.match.contract.KernelBackend.exact_search_kernel`: the space and rows are
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.exact_search_kernel`: the space and rows are
         checked here, each call's weights (their length) and incumbent when it is made."""
         space = checked_space(space)
         rows = checked_rows(space, rows)
@@ -161,7 +162,7 @@ class _Checked(ABC):
     def sparse_assignment_kernel(
         self, n_rows: int, n_cols: int, row_ptr: Ints, cols: Ints, value: Floats
     ) -> AssignmentResult:
-        """See :meth:`amreval.match.contract.KernelBackend.sparse_assignment_kernel`."""
+        """See :meth:`amreval.match.kernels.contract.KernelBackend.sparse_assignment_kernel`."""
         return self._sparse_assignment(*checked_assignment(n_rows, n_cols, row_ptr, cols, value))
 
     @abstractmethod
@@ -198,12 +199,16 @@ class PythonKernels(_Checked):
     name = "python"
 
     def __init__(self) -> None:
-        from amreval.match import _assign, _branch, _climb, _pool
+        # loaded with the first Python backend, not with the package: most runs use the C
+        import amreval.match.kernels._assign as assign
+        import amreval.match.kernels._branch as branch
+        import amreval.match.kernels._climb as climb
+        import amreval.match.kernels._pool as pool
 
-        self._pool = _pool
-        self._climb = _climb
-        self._branch = _branch
-        self._assign = _assign
+        self._pool = pool
+        self._climb = climb
+        self._branch = branch
+        self._assign = assign
 
     def _build_problem(
         self, a: GraphArrays, b: GraphArrays, groups: GroupArrays, weights: PoolWeights, budget: Budget
@@ -315,7 +320,7 @@ class CKernels(_Checked):
 
     def block_offsets(self, counts: BlockCounts) -> list[int]:
         """The offsets ``amr_block_layout`` gives (the tests compare them with
-        :func:`amreval.match.contract.block_offsets`)."""
+        :func:`amreval.match.kernels.contract.block_offsets`)."""
         out = np.empty(len(BLOCK_LAYOUT) + 1, dtype=np.int64)
         self._lib.amr_block_layout(int(counts.n_a), int(counts.n_pairs), int(counts.n_terms), _addr(out))
         return [int(x) for x in out]
@@ -423,7 +428,7 @@ def kernels(which: str | None = None) -> KernelBackend:
     if which == "python":
         return PythonKernels()
     try:
-        extension = importlib.import_module("amreval.match._ckernels")
+        extension = importlib.import_module("amreval.match.kernels._ckernels")
         return CKernels(str(extension.__file__))
     except (ImportError, OSError, AttributeError) as err:
         # not built, or built from another version of _kernels.c (a function is missing)

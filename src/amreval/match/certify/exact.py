@@ -1,9 +1,9 @@
 """Exact search of a whole problem by branch and bound.
 
 A sentence-level problem is small: :func:`branch_and_bound` searches it
-exactly, within a limit of subtrees (the algorithm: :mod:`amreval.match._branch`,
+exactly, within a limit of subtrees (the algorithm: :mod:`amreval.match.kernels._branch`,
 run in C where built). A document's problem is bounded block by block instead
-(:mod:`amreval.match.blocks`), each block searched the same way.
+(:mod:`amreval.match.certify.blocks`), each block searched the same way.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import NamedTuple
 import numpy as np
 
 from amreval.errors import InputError
-from amreval.match.contract import KernelBackend
+from amreval.match.certify.proof import optimality_gap
+from amreval.match.kernels import backend
 from amreval.match.problem import Problem, check_one_to_one, nodes_to_pairs, pairs_to_nodes
-from amreval.match.proof import optimality_gap
 
-__all__ = ["branch_and_bound", "ExactSearch", "BRANCH_NODE_LIMIT", "BRANCH_MAX_PAIRS"]
+__all__ = ["branch_and_bound", "ExactResult", "BRANCH_NODE_LIMIT", "BRANCH_MAX_PAIRS"]
 
 #: Subtrees one exact search may enter before it gives up (the same count on every machine, so the
 #: result does not depend on speed).
@@ -26,16 +26,9 @@ BRANCH_NODE_LIMIT = 10_000
 BRANCH_MAX_PAIRS = 2_000
 
 
-def _kernels() -> KernelBackend:
-    """The kernels (compiled where built), loaded on first use."""
-    from amreval.match.kernels import kernels
-
-    return kernels()
-
-
-class ExactSearch(NamedTuple):
+class ExactResult(NamedTuple):
     """What :func:`branch_and_bound` found: the best mapping (the one given, the same object, unless one
-    is better by more than :func:`amreval.match.proof.optimality_gap`), whether no mapping is better by
+    is better by more than :func:`amreval.match.certify.proof.optimality_gap`), whether no mapping is better by
     more than that, and the subtrees entered."""
 
     mapping: np.ndarray
@@ -43,7 +36,7 @@ class ExactSearch(NamedTuple):
     nodes: int
 
 
-def branch_and_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRANCH_NODE_LIMIT) -> ExactSearch:
+def branch_and_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int = BRANCH_NODE_LIMIT) -> ExactResult:
     """Search ``problem`` exactly from the incumbent ``mapping`` (target node per node of A).
 
     A target that is no candidate of its node counts as none.
@@ -59,9 +52,9 @@ def branch_and_bound(problem: Problem, mapping: np.ndarray, *, node_limit: int =
     if not 0 <= node_limit < 2**62:
         raise InputError(f"node_limit must be an integer from 0 below 2**62, got {node_limit}")
     start = nodes_to_pairs(problem, mapping)
-    found = _kernels().branch_and_bound_kernel(
+    found = backend().branch_and_bound_kernel(
         problem.search_space(), rows=problem.rows(), init=start, gap=optimality_gap(problem.integral),
         node_limit=node_limit,
     )  # fmt: skip
     best = mapping if np.array_equal(found.pairs, start) else pairs_to_nodes(problem, found.pairs)
-    return ExactSearch(best, found.proven, found.nodes)
+    return ExactResult(best, found.proven, found.nodes)

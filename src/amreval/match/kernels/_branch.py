@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from amreval.match.contract import Floats, Ints, SearchResult
+from amreval.match.kernels.contract import Floats, Ints, SearchResult
 
 _Bools = NDArray[np.bool_]
 #: What :func:`_potential` and :func:`_best_potential` take after the pair or node: the search's state
