@@ -94,7 +94,7 @@ def cli_reference() -> str:
     return "\n".join(sections) + "\n"
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ARG001 (MkDocs' hook signature)
+def on_page_markdown(markdown: str, page, config, files) -> str:
     if MARKER not in markdown:
         return markdown
     return markdown.replace(MARKER, cli_reference())

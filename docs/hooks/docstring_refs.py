@@ -25,7 +25,7 @@ class _CodeInDocstrings(logging.Filter):
 _FILTER = _CodeInDocstrings()
 
 
-def on_startup(command, dirty) -> None:  # noqa: ARG001 (MkDocs' hook signature)
+def on_startup(command, dirty) -> None:
     logger = logging.getLogger(_AUTOREFS_LOGGER)
     if _FILTER not in logger.filters:
         logger.addFilter(_FILTER)
