@@ -64,6 +64,25 @@ ALLOWED_SKIPS: dict[str, str] = {
 }
 
 
+#: Tests that read a section of the README that moved into the documentation (the README is now a short entry
+#: point): each is superseded by its twin in tests/docs/test_pages.py, which reads the page named here. They are
+#: expected to fail (strictly: one that passes again fails, so it is not forgotten) until they are removed.
+MOVED_FROM_README: dict[str, str] = {
+    "tests/hub/test_trainer.py::test_the_readme_shows_the_example_as_it_is": "docs/guides/training.md",
+    "tests/doors/test_bad_input.py::test_every_row_of_the_catalogue_names_a_test_that_exists": (
+        "docs/reference/bad-input.md"
+    ),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        page = MOVED_FROM_README.get(item.nodeid)
+        if page is not None:
+            reason = f"the README section it reads moved to {page}; tests/docs/test_pages.py checks it there"
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+
+
 def _no_skip() -> bool:
     prefix = os.environ.get(NO_SKIP)
     return bool(prefix) and Path(prefix).resolve() == Path(sys.prefix).resolve()
