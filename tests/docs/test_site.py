@@ -36,6 +36,9 @@ if not os.access(CHROMIUM, os.X_OK):
 
 from playwright.sync_api import Page, expect, sync_playwright
 
+# assertions wait as long as actions do (a loaded machine renders the search results slowly)
+expect.set_options(timeout=TIMEOUT_MS)
+
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
