@@ -4,11 +4,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
-EXTRAS := test,hub,s2match,lm,distributed,parser,draw,space
+EXTRAS := test,hub,s2match,lm,distributed,parser,draw,space,docs
 # pytest's worker processes (pytest-xdist): one per core, each running whole test files (a file's fixtures made once)
 JOBS ?= auto
 
-.PHONY: demo test check lint types test-core bench venv clean dist
+.PHONY: demo test check lint types test-core bench venv clean dist docs
 
 # The installer: uv (the one on PATH, else one that pip puts into .uv/ from PyPI); pip where uv cannot be had.
 # `make test UV=` installs with pip. (Each of these is worked out once, when first used.)
@@ -80,8 +80,8 @@ test: lint $(STAMP)
 check: lint types
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks metrics datasets conftest.py
-	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets conftest.py
+	$(VENV)/bin/ruff check src tests benchmarks metrics datasets docs conftest.py
+	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets docs conftest.py
 
 types: $(STAMP)
 	$(VENV)/bin/mypy
@@ -94,6 +94,10 @@ $(CORE_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels
 test-core: $(CORE_STAMP)
 	@echo "== the core alone (no extras installed): what needs an extra skips, naming it =="
 	$(CORE_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider -n $(JOBS) --dist loadfile
+
+# the documentation site in site/ (mkdocs.yml): strict, so a broken link, a missing reference or any warning fails
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
 
 # the sdist and a wheel for this platform in dist/, checked as PyPI would (twine check --strict)
 dist: $(STAMP)
@@ -117,5 +121,5 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_trainer.py
 
 clean:
-	rm -rf $(VENV) $(CORE_VENV) .uv build dist .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
+	rm -rf $(VENV) $(CORE_VENV) .uv build dist site .pytest_cache .hypothesis .mypy_cache .ruff_cache src/*.egg-info
 	rm -f src/amreval/match/kernels/_ckernels*.so

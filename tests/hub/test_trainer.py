@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import re
 import sys
 import time
 import warnings
@@ -151,14 +150,6 @@ def _example_module():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def test_the_readme_shows_the_example_as_it_is():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Training loop\n", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```python\n(.*?)```", section, re.S)
-    assert block is not None
-    assert block.group(1) == (ROOT / "examples" / "training_loop.py").read_text(encoding="utf-8")
 
 
 def test_seq2seq_trainer_evaluates_through_compute_metrics(data_dir, tmp_path):
