@@ -80,8 +80,8 @@ test: lint $(STAMP)
 check: lint types
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks metrics datasets conftest.py
-	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets conftest.py
+	$(VENV)/bin/ruff check src tests benchmarks metrics datasets spaces conftest.py
+	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets spaces conftest.py
 
 types: $(STAMP)
 	$(VENV)/bin/mypy

@@ -45,10 +45,10 @@ from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
 from amreval.errors import UsageError
 from amreval.match.alignment import align, align_triples
+from amreval.match.certify.proof import whole_bound
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
-from amreval.match.certify.proof import whole_bound
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool
