@@ -542,16 +542,18 @@ def compare_demo(examples: Path, limits: Limits | None = None) -> gr.Blocks:
         with gr.Row():
             pair_a = gr.Dropdown(choices=[], label="System", interactive=True, elem_id="pair-a")
             pair_b = gr.Dropdown(choices=[], label="against", interactive=True, elem_id="pair-b")
-        with gr.Row():
-            differences = gr.HTML(elem_id="differences")
-            differences_picture = gr.HTML(elem_id="differences-picture")
+        differences = gr.HTML(elem_id="differences")
+        differences_picture = gr.HTML(elem_id="differences-picture")
         item = gr.Dropdown(choices=[], label="Item (its alignments below)", interactive=True, elem_id="item")
         with gr.Row():
             picture_a = picture_box(note(NO_PICTURE_YET), "picture-a")
             picture_b = picture_box(note(NO_PICTURE_YET), "picture-b")
         gr.Markdown("## Downloads")
-        files = gr.File(label="CSV, JSON and model-index entries", file_count="multiple", elem_id="downloads")
-        model_index = gr.Code(label="model-index entries (model card front matter)", language="yaml", elem_id="yaml")
+        files = gr.File(
+            label="CSV, JSON and model-index entries", file_count="multiple", interactive=False, elem_id="downloads"
+        )
+        with gr.Accordion("model-index entries (YAML for the front matter of each system's model card)", open=False):
+            model_index = gr.Code(language="yaml", max_lines=40, elem_id="yaml")
         state = gr.State()
 
         inputs = [gold_file, system_files, names, score, statistic, standardize, fine_grained, test, n_resamples]

@@ -71,7 +71,7 @@ def pairwise_svg(cmp: Comparison, *, level: float = 0.05, digits: int = 4) -> st
     cell_w, cell_h = 118, 46
     left = 20 + 8 * max(len(name) for name in ranked)
     top = 90
-    width = left + n * cell_w + 20
+    width = max(left + n * cell_w + 20, 520)  # room for the lines of text
     height = top + n * cell_h + 60
     holm = n > 2
     out = [
