@@ -255,9 +255,7 @@ def test_the_sentence_example_three_systems(page, url, artifacts):
     page.goto(url)
     page.locator("#example-sentences").click()
     expect(page.locator("#tests [data-key='p_holm:parser_b|parser_c']")).to_be_visible()
-    cmp = expected(
-        EXAMPLES / "gold.amr", {n: EXAMPLES / f"{n}.amr" for n in ("parser_a", "parser_b", "parser_c")}
-    )
+    cmp = expected(EXAMPLES / "gold.amr", {n: EXAMPLES / f"{n}.amr" for n in ("parser_a", "parser_b", "parser_c")})
     tests = shown(page, "#tests")
     for t in cmp.tests:
         assert float(tests[f"p_holm:{t.a}|{t.b}"]) == t.p_holm
