@@ -67,6 +67,7 @@ def compared(gold: str, systems: list[str], names: str, score: str = "smatch", l
 def test_the_app_gives_the_numbers_of_amreval_compare_on_the_shared_parses(data_dir, tmp_path, capsys):
     """BART and T5 against gold (200 Little Prince sentences): the ranking, the test and the downloads are those
     of `amreval compare` on the same files."""
+    pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
     parses = data_dir / "parses"
     bart, t5, gold = (str(parses / f) for f in ("bart_sys.amr", "t5_sys.amr", "gold.amr"))
     csv_file = tmp_path / "cli.csv"
@@ -283,6 +284,15 @@ def test_model_index_entries_of_each_system(tmp_path):
     ]
     assert {(e.dataset_type, e.dataset_split) for e in entries} == {("my_dataset", "validation")}
     assert entries[0].metric_config == cmp.config
+
+
+def test_the_page_imports_without_gradio():
+    code = (
+        "import sys; sys.modules['gradio'] = None; "
+        "import amreval.hub.space_compare, amreval.hub.app_spaces, amreval.report.comparison_plots; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 # --------------------------------------------------------------------------- the Space folder
