@@ -113,6 +113,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_docsmatch.py
 	$(PY) benchmarks/bench_docparse.py
 	$(PY) benchmarks/bench_compare.py
+	$(PY) benchmarks/bench_compare_space.py
 	$(PY) benchmarks/bench_finegrained.py
 	$(PY) benchmarks/bench_trainer.py
 

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -330,6 +331,8 @@ def test_amreval_space_compare_writes_a_folder_that_builds_alone(tmp_path, capsy
         "requirements.txt",
     ]
     assert (out / "app.py").read_text() == with_bootstrap((FOLDER / "app.py").read_text(), shipped)
+    with tarfile.open(sdist) as archive:  # the sdist holds the folder too (MANIFEST.in), for the wheels built from it
+        assert f"amreval-{__version__}/spaces/compare/examples/parser_c.amr" in archive.getnames()
     assert (out / "packages.txt").read_text() == "graphviz\n"
     # amreval[s2match,draw]'s dependencies; no file of the folder, no gradio (the card's sdk_version)
     assert (out / "requirements.txt").read_text() == (
