@@ -80,8 +80,8 @@ test: lint $(STAMP)
 check: lint types
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks metrics datasets docs conftest.py
-	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets docs conftest.py
+	$(VENV)/bin/ruff check src tests benchmarks metrics datasets docs spaces conftest.py
+	$(VENV)/bin/ruff format --check src tests benchmarks metrics datasets docs spaces conftest.py
 
 types: $(STAMP)
 	$(VENV)/bin/mypy
@@ -117,6 +117,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_docsmatch.py
 	$(PY) benchmarks/bench_docparse.py
 	$(PY) benchmarks/bench_compare.py
+	$(PY) benchmarks/bench_compare_space.py
 	$(PY) benchmarks/bench_finegrained.py
 	$(PY) benchmarks/bench_trainer.py
 

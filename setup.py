@@ -5,7 +5,9 @@ no NumPy headers; called through ctypes). It is optional: where no C compiler is
 on and the alignments run in the kernels' pure-Python form, with a warning.
 
 ``metrics/docsmatch`` and ``metrics/mfbeta`` (script, card, app, examples, requirements) are copied into
-the built package, so that ``amreval.hub.load_metric("docsmatch")`` finds them in an installed wheel.
+the built package, so that ``amreval.hub.load_metric("docsmatch")`` finds them in an installed wheel; the app
+Spaces' folders (``spaces/compare``: the app, card, examples, requirements) likewise as ``amreval/_spaces/``, where
+``amreval space compare`` finds them.
 """
 
 import shutil
@@ -16,6 +18,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 METRICS = ("docsmatch", "mfbeta")
+SPACES = ("compare",)
 HERE = Path(__file__).resolve().parent
 
 
@@ -25,6 +28,14 @@ class BuildWithMetrics(build_py):
         for name in METRICS:
             source = HERE / "metrics" / name
             target = Path(self.build_lib) / "amreval" / "_metrics" / name
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for name in SPACES:
+            source = HERE / "spaces" / name
+            if not source.is_dir():  # a tree without the Space folders (the metrics' own test builds)
+                continue
+            target = Path(self.build_lib) / "amreval" / "_spaces" / name
             if target.exists():
                 shutil.rmtree(target)
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))

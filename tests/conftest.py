@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# ../shared beside the checkout; AMREVAL_SHARED names it elsewhere (for a second checkout, say)
+SHARED = Path(os.environ.get("AMREVAL_SHARED") or ROOT.parent / "shared")
 DATA = SHARED / "data"
 REFERENCE = SHARED / "reference"
 

@@ -1,8 +1,9 @@
-"""``amreval space``: a Hugging Face Space folder for a shipped metric that builds from itself (the metric
-script, the app, examples, this amreval as a file, the card).
+"""``amreval space``: a Hugging Face Space folder for a shipped metric, or for the app that compares
+systems, that builds from itself (the metric script, the app, examples, this amreval as a file, the card).
 
 Example:
     amreval space docsmatch my_space --hub-id user/docsmatch
+    amreval space compare my_compare_space --hub-id user/compare-amr-parsers
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``amreval space``."""
     p.description = (
-        "Write a Space folder for a shipped metric that builds alone: the metric script, the app, "
+        "Write a Space folder for a shipped metric (or compare: the app that ranks and tests several systems "
+        "against a gold file) that builds alone: the metric script, the app, "
         "examples, packages.txt, this amreval as a file (the sdist built from the checkout, or --sdist/--wheel), "
         "requirements.txt with amreval's dependencies (the app and the scripts install amreval from the file "
         "when they start), and the card (sdk_version: the installed gradio)."
     )
-    p.add_argument("metric", choices=("docsmatch", "mfbeta"), help="the metric")
+    p.add_argument("metric", choices=("docsmatch", "mfbeta", "compare"), help="the metric, or compare (see above)")
     p.add_argument("out", metavar="OUT", help="output folder (missing or empty)")
     p.add_argument("--hub-id", required=True, metavar="USER/NAME", help="the Space's id on the Hub")
     p.add_argument("--gradio-version", metavar="V", help="sdk_version of the card (default: the installed gradio)")
@@ -34,9 +36,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the Space folder, say how to upload it."""
+    from amreval.hub.app_spaces import APP_SPACES, write_app_space
     from amreval.hub.metrics import write_space
 
-    written = write_space(
+    written = (write_app_space if args.metric in APP_SPACES else write_space)(
         args.metric,
         args.out,
         hub_id=args.hub_id,

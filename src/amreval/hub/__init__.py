@@ -6,6 +6,9 @@
   give back, and the one call each makes (per-item scores, bootstrap intervals, the paired test);
 * :mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta`: the Space apps' pages, built
   from :mod:`amreval.hub.space_app` (extra ``space``);
+* :mod:`amreval.hub.app_spaces` and :mod:`amreval.hub.space_compare`: the Space that compares systems
+  (``spaces/compare``: :func:`~amreval.hub.app_spaces.write_app_space` writes its folder), its page and
+  its tables (:mod:`amreval.hub.space_compare_parts`);
 * :mod:`amreval.hub.modelcard`: scores as ``model-index`` metadata (extra ``hub``);
 * :mod:`amreval.hub.ms_amr_rows`: the MS-AMR dataset rows, read without ``datasets``;
 * :mod:`amreval.hub.ms_amr`: the ``datasets`` builder and the Parquet export (extra ``hub``).

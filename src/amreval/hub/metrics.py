@@ -28,7 +28,17 @@ from typing import Any, Union
 from amreval.errors import InputError, MissingDependencyError
 from amreval.hub.space_package import amreval_dependencies, bundle_package, package_requires, with_bootstrap
 
-__all__ = ["METRICS", "metric_dir", "load_metric", "write_space", "space_readme", "space_requirements"]
+__all__ = [
+    "METRICS",
+    "metric_dir",
+    "load_metric",
+    "write_space",
+    "space_readme",
+    "space_requirements",
+    "check_hub_id",
+    "amreval_requires",
+    "installed_gradio_version",
+]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -73,6 +83,16 @@ def load_metric(name: str, config_name: str | None = None, **kwargs: Any) -> Any
     except ImportError:
         raise MissingDependencyError("evaluate", "hub", "the evaluate metrics") from None
     return evaluate.load(str(folder), config_name, **kwargs)
+
+
+def check_hub_id(hub_id: str) -> None:
+    """Check a Space's id on the Hub, ``USER/NAME``.
+
+    Raises:
+        InputError: a malformed id.
+    """
+    if not _HUB_ID.match(hub_id):
+        raise InputError(f"--hub-id must be USER/NAME (letters, digits, '-', '_', '.'), got {hub_id!r}")
 
 
 def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str, package: str | None = None) -> str:
@@ -136,7 +156,7 @@ def space_requirements(text: str, requires: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _amreval_requires(package: Path) -> list[str]:
+def amreval_requires(package: Path) -> list[str]:
     """amreval's ``Requires-Dist`` lines: the installed amreval's, else those of the package file."""
     try:
         return metadata.requires("amreval") or []
@@ -144,7 +164,12 @@ def _amreval_requires(package: Path) -> list[str]:
         return package_requires(package)
 
 
-def _gradio_version() -> str:
+def installed_gradio_version() -> str:
+    """The installed gradio's version (a Space card's ``sdk_version``).
+
+    Raises:
+        MissingDependencyError: gradio is not installed.
+    """
     try:
         return metadata.version("gradio")
     except metadata.PackageNotFoundError:
@@ -196,13 +221,12 @@ def write_space(
             installed.
     """
     folder = metric_dir(name)
-    if not _HUB_ID.match(hub_id):
-        raise InputError(f"--hub-id must be USER/NAME (letters, digits, '-', '_', '.'), got {hub_id!r}")
+    check_hub_id(hub_id)
     out = Path(out_dir)
     for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.resolve().name)):
         if "." in script:  # evaluate imports NAME.py as a module: a dot makes it a package path
             raise InputError(f"{what} {script!r} has a '.', so evaluate.load could not load {script}.py: drop it")
-    version = gradio_version or _gradio_version()
+    version = gradio_version or installed_gradio_version()
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} is not a folder")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
@@ -234,7 +258,5 @@ def write_space(
     )
     (out / "README.md").write_text(card, encoding="utf-8")
     requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
-    (out / "requirements.txt").write_text(
-        space_requirements(requirements, _amreval_requires(bundled)), encoding="utf-8"
-    )
+    (out / "requirements.txt").write_text(space_requirements(requirements, amreval_requires(bundled)), encoding="utf-8")
     return sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
