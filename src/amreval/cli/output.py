@@ -91,7 +91,7 @@ def read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
     if getattr(args, "tsv", False):
         from amreval.amr.tsv import read_tsv
 
-        pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
+        pred, gold = read_tsv(args.f[0], errors=None if args.strict else []), read_tsv(args.f[1])
     else:
         pred = read_graphs(args.f[0], errors=None if args.strict else [])
         gold = read_graphs(args.f[1])
