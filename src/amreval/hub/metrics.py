@@ -151,6 +151,28 @@ def _gradio_version() -> str:
         raise MissingDependencyError("gradio", "space", "writing a Space (its sdk_version)") from None
 
 
+#: What a Space imports besides the standard library: amreval, its dependencies and the Space's own.
+_SPACE_IMPORTS = frozenset(
+    {"amreval", "gradio", "evaluate", "datasets", "huggingface_hub", "numpy", "scipy", "penman", "pandas", "torch"}
+)
+
+
+def shadows_a_module(name: str) -> bool:
+    """Whether a script ``name.py`` in a Space's folder would shadow a module: the folder of ``app.py`` is first
+    on ``sys.path``, so a script named as a module of the standard library, of the Space's requirements or
+    of this environment is imported in that module's place (``amreval.py``, ``gradio.py``, ``numpy.py``)."""
+    import importlib.util
+
+    if name in _SPACE_IMPORTS or name in sys.stdlib_module_names or name in sys.builtin_module_names:
+        return True
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    # a folder without __init__.py (a namespace package: the Space's own folder seen from its parent) is no module
+    return spec is not None and spec.origin not in (None, "namespace")
+
+
 def write_space(
     name: str,
     out_dir: PathLike,
@@ -190,7 +212,8 @@ def write_space(
 
     Raises:
         InputError: an unknown metric, a malformed ``hub_id``, a Space or folder name with a ``.`` (evaluate
-            cannot load its script), ``out_dir`` is not empty, ``package`` is not an amreval file of this
+            cannot load its script) or that would shadow a module (:func:`shadows_a_module`), ``out_dir``
+            (resolved: ``missing/..`` is the folder it names) is not empty, ``package`` is not an amreval file of this
             version, or there is no source to build the sdist from.
         MissingDependencyError: no ``gradio_version`` and gradio is not installed; huggingface_hub is not
             installed.
@@ -198,10 +221,16 @@ def write_space(
     folder = metric_dir(name)
     if not _HUB_ID.match(hub_id):
         raise InputError(f"--hub-id must be USER/NAME (letters, digits, '-', '_', '.'), got {hub_id!r}")
-    out = Path(out_dir)
-    for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.resolve().name)):
+    # the folder as the files will be written there: ``missing/..`` is the folder it names, not a new one
+    out = Path(out_dir).resolve()
+    for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.name)):
         if "." in script:  # evaluate imports NAME.py as a module: a dot makes it a package path
             raise InputError(f"{what} {script!r} has a '.', so evaluate.load could not load {script}.py: drop it")
+        if script != "app" and shadows_a_module(script):
+            raise InputError(
+                f"{what} {script!r} is the name of a module the Space imports (or could): {script}.py in the "
+                f"Space's folder, which comes first on sys.path, would be imported in its place; choose another"
+            )
     version = gradio_version or _gradio_version()
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} is not a folder")
