@@ -504,3 +504,12 @@ def test_domain_of_decides_sentence_membership_as_mod_does():
     # :mod-of and :domain are written from the modifier's other end: followed both ways, as the reference does
     of = loads_graph("(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG1 (t / tall :mod-of b)))")
     assert sentence_membership(of) == [(0,), (1, 2), (2,), (1, 2)]
+
+
+def test_a_sentence_listed_twice_is_read_once_with_a_warning():
+    xml = '<document><sentences docid="D"><amr id="D.1"/><amr id="D.2"/><amr id="D.1"/></sentences></document>'
+    with pytest.warns(AmrevalWarning, match=r"<string>: <sentences> lists the sentence D\.1 more than once"):
+        doc = loads_msamr_xml(xml)
+    assert doc.sentence_ids == ["D.1", "D.2"]
+    with pytest.raises(DecodeError, match=r"lists the sentence D\.1 more than once; expected each once"):
+        loads_msamr_xml(xml, strict=True)
