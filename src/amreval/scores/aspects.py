@@ -207,9 +207,11 @@ def read_frames(path: str | Path) -> FrameTable:
     Raises:
         InputError: the file cannot be read; (when its predicate is looked up) a line's argument has no ``": "``.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    from amreval.amr.read import read_text
+
+    try:  # the one rule of every reader: UTF-8, a byte-order mark accepted, any line end
+        text, _ = read_text(path, what="PropBank frame file")
+    except (OSError, InputError) as e:
         raise InputError(f"{path}: cannot read the frame file: {e}") from None
     lines: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(text.lower().split("\n"), 1):
