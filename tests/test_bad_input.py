@@ -669,3 +669,20 @@ def test_warnings_name_the_line_that_called_amreval():
         calls = [line()]
         metric.compute(predictions=["(d / document"], references=["(d / document :snt1 (a / boy))"])
     assert [(w.filename, w.lineno) for w in caught] == [(__file__, calls[0])]
+
+
+def test_every_reader_of_a_users_file_takes_the_one_reading_rule(tmp_path):
+    # a byte-order mark and Windows line ends read as the PENMAN readers read them; a byte that is not
+    # UTF-8 named (file, line, byte) instead of a raw UnicodeDecodeError
+    from amreval.mfbeta.clean import SentenceCleaner
+    from amreval.scores.aspects import read_frames
+
+    (tmp_path / "frames.txt").write_bytes(b"\xef\xbb\xbfcontrol-01  ARG2: instrument\r\nx-01  ARG0: y\r\n")
+    assert read_frames(tmp_path / "frames.txt")["control-01"] == {":arg2": " instrument "}
+    (tmp_path / "latin.txt").write_bytes(b"x-01  ARG0: caf\xe9\n")
+    with pytest.raises(InputError, match=r"cannot read the frame file: .*latin\.txt, line 1: not UTF-8 text"):
+        read_frames(tmp_path / "latin.txt")
+    (tmp_path / "words.txt").write_bytes(b"\xef\xbb\xbfNASA\r\nUN\r\n")
+    assert SentenceCleaner(acronyms=tmp_path / "words.txt").acronyms == frozenset({"NASA", "UN"})
+    with pytest.raises(InputError, match=r"cannot read the word list: .*latin\.txt, line 1: not UTF-8 text"):
+        SentenceCleaner(acronyms=tmp_path / "latin.txt")

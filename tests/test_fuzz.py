@@ -20,10 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amreval import AmrevalError, SmatchResult, docsmatch, loads_graph, loads_graphs, read_graphs, smatch
+from amreval.amr.linearize import STYLES, delinearize, linearize
+from amreval.amr.read import UnreadableGraph
 from amreval.amr.token_alignments import loads_aligned_amrs, read_aligned_amrs
+from amreval.amr.tsv import loads_tsv, read_tsv
 from amreval.docamr import convert_document, loads_msamr_xml, read_msamr_xml, read_sentence_amrs
 from amreval.docamr.corefiles import loads_coref, read_coref
 from amreval.docamr.document import document_graph
+from amreval.hub.trainer import score_generations
 from amreval.scores.vectors import read_vectors
 
 T = TypeVar("T")
@@ -42,6 +46,7 @@ XML = [
 ]
 JSONLINES = [b'{"doc_key": "D", "sentences": [["Obama", "slept"], ["He", "woke"]], "clusters": [[[0, 0], [2, 2]]]}\n']
 VECTORS = [b"boy 1 0\ngirl 0.8 0.6\n"]
+TSV = [b"ROOT_OF_GRAPH\tw\t:root\nw\twant-01\t:instance\nb\tboy\t:instance\nw\tb\t:ARG0\n\n# c\na\tb\t:instance\n"]
 # one graph each: the three of gold.amr, the document of gold.docamr.amr and the aligned graph
 GRAPHS = [block.encode() for block in PENMAN[0].decode().split("\n\n")[1:]] + PENMAN[1:]
 GOLD_DOCUMENT = "(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG0 b))"
@@ -232,8 +237,48 @@ def test_the_seeds_themselves_are_read():
     assert [readable(seed.decode()) for seed in GRAPHS] == [True] * 5
     assert [len(loads_msamr_xml(seed).sentence_ids) for seed in XML] == [3, 1]
     assert [len(loads_coref(seed.decode())) for seed in JSONLINES] == [1]
+    assert [len(loads_tsv(seed.decode())) for seed in TSV] == [2]
     path = as_file(VECTORS[0], ".txt")
     try:
         assert len(read_vectors(path)) == 2
     finally:
         os.unlink(path)
+
+
+LINEAR_TOKENS = st.sampled_from(
+    ["(", ")", "/", ":ARG0", ":op1", ":", "boy", "want-01", "boy_0", "_1", "-", "1.5", '"x', '"x y"', "~", "~e.2"]
+    + ["<pointer:0>", "<pointer:1", "<lit>", "</lit>", "<s>", "#", "\n", "b", "p0", "v1"]
+)
+
+
+@SETTINGS
+@given(st.lists(LINEAR_TOKENS, max_size=25), st.sampled_from([" ", ""]), st.booleans())
+def test_repair_and_linearization_readers_are_total(tokens, joiner, repair):
+    """Every token sequence in every linearization reads, and its status is what the scorers make of it:
+    a generation that is not ``unreadable`` is one graph, an ``unreadable`` one scores as empty."""
+    text = joiner.join(tokens)
+    for style in STYLES:
+        read = delinearize(text, style, repair=repair)
+        assert read.status in ("intact", "repaired", "unreadable")
+        assert readable(read.penman) == (read.status != "unreadable"), (style, text, read)
+        if repair and read.status != "unreadable":
+            assert read.status == ("repaired" if read.changes else "intact")
+            check(lambda style=style, read=read: linearize(read.penman, style))
+    numbers = quiet(lambda: score_generations([text, text], ["(b / boy)", "(b / boy)"], linearization="amrlib"))
+    assert numbers["smatch_n_generations"] == 2
+
+
+@SETTINGS
+@given(inputs(TSV))
+def test_tsv_reader(data):
+    path = as_file(data, ".tsv")
+    try:
+        check(lambda: read_tsv(path))
+        check(lambda: read_tsv(path, errors=[]))
+    finally:
+        os.unlink(path)
+    check(lambda: loads_tsv(text_of(data)))
+    errors: list[AmrevalError] = []
+    graphs = quiet(lambda: loads_tsv(text_of(data), errors=errors))
+    # leniently read, every graph is in its place: an unreadable one as an empty graph, its error kept
+    assert len(errors) == sum(isinstance(g, UnreadableGraph) for g in graphs)

@@ -13,6 +13,7 @@ import pytest
 from amreval import loads_graph, read_graphs, smatch
 from amreval.amr.linearize import amrlib_to_penman, delinearize, linearize, spring_to_penman
 from amreval.errors import InputError
+from amreval.hub.trainer import score_generations
 
 WANT = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
 NAMES = '(a / and :op1 (p / person :name (n / name :op1 "Little" :op2 "Prince")) :op2 (p2 / person :polarity -))'
@@ -98,3 +99,38 @@ def test_the_little_prince_round_trips_in_each_style(data_dir, style):
     assert {d.status for d in back} == {"intact"}
     result = smatch([d.penman for d in back], graphs)
     assert result.match == result.test == result.gold
+
+
+def test_a_uid_alone_is_a_concept_in_the_amrlib_reading():
+    # nothing is left when the uid suffix comes off ``_1``: the token as written is the node's concept
+    d = delinearize("( want-01 :ARG0 _1 )", "amrlib")
+    assert (d.penman, d.status) == ("(v0 / want-01 :ARG0 (v1 / _1))", "intact")
+    numbers = score_generations(["( want-01 :ARG0 _1 )"], ["(w / want-01 :ARG0 (b / boy))"], linearization="amrlib")
+    assert (numbers["smatch_match"], numbers["smatch_test"], numbers["smatch_gold"]) == (3, 4, 4)
+
+
+@pytest.mark.parametrize("generation", ['(a / b : "x\ny")', '(a / b : "x\ny'])
+def test_a_generation_scored_as_an_empty_graph_is_counted_unreadable(generation):
+    # an empty role before a string across lines: the reader cannot read it, so it is scored empty
+    with pytest.warns(UserWarning, match="1 of 1 predicted graphs could not be read"):
+        numbers = score_generations([generation], ["(a / b)"])
+    assert (numbers["smatch_test"], numbers["smatch_match"]) == (0, 0)
+    assert (numbers["smatch_n_intact"], numbers["smatch_n_repaired"], numbers["smatch_n_unreadable"]) == (0, 0, 1)
+    assert delinearize(generation).status == "unreadable"
+
+
+def test_indented_penman_is_written_at_any_depth():
+    # 500 levels: penman.format recurses too deep there; Graph.to_string writes it (on one line)
+    deep = loads_graph("(a0 / x" + "".join(f" :ARG0 (a{i} / x" for i in range(1, 500)) + ")" * 500)
+    text = linearize(deep, "penman", indent=4)
+    lines = text.split("\n")
+    assert len(lines) == 500 and lines[0] == "(a0 / x" and lines[-1] == " " * 4 * 499 + ":ARG0 (a499 / x)" + ")" * 499
+    assert loads_graph(text).edges == deep.edges
+
+
+@pytest.mark.parametrize("indent", [-1, 0, 2, 4])
+def test_indented_penman_is_penman_formats_layout(indent):
+    import penman
+
+    for graph in (WANT, NAMES, "(a / b :ARG0 (c :ARG1 (d)) :op1 (e / f :polarity -))"):
+        assert linearize(graph, indent=indent) == penman.format(penman.parse(linearize(graph)), indent=indent)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from amreval import loads_graph, smatch
+from amreval.amr.linearize import linearize
 from amreval.amr.repair import penman_tokens, repair_penman
+from amreval.hub.trainer import score_generations
 
 GOLD = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
 
@@ -103,3 +108,87 @@ def test_well_formed_graphs_come_back_unchanged(data_dir):
             want.edges,
             want.attributes,
         )
+
+
+def test_an_alignment_marker_before_a_bracket_keeps_the_bracket():
+    # the marker ends where its digits end, as the reader's ALIGNMENT token does: ``y~e.2)`` closes b
+    text = "(a / and :op1 (b / y~e.2) :op2 (c / z))"
+    assert penman_tokens("(b / y~e.2)") == ["(", "b", "/", "y", ")"]
+    r = repair_penman(text)
+    assert (r.text, r.changes) == ("(a / and :op1 (b / y) :op2 (c / z))", ())
+    assert score_generations([text], [text])["smatch_f1"] == 1.0
+    assert linearize(text, "spring") == "( <pointer:0> and :op1 ( <pointer:1> y ) :op2 ( <pointer:2> z ) )"
+
+
+def test_a_stray_tilde_is_a_named_change_not_a_silent_one():
+    # the reader cannot read ``~`` alone (an unexpected character), so the repair names what it drops
+    assert repair_penman("(a / b ~ :ARG0 (c / d))").changes == ("dropped a stray token",)
+
+
+def test_duplicate_variables_are_renamed_in_linear_time():
+    # each name's next free number is remembered: 16,000 copies no longer try 1 + 2 + ... + 16,000 names
+    text = "(r / x" + " :op1 (a / x)" * 16000 + ")"
+    start = time.perf_counter()
+    r = repair_penman(text)
+    elapsed = time.perf_counter() - start
+    assert r.changes == ("renamed a duplicate variable (15999×)",)
+    assert r.text.endswith(":op1 (a_15999 / x) :op1 (a_16000 / x))")
+    assert elapsed < 1.0, elapsed
+
+
+def with_markers(block: str, marks: list[int]) -> str:
+    """``block`` with ISI alignment markers where PENMAN allows them (after a role, a concept, a constant or a
+    string; never after a variable), on the tokens ``marks`` picks (cycled)."""
+    out: list[str] = []
+    k = before = 0
+    previous = ""
+    for line in block.split("\n"):
+        if line.lstrip().startswith("#"):
+            out.append(line)
+            continue
+        parts = []
+        for tok in TOKEN.findall(line):
+            markable = tok[0] == ":" or (tok[0] not in " ()/" and (previous == "/" or previous.startswith(":")))
+            if tok.strip():
+                previous = tok
+            if markable:
+                before, k = k, k + 1
+                tok += f"~e.{before}" if marks[before % len(marks)] else ""
+            parts.append(tok)
+        out.append("".join(parts))
+    return "\n".join(out)
+
+
+TOKEN = re.compile(r'\s+|"(?:[^"\\]|\\.)*"|[()/]|:[^\s"()/:~]*|[^\s"()/:~]+')
+
+
+@pytest.fixture(scope="module")
+def lpp_blocks() -> list[str]:
+    from tests.conftest import DATA, need
+
+    text = (need(DATA) / "lpp" / "amr-bank-struct-v1.6.txt").read_text(encoding="utf-8")
+    return [b for b in re.split(r"\n\s*\n", text) if re.search(r"^\s*\(", b, re.M)]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(st.data())
+def test_a_well_formed_graph_with_alignment_markers_is_never_changed(lpp_blocks, data):
+    # the shared data has no ISI markers: they are put after variables, concepts, constants and strings
+    block = data.draw(st.sampled_from(lpp_blocks))
+    marks = data.draw(st.lists(st.booleans(), min_size=1, max_size=8))
+    marked = with_markers(block, marks)
+    r = repair_penman(marked)
+    assert r.changes == ()
+    got, want = loads_graph(r.text), loads_graph(marked)
+    assert (got.top, got.instances, got.edges, got.attributes) == (
+        want.top,
+        want.instances,
+        want.edges,
+        want.attributes,
+    )
+
+
+def test_markers_are_put_where_the_reader_takes_them():
+    marked = with_markers('(n / name :op1 "Little" :op2 (p / prince))', [True])
+    assert marked == '(n / name~e.0 :op1~e.1 "Little"~e.2 :op2~e.3 (p / prince~e.4))'
+    assert loads_graph(marked).attributes == loads_graph('(n / name :op1 "Little")').attributes

@@ -94,3 +94,14 @@ def test_lines_end_at_newlines_only(files, capsys):
     assert main(_args(folder, lm, "--json")) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["sentences"] == [2] and len(out["pref_scores"]) == 1
+
+
+def test_a_malformed_parse_is_a_failed_parse_not_the_end(files, capsys):
+    # the second sentence's parse is cut short: counted as a failed parse, as the sentence level counts it
+    folder, lm = files
+    (folder / "bad.amr").write_text(PARSES.replace("(h / he~e.0))", "(h / he~e.0)"), encoding="utf-8")
+    assert main([*_args(folder, lm), "--parses", str(folder / "bad.amr"), "--json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert (result["parse_failures"], result["sentences"]) == (1, [2])
+    assert f"1 of 2 parses in {folder / 'bad.amr'} could not be read and count as failed parses" in err

@@ -153,3 +153,52 @@ def test_ctrl_c_stops_a_run_with_workers_and_its_workers(tmp_path, warm):
         proc.kill()
     assert (proc.returncode, out, err) == (130, b"", b"amreval: interrupted\n")
     assert time.monotonic() - start < 1.0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_ends_the_workers_with_the_parent_not_after_it(tmp_path, warm):
+    # forkserver (Python 3.14's default on Linux): the workers are no children of the run, so neither the
+    # kernel's parent-death signal nor the pipes end them at once; the run kills them before it ends
+    docs = [f"(d / document :snt1 {_big_graph(150, seed).strip()})\n" for seed in (1, 2)]
+    pred, gold = tmp_path / "pred.amr", tmp_path / "gold.amr"
+    pred.write_text("\n".join(docs))
+    gold.write_text("\n".join(reversed(docs)))
+    run = "import multiprocessing, sys; multiprocessing.set_start_method('forkserver'); " + AMREVAL[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", run, "docsmatch", "-f", str(pred), str(gold), "-r", "100000", "--solver", "hillclimb"]
+        + ["-j", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while not workers and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = _workers_of(proc.pid)
+        time.sleep(2)  # into the alignment (the pool starts its workers as the documents come)
+        workers = _workers_of(proc.pid)
+        assert workers and proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+        time.sleep(0.1)  # the kill is sent before the run ends; the kernel takes a moment to carry it out
+        assert [pid for pid in workers if not _gone(pid)] == []
+        assert proc.returncode == 130
+    finally:
+        proc.kill()
+        for pid in _workers_of(proc.pid) if proc.poll() is None else []:
+            os.kill(pid, signal.SIGKILL)
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The workers of the run at ``pid``: the children of its children (the fork server's children; the
+    fork server and the resource tracker are the run's own)."""
+    parent_of = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                parent_of[int(name)] = int(Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    children = {p for p, pp in parent_of.items() if pp == pid}
+    return [p for p, pp in parent_of.items() if pp in children]

@@ -7,6 +7,7 @@ import warnings
 import pytest
 
 from amreval import AmrevalWarning, Graph, InputError, docsmatch, loads_graph, loads_graphs, read_graphs, smatch
+from amreval.amr.graph import Edge
 from amreval.docamr import (
     REPRESENTATIONS,
     chains_from_pairs,
@@ -479,3 +480,36 @@ def test_a_sentence_edge_written_inverted_is_the_same_sentence_edge():
     # matched: the instances of d, s, c (to the gold's c) and l, TOP, :snt1, :snt3 and :ARG1; c cannot
     # match both the gold's c (by :ARG1) and e (by :snt2)
     assert [(r.match, r.test, r.gold) for r in scores] == [(8, 12, 10)] * 2
+
+
+def test_domain_of_decides_sentence_membership_as_mod_does():
+    # (t / tall :domain-of b) under sentence 2 is the edge (b :domain t), stored as :mod stores it; docAMR 0.1.1
+    # does not follow it from b (sentence 1) to t, so t is in sentence 2 alone
+    from amreval.docamr.document import sentence_membership
+
+    gold = loads_graph("(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG1 (t / tall :domain-of b)))")
+    pred = loads_graph("(d / document :snt1 (b / boy :mod (x / tall)) :snt2 (g / go-02))")
+    assert sentence_membership(gold) == [(0,), (1, 2), (2,), (2,)]
+    assert sentence_membership(pred) == [(0,), (1,), (1,), (2,)]
+    # the reference's own DocSmatch on these two files: best match 6, 8 and 9 triples (tall is not aligned);
+    # followed from b, t joined sentence 1 and tall and the domain edge matched: 7
+    result = docsmatch([pred], [gold], coref=False)
+    assert (result.match, result.test, result.gold, result.n_optimal) == (6, 8, 9, 1)
+    # one relation, two spellings, one membership
+    for written in ("mod", "domain-of", "MOD"):
+        g = Graph(top="d", instances={"d": "document", "b": "boy", "g": "go-02", "t": "tall"})
+        g.edges = [Edge("d", "snt1", "b", "snt1"), Edge("d", "snt2", "g", "snt2"), Edge("g", "ARG1", "t", "ARG1")]
+        g.edges.append(Edge("b", "domain", "t", written))
+        assert sentence_membership(g) == [(0,), (1, 2), (2,), (2,)], written
+    # :mod-of and :domain are written from the modifier's other end: followed both ways, as the reference does
+    of = loads_graph("(d / document :snt1 (b / boy) :snt2 (g / go-02 :ARG1 (t / tall :mod-of b)))")
+    assert sentence_membership(of) == [(0,), (1, 2), (2,), (1, 2)]
+
+
+def test_a_sentence_listed_twice_is_read_once_with_a_warning():
+    xml = '<document><sentences docid="D"><amr id="D.1"/><amr id="D.2"/><amr id="D.1"/></sentences></document>'
+    with pytest.warns(AmrevalWarning, match=r"<string>: <sentences> lists the sentence D\.1 more than once"):
+        doc = loads_msamr_xml(xml)
+    assert doc.sentence_ids == ["D.1", "D.2"]
+    with pytest.raises(DecodeError, match=r"lists the sentence D\.1 more than once; expected each once"):
+        loads_msamr_xml(xml, strict=True)

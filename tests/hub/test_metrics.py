@@ -335,3 +335,21 @@ def test_space_command(tmp_path, capsys, sdist):
     assert (out / f"amreval-{__version__}.tar.gz").read_bytes() == sdist.read_bytes()
     assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta", "--force", "--wheel", "x.whl"]) == 1
     assert "x.whl: no such file" in capsys.readouterr().err
+
+
+def test_a_space_is_never_written_into_a_folder_with_files_or_under_a_module_name(tmp_path, monkeypatch, sdist):
+    # missing/.. is tmp_path itself, which has a file: refused before anything is written
+    (tmp_path / "README.md").write_text("mine", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
+        write_space("docsmatch", "missing/..", hub_id="user/x", gradio_version="6.31.0", package=sdist)
+    assert (tmp_path / "README.md").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]
+    # NAME.py beside app.py would be imported in the place of amreval, gradio, numpy or json
+    for hub_id in ("user/amreval", "user/gradio", "user/numpy", "user/json"):
+        name = hub_id.split("/")[1]
+        with pytest.raises(InputError, match=rf"--hub-id NAME '{name}' is the name of a module the Space imports"):
+            write_space("docsmatch", tmp_path / "out", hub_id=hub_id, gradio_version="6.31.0", package=sdist)
+    with pytest.raises(InputError, match=r"the folder's name 'numpy' is the name of a module the Space imports"):
+        write_space("docsmatch", tmp_path / "numpy", hub_id="user/x", gradio_version="6.31.0", package=sdist)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "numpy").exists()

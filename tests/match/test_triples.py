@@ -48,3 +48,14 @@ def test_duplicates_count_once():
 
 def test_quoted_and_unquoted_constants_are_equal():
     assert triples('(a / x :polarity "-" :op1 "Paris")') == triples("(a / x :polarity - :op1 Paris)")
+
+
+def test_mod_of_is_read_as_penman_means_it():
+    # the third correction to smatch 1.0.4: (x :mod-of b) is (b :mod x), so both strings are one relation,
+    # (domain, x, b); smatch 1.0.4 turns :mod-of round to (mod, b, x) and matches only the two instances
+    from amreval import smatch
+
+    assert ("domain", "x", "b") in triples("(x / big :mod-of (b / boy))")
+    assert ("domain", "x", "b") in triples("(b / boy :mod (x / big))")
+    result = smatch(["(x / big :mod-of (b / boy))"], ["(b / boy :mod (x / big))"])
+    assert (result.match, result.test, result.gold) == (3, 4, 4)  # the TOPs differ: x against b

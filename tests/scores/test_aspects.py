@@ -299,3 +299,33 @@ def test_live_against_smatchpp(data_dir, mode):
             mapping = {VAR + x: VAR + y for x, y in alignment}
             assert [list(counts_under(sa[n], sb[n], mapping)) for n in ASPECTS] == counts, (name, k)
             assert [c[1:] for c in counts] == [c[1:] for c in fixture[mode][name][k]], (name, k)
+
+
+@pytest.mark.parametrize("alignment", ["onealign", "multialign"])
+def test_aspects_do_not_depend_on_the_variables_names(alignment):
+    # gold lpp_1943.1501: a concept spelt as a variable (vx1 / vx1); under the reading ``none`` its instance
+    # triple was taken for a second edge into vx1 (a reentrancy), and onealign matched names, not nodes
+    gold = loads_graph("(vx0 / look-01 :ARG0 (vx1 / vx1 :mod (vx2 / too)) :ARG1 (vx3 / star))")
+    renamed = loads_graph("(a / look-01 :ARG0 (b / vx1 :mod (c / too)) :ARG1 (d / star))")
+    same = aspect_pair(gold, gold, alignment, standardize="none")
+    other = aspect_pair(renamed, gold, alignment, standardize="none")
+    assert same.counts["REENTRANCIES"] == other.counts["REENTRANCIES"] == (0, 0, 0)
+    assert same.counts == other.counts
+    assert other.main == (8, 8, 8) and other.counts["CONCEPT"] == (4, 4, 4)
+
+
+def test_an_unreadable_prediction_is_scored_empty_and_counted(tmp_path, capsys):
+    with pytest.warns(UserWarning, match="1 of 2 predicted graphs could not be read"):
+        result = aspect_scores(["(a / cat)", "(b / dog"], ["(a / cat)", "(b / dog)"])
+    assert result.unreadable_predictions == [1] and result.as_dict()["n_unreadable"] == 1
+    assert result.main == (2, 2, 4)  # the cat: root and instance; the dog scored as an empty graph
+    with pytest.raises(InputError, match="prediction #1, graph #1, line 1: malformed PENMAN"):
+        aspect_scores(["(a / cat)", "(b / dog"], ["(a / cat)", "(b / dog)"], strict=True)
+    (tmp_path / "p.amr").write_text("(a / cat)\n\n(b / dog\n", encoding="utf-8")
+    (tmp_path / "g.amr").write_text("(a / cat)\n\n(b / dog)\n", encoding="utf-8")
+    files = ["-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr"), "--aspects", "onealign"]
+    assert main(["smatch", *files]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1] == "main               -> F: 0.67  (2 of 2 test, 4 gold)"
+    assert "1 of 2 predicted graphs could not be read" in err
+    assert main(["smatch", *files, "--strict"]) == 1

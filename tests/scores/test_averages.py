@@ -73,7 +73,7 @@ def test_a_result_is_averaged_by_its_pairs():
 
 @pytest.mark.parametrize(
     "bad,message",
-    [([[1, 2]], "items × \\(match, test, gold\\)"), ([[1, -2, 3]], "not negative"), ([[1, 1, 1]], "at least 2 items")],
+    [([[1, 2]], "items × \\(match, test, gold\\)"), ([[1, -2, 3]], "not negative")],
 )
 def test_bad_input(bad, message):
     with pytest.raises(InputError, match=message):
@@ -83,8 +83,9 @@ def test_bad_input(bad, message):
 def test_bad_groups():
     with pytest.raises(InputError, match="2 group labels for 3 items"):
         averages(COUNTS, groups=["a", "b"], n_resamples=0)
-    with pytest.raises(InputError, match="at least 2 groups"):
-        averages(COUNTS, groups=["a", "a", "a"], n_resamples=10)
+    # one group: its micro-macro average is there, its interval undefined (the items' intervals are not)
+    one_group = averages(COUNTS, groups=["a", "a", "a"], n_resamples=10)
+    assert one_group.micro_macro.f1_ci is None and one_group.micro.f1_ci is not None
 
 
 def test_the_command_line_prints_both_averages(tmp_path, capsys):
@@ -141,3 +142,13 @@ def test_docsmatch_on_the_command_line_prints_both_averages(capsys):
         "Macro F-score: 0.8961 (95% CI 0.8831 - 0.9091)" in lines
         and "Micro F-score: 0.8951 (95% CI 0.8831 - 0.9091)" in lines
     )
+
+
+def test_one_item_has_averages_but_no_intervals():
+    # an interval of one item is undefined: None (n/a on the command line), never an error that loses the scores
+    one = averages([[3, 4, 4]], groups=["a"], n_resamples=10)
+    assert (one.micro.f1, one.macro.f1, one.micro_macro.f1) == (0.75, 0.75, 0.75)
+    assert one.micro.f1_ci is None and one.macro.precision_ci is None and one.micro_macro.recall_ci is None
+    out = one.as_dict()
+    assert out["micro_f1"] == 0.75 and out["micro_f1_ci_low"] is None and out["micro_macro_recall_ci_high"] is None
+    assert "micro_f1_ci_low" not in averages([[3, 4, 4]], n_resamples=0).as_dict()

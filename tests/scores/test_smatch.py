@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -271,3 +272,30 @@ def test_graphs_are_taken_wherever_penman_strings_are():
     assert docsmatch_pair(loads_graph(doc), doc).match == 9  # 4 instances, TOP, :snt1, :snt2, two :ARG0
     compared = compare_systems({"a": pred, "b": as_text[0]}, gold, n_resamples=50)
     assert compared.scores["a"] == compared.scores["b"] == by_text.f1
+
+
+def test_an_interval_of_one_pair_is_undefined_not_an_error(tmp_path, capsys):
+    from amreval.cli import main
+
+    one = smatch(["(a / cat)"], ["(a / dog)"], bootstrap=50)
+    assert (one.f1, one.ci) == (0.5, None)
+    (tmp_path / "p.amr").write_text("(a / cat)\n", encoding="utf-8")
+    (tmp_path / "g.amr").write_text("(a / dog)\n", encoding="utf-8")
+    files = ["-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]
+    assert main(["smatch", *files, "--ci", "50", "--pr"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Precision: 0.50",
+        "Recall: 0.50",
+        "F-score: 0.50",
+        "Precision 95% CI: n/a (an interval needs at least 2 pairs)",
+        "Recall 95% CI: n/a (an interval needs at least 2 pairs)",
+        "F-score 95% CI: n/a (an interval needs at least 2 pairs)",
+    ]
+    assert main(["smatch", *files, "--averages"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "Micro F-score: 0.50 (95% CI n/a (an interval needs at least 2 pairs))",
+        "Macro F-score: 0.50 (95% CI n/a (an interval needs at least 2 pairs))",
+    ]
+    assert main(["smatch", *files, "--averages", "--ci", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["f1_ci_low"], out["f1_ci_high"], out["averages"]["macro_f1_ci_low"]) == (None, None, None)

@@ -102,12 +102,48 @@ def linearize(graph: Graph | str, style: Style | str = "penman", *, indent: int 
         return " ".join(_spring_tokens(top))
     if style == "amrlib":
         return " ".join(_amrlib_tokens(top))
-    line = write_tree(top)
     if indent is None:
-        return line
-    import penman
+        return write_tree(top)
+    return _indented(top, indent)
 
-    return penman.format(penman.parse(line), indent=indent)
+
+def _indented(top: Node, indent: int) -> str:
+    """PENMAN indented as :func:`penman.format` indents it (``indent`` columns a level; -1: under the
+    node's variable), written by an explicit stack: any depth that :meth:`Graph.to_string` writes."""
+    parts: list[str] = []
+    # (node, next branch, column of the node's branches); the concept is branch -1
+    stack: list[tuple[Node, int, int]] = []
+
+    def start(node: Node, column: int) -> None:
+        if node.concept is None and not node.branches:
+            parts.append(f"({node.var})")
+            return
+        parts.append(f"({node.var} ")
+        inner = column + (len(node.var) + 2 if indent == -1 else indent)
+        if node.concept is not None:
+            parts.append(f"/ {node.concept}")
+            stack.append((node, 0, inner))
+        else:
+            stack.append((node, -1, inner))
+
+    start(top, 0)
+    while stack:
+        node, k, column = stack.pop()
+        first = k < 0
+        k = max(k, 0)
+        if k == len(node.branches):
+            parts.append(")")
+            continue
+        role, target = node.branches[k]
+        stack.append((node, k + 1, column))
+        if not first:
+            parts.append("\n" + " " * column)
+        parts.append(f":{role} ")
+        if isinstance(target, Node):
+            start(target, column + (len(role) + 2 if indent == -1 else 0))
+        else:
+            parts.append(target)
+    return "".join(parts)
 
 
 def _walk(top: Node, name: dict[str, str]) -> list[str]:
@@ -222,7 +258,8 @@ def amrlib_to_penman(text: str) -> list[str]:
 
     def define(concept: str) -> list[str]:
         names[concept] = f"v{len(names)}"
-        return [names[concept], "/", _UID_RE.sub("", concept)]
+        # a uid alone (``_1``) is the concept as written: there is nothing before the suffix to read
+        return [names[concept], "/", _UID_RE.sub("", concept) or concept]
 
     out: list[str] = []
     for k, tok in enumerate(toks):
@@ -237,8 +274,8 @@ def amrlib_to_penman(text: str) -> list[str]:
             out.append(names[tok] if tok in names else f"<{tok}>")
         else:
             out += ["(", *define(tok), ")"]  # amrlib's reading: a new node without brackets
-    if any(t[0] == "<" for t in out):  # references to nodes opened later: resolved now that all are named
-        out = [names[t[1:-1]] if t[0] == "<" and t[1:-1] in names else t for t in out]
+    if any(t.startswith("<") for t in out):  # references to nodes opened later: resolved now that all are named
+        out = [names[t[1:-1]] if t.startswith("<") and t[1:-1] in names else t for t in out]
     return out
 
 
@@ -287,10 +324,25 @@ def delinearize(text: str, style: Style | str = "penman", *, repair: bool = True
         read = repair_tokens(tokens)
         if read.tree is None:
             return Delinearized(" ".join(tokens) or text, "unreadable", read.changes)
-        return Delinearized(write_tree(read.tree), "repaired" if read.changed else "intact", read.changes)
+        written = write_tree(read.tree)
+        # the status is what the scorers make of the text: one the reader cannot read (a string across
+        # lines under an empty role, say) is scored as an empty graph, so it is unreadable, not intact
+        if not _readable(written):
+            return Delinearized(written, "unreadable", read.changes)
+        return Delinearized(written, "repaired" if read.changed else "intact", read.changes)
     written = text if style == "penman" else " ".join(tokens)
+    return Delinearized(written, "intact" if _readable(written) else "unreadable")
+
+
+def _readable(text: str) -> bool:
+    """Whether the scorers read ``text`` as one graph (they score anything else as an empty graph); the
+    reader's warnings are left to the scorers, which read the text again and say them there."""
+    import warnings
+
     from amreval.amr.read import loads_graphs
 
     errors: list[InputError] = []
-    graphs = loads_graphs(written, warn_unbound=False, errors=errors) if written.strip() else []
-    return Delinearized(written, "intact" if len(graphs) == 1 and not errors else "unreadable")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graphs = loads_graphs(text, warn_unbound=False, errors=errors) if text.strip() else []
+    return len(graphs) == 1 and not errors

@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 __all__ = ["Node", "Repaired", "penman_tokens", "repair_tokens", "repair_penman", "write_tree", "VARIABLE_LIKE"]
 
 # PENMAN's tokens: a comment, a (possibly unterminated) string, brackets, slash, role, symbol.
-_TOKEN_RE = re.compile(r'\#[^\n]*|"(?:[^"\\]|\\.)*"?|[()/]|:[^\s"()/:~]*|[^\s"()/:~]+|~\S*')
-_ALIGNMENT_RE = re.compile(r"~[A-Za-z]*\.?\d+(?:,\d+)*$")
+# An alignment marker (``~e.2``) is the reader's ALIGNMENT token: it ends where its digits end, so
+# ``y~e.2)`` keeps its bracket; any other ``~`` is a stray token of one character, as the reader has it.
+_TOKEN_RE = re.compile(r'\#[^\n]*|"(?:[^"\\]|\\.)*"?|[()/]|:[^\s"()/:~]*|[^\s"()/:~]+|~(?:[A-Za-z]\.?)?\d+(?:,\d+)*|~')
 #: What an unbound variable looks like (``e``, ``b2``, ``vx12``, ``s3.x``, ``p0``): made a constant by the repair.
 VARIABLE_LIKE = re.compile(r"^(?:[a-z]{1,2}\d*|[a-z]+\d+|s\d+\.[a-z]+\d*)$")
 
@@ -94,18 +95,16 @@ def penman_tokens(text: str) -> list[str]:
     """
     out: list[str] = []
     for tok in _TOKEN_RE.findall(text):
-        if tok[0] in "#~":
+        if tok[0] == "#" or (tok[0] == "~" and len(tok) > 1):
             continue
         if tok[0] == '"' and (len(tok) == 1 or not tok.endswith('"') or tok.endswith('\\"')):
             tok += '"'
-        elif "~" in tok and tok[0] != '"':
-            tok = _ALIGNMENT_RE.sub("", tok)
         out.append(tok)
     return out
 
 
 def _is_value(tok: str) -> bool:
-    return tok not in ("(", ")", "/") and not tok.startswith(":")
+    return tok not in ("(", ")", "/", "~") and not tok.startswith(":")
 
 
 class _Builder:
@@ -180,7 +179,7 @@ class _Builder:
             elif tok.startswith(":"):
                 self.drop_role()
                 self.role = tok[1:]
-            elif tok == "/" or self.role is None:
+            elif tok in ("/", "~") or self.role is None:
                 self.change("dropped a stray token")
             else:
                 node, attached = self.stack[-1]
@@ -204,6 +203,7 @@ def _fix_variables(top: Node, builder: _Builder) -> None:
         if node.concept is not None and node.var not in defined:
             defined[node.var] = node
     used = {node.var for node in nodes}
+    suffix: dict[str, int] = {}  # the next number to try for a name: each name is tried once (linear time)
     seen: set[str] = set()
     for node in nodes:
         for k, (role, target) in enumerate(node.branches):
@@ -215,9 +215,10 @@ def _fix_variables(top: Node, builder: _Builder) -> None:
                 node.branches[k] = (role, target.var)
     for node in top.nodes():
         if node.var in seen:
-            fresh, j = node.var, 2
+            fresh, j = node.var, suffix.get(node.var, 2)
             while fresh in used:
                 fresh, j = f"{node.var}_{j}", j + 1
+            suffix[node.var] = j
             used.add(fresh)
             node.var = fresh
             builder.change("renamed a duplicate variable")

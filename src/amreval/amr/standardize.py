@@ -269,8 +269,16 @@ def marked_triples(graph: Graph, standardize: str) -> list[StringTriple]:
     check_standardization(standardize)
     if standardize == "smatch":
         raise InputError("standardize: the smatch reading has no string triples; use graph_triples")
-    if standardize == "none" or graph.is_empty() or graph.top is None:
+    if graph.is_empty() or graph.top is None:
         return written_triples(graph)
+    if standardize == "none":
+        # marked as under the other readings: a variable is never taken for a concept or a constant of
+        # the same spelling (``(vx1 / vx1)``), so what is read of a graph does not depend on its names
+        variables = graph.instances
+        return [
+            (VAR + s if s in variables else s, r, VAR + t if t in variables and r != _INSTANCE else t)
+            for s, r, t in written_triples(graph)
+        ]
     amr = standardize == "smatchpp-amr"
     fast = _generic_of_graph(graph, amr)
     triples = _generic(written_triples(graph), amr) if fast is None else fast

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Union
 
 from amreval.amr.graph import Attribute, Edge, Graph, canonical_role
+from amreval.amr.read import UnreadableGraph, read_text
 from amreval.errors import InputError
 
 __all__ = ["loads_tsv", "read_tsv", "dumps_tsv", "write_tsv"]
@@ -65,34 +66,59 @@ def _graph(rows: list[tuple[int, list[str]]], label: str, index: int) -> Graph:
     return graph
 
 
-def loads_tsv(text: str, label: str = "<string>") -> list[Graph]:
+def loads_tsv(text: str, label: str = "<string>", *, errors: list[InputError] | None = None) -> list[Graph]:
     """The graphs of a text in SMATCH++'s tab-separated format (see the module docs).
 
+    Args:
+        text: the triples.
+        label: what to call the text in messages.
+        errors: read leniently: a graph that cannot be read is an
+            :class:`~amreval.amr.read.UnreadableGraph` in its place (the scorers count it as an unreadable
+            prediction) and its error is appended here.
+
     Raises:
-        InputError: a line without three fields, a role without its colon, a triple with no
-            variable, or a root with no instance (the message names the line or graph).
+        InputError: (without ``errors``) a line without three fields, a role without its colon, a triple
+            with no variable, or a root with no instance (the message names the line or graph).
     """
     graphs: list[Graph] = []
     rows: list[tuple[int, list[str]]] = []
+    bad: InputError | None = None  # the first error of the graph being read
+    start = 1
     for number, raw in enumerate([*text.splitlines(), ""], start=1):
         line = raw.strip()
         if line.startswith("#"):
             continue
         if not line:
-            if rows:
-                graphs.append(_graph(rows, label, len(graphs)))
-                rows = []
+            if rows or bad is not None:
+                try:
+                    if bad is not None:
+                        raise bad
+                    graphs.append(_graph(rows, label, len(graphs)))
+                except InputError as exc:
+                    if errors is None:
+                        raise
+                    errors.append(exc)
+                    graphs.append(UnreadableGraph.of(exc, f"{label}, graph #{len(graphs) + 1}, line {start}"))
+                rows, bad = [], None
             continue
+        if not rows and bad is None:
+            start = number
         fields = [f.strip() for f in line.split("\t")] if "\t" in line else line.split()
         if len(fields) != 3:
-            raise InputError(f"{label}, line {number}: expected source, target and role, got {len(fields)} fields")
+            bad = bad or InputError(
+                f"{label}, line {number}: expected source, target and role, got {len(fields)} fields"
+            )
+            continue
         rows.append((number, fields))
     return graphs
 
 
-def read_tsv(path: PathLike) -> list[Graph]:
-    """The graphs of a file in SMATCH++'s tab-separated format (see :func:`loads_tsv`)."""
-    return loads_tsv(Path(path).read_text(encoding="utf-8"), str(path))
+def read_tsv(path: PathLike, *, errors: list[InputError] | None = None) -> list[Graph]:
+    """The graphs of a file in SMATCH++'s tab-separated format (see :func:`loads_tsv`), read by the one
+    rule of every reader (:func:`~amreval.amr.read.read_text`: UTF-8, a byte-order mark accepted, any
+    line end): a file that is not UTF-8 text is a :class:`~amreval.errors.DecodeError` naming its line."""
+    text, label = read_text(path, what="file of SMATCH++ triples")
+    return loads_tsv(text, label, errors=errors)
 
 
 def dumps_tsv(graphs: Iterable[Graph], standardize: str = "none") -> str:
@@ -101,7 +127,9 @@ def dumps_tsv(graphs: Iterable[Graph], standardize: str = "none") -> str:
     (``"smatchpp-generic"``, ``"smatchpp-amr"``: what its standardizer makes of them).
 
     Raises:
-        InputError: another ``standardize``, or a graph that is empty.
+        InputError: another ``standardize``, a graph that is empty, or a value that the format cannot
+            hold (a tab or line break in it, white space around it: the format has no escape), or that
+            UTF-8 cannot (a lone surrogate); the message names the graph and the value.
     """
     from amreval.amr.standardize import standardized
 
@@ -112,8 +140,30 @@ def dumps_tsv(graphs: Iterable[Graph], standardize: str = "none") -> str:
         triples = standardized(g, standardize)
         if not triples:
             raise InputError(f"{g.origin}: an empty graph has no triples to write")
+        for triple in triples:
+            if triple[0].startswith("#"):
+                raise InputError(f"{g.origin}: the source {triple[0]!r} would start a comment line")
+            for value in triple:
+                _check_field(value, g.origin)
         out.append("".join(f"{s}\t{t}\t{r}\n" for s, r, t in triples))
     return "\n".join(out)
+
+
+def _check_field(value: str, origin: str) -> None:
+    """A field :func:`loads_tsv` reads back as written: no tab or line break in it (the format has no
+    escape: SMATCH++ splits at white space), no white space around it, and text UTF-8 can store."""
+    if value != value.strip() or "\t" in value or len(value.splitlines()) > 1:
+        raise InputError(
+            f"{origin}: the value {value!r} has a tab, a line break or white space around it, which the "
+            "tab-separated format cannot hold (it has no escape); write the graph as PENMAN instead"
+        )
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"{origin}: the value {value!r} is not valid Unicode text ({value[exc.start]!r} at character "
+            f"{exc.start} is a lone surrogate), which a UTF-8 file cannot hold"
+        ) from None
 
 
 def write_tsv(path: PathLike, graphs: Iterable[Graph], standardize: str = "none") -> None:

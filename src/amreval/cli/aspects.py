@@ -83,7 +83,9 @@ def run_aspects(args: argparse.Namespace) -> int:
 
     frames, standardize, search = _aspect_setup(args)
     pred, gold = read_pair_files(args, "graphs")
-    result = aspect_scores(pred, gold, alignment=args.aspects, standardize=standardize, frames=frames, **search)
+    result = aspect_scores(
+        pred, gold, alignment=args.aspects, standardize=standardize, frames=frames, strict=args.strict, **search
+    )
     title = f"SMATCH++ aspects ({args.aspects}, {standardize}, frames: {'yes' if frames else 'no'}):"
     _print_aspects(result, args, title)
     return 0

@@ -121,10 +121,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _read_form(path: str) -> list[float]:
     """A ``--form`` file: one preference score (or 1/0) per line, blank lines skipped."""
-    from pathlib import Path
+    from amreval.amr.read import read_text
 
     values = []
-    for line_no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    text, _ = read_text(path, what="file of preference scores")  # the one rule of every reader
+    for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:

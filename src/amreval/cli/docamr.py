@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             xml_files, amr_files = args.xml, args.amrs
         amrs = read_sentence_amrs(amr_files)
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
-            graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
+            graphs.append(convert_document(read_msamr_xml(f, strict=args.strict), amrs, rep, strict=args.strict))
     text = "\n\n".join(g.to_string() for g in graphs) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:

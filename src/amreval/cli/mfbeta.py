@@ -160,7 +160,6 @@ def _sentence_level(args: argparse.Namespace) -> int:
 def _document_level(args: argparse.Namespace) -> int:
     """One generated and one reference paragraph a line, each scored as a document."""
     from amreval.amr.read import read_graphs
-    from amreval.amr.token_alignments import read_aligned_amrs
     from amreval.mfbeta.document import document_mfbeta, split_sentences
 
     generated = sentence_lines(args.generated, "text file of paragraphs")
@@ -171,7 +170,7 @@ def _document_level(args: argparse.Namespace) -> int:
         raise InputError(f"{args.gold} has {len(gold)} documents but {args.generated} has {len(generated)} lines")
     parses: list[list[Any]] | None = None
     if args.parses:
-        flat = read_aligned_amrs(args.parses)
+        flat = _document_parses(args.parses)
         counts = [len(split_sentences(p)) for p in generated]
         if sum(counts) != len(flat):
             raise InputError(
@@ -212,3 +211,30 @@ def _document_level(args: argparse.Namespace) -> int:
     print(f"Sentence count mismatches: {result.sentence_mismatches} of {len(generated)} documents")
     print(f"Parse failures: {result.parse_failures} of {sum(result.sentences)} sentences")
     return 0
+
+
+def _document_parses(path: str) -> list[Any]:
+    """The aligned parses of ``--parses`` at the document level, one a graph; a graph that cannot be read is
+    a failed parse (None), counted and named in a warning as the sentence level counts it, not the end."""
+    from amreval._warn import warn_caller
+    from amreval.amr.parse import split_blocks
+    from amreval.amr.read import read_text
+    from amreval.amr.token_alignments import loads_aligned_amrs
+
+    text, label = read_text(path, what="file of aligned PENMAN graphs")  # a file that cannot be read stops here
+    try:
+        return list(loads_aligned_amrs(text, name=label))
+    except InputError as exc:
+        first = exc
+    out: list[Any] = []
+    failed = 0
+    for block in split_blocks(text):
+        try:
+            out.extend(loads_aligned_amrs(block.text, name=f"{label}, line {block.line}"))
+        except InputError:
+            out.append(None)
+            failed += 1
+    warn_caller(
+        f"{failed} of {len(out)} parses in {path} could not be read and count as failed parses (the first: {first})"
+    )
+    return out

@@ -53,7 +53,7 @@ def print_unproven(result: Any) -> None:
         )
 
 
-def intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:
+def intervals(result: Any, args: argparse.Namespace) -> dict[str, float | None]:
     """With ``--ci``: the intervals of every precision, recall and F1 of the result (F1's is the result's own)."""
     if not args.ci:
         return {}
@@ -70,10 +70,16 @@ def print_intervals(result: Any, args: argparse.Namespace) -> None:
     if args.pr:
         ci = intervals(result, args)
         for name, key in (("Precision", "precision"), ("Recall", "recall")):
-            lo, hi = ci[f"{key}_ci_low"], ci[f"{key}_ci_high"]
-            print(f"{name} 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
-    lo, hi = result.ci
-    print(f"F-score 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
+            print(f"{name} 95% CI: {_interval(ci[f'{key}_ci_low'], ci[f'{key}_ci_high'], args)}")
+    lo, hi = result.ci if result.ci is not None else (None, None)
+    print(f"F-score 95% CI: {_interval(lo, hi, args)}")
+
+
+def _interval(lo: float | None, hi: float | None, args: argparse.Namespace) -> str:
+    """``low - high``, or ``n/a`` where the interval is undefined (fewer than 2 pairs to resample)."""
+    if lo is None or hi is None:
+        return "n/a (an interval needs at least 2 pairs)"
+    return f"{decimals(lo, args.significant)} - {decimals(hi, args.significant)}"
 
 
 def print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
@@ -91,7 +97,7 @@ def read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
     if getattr(args, "tsv", False):
         from amreval.amr.tsv import read_tsv
 
-        pred, gold = read_tsv(args.f[0]), read_tsv(args.f[1])
+        pred, gold = read_tsv(args.f[0], errors=None if args.strict else []), read_tsv(args.f[1])
     else:
         pred = read_graphs(args.f[0], errors=None if args.strict else [])
         gold = read_graphs(args.f[1])
@@ -167,9 +173,9 @@ def print_averages(averaged: Any, args: argparse.Namespace) -> None:
     names = (("Precision", "precision"), ("Recall", "recall"), ("F-score", "f1")) if args.pr else (("F-score", "f1"),)
     for kind, average in (("Micro", averaged.micro), ("Macro", averaged.macro)):
         for name, key in names:
-            lo, hi = getattr(average, f"{key}_ci")
+            lo, hi = getattr(average, f"{key}_ci") or (None, None)
             d = args.significant
-            print(f"{kind} {name}: {decimals(getattr(average, key), d)} (95% CI {decimals(lo, d)} - {decimals(hi, d)})")
+            print(f"{kind} {name}: {decimals(getattr(average, key), d)} (95% CI {_interval(lo, hi, args)})")
 
 
 class PairOutput:
@@ -212,7 +218,7 @@ class PairOutput:
 def print_footer(result: Any, args: argparse.Namespace, averaged: Any = None) -> None:
     """What follows the scores: the unproven pairs, the interval, the averages, the log line."""
     print_unproven(result)
-    if result.ci is not None:
+    if result.ci is not None or getattr(args, "ci", None):
         print_intervals(result, args)
     if averaged is not None:
         print_averages(averaged, args)

@@ -43,6 +43,9 @@ def exit_on_interrupt() -> None:
             data = reader.recv(64)
             if not data or signal.SIGINT in data:
                 break
+        from amreval.scores.workers import end_workers
+
+        end_workers()  # the workers end with this process, not a moment after it
         os.write(2, b"amreval: interrupted\n")
         os._exit(EXIT_INTERRUPTED)
 

@@ -13,7 +13,8 @@ earlier sentence introduced, is the same edge). A node belongs to sentence k whe
 root of sentence k, following each edge, stored as (role, source, target):
 
 * source -> target, for every edge except ``coref`` edges and ``domain``
-  edges written as ``:mod``;
+  edges written as ``:mod`` or ``:domain-of`` (one relation, spelt two ways: the
+  reference stores both alike and does not follow either from the modifier);
 * target -> source, for every edge written inverted (``:X-of``, ``:mod``)
   and for every ``coref``, ``part`` and ``subset`` edge however written.
 
@@ -58,6 +59,8 @@ MAX_SENTENCE_COLUMNS = 100_000
 
 _SNT = re.compile(r"^snt(\d+)$", re.IGNORECASE)
 _REVERSE_ALWAYS = frozenset({"coref", "part", "subset"})
+#: The spellings of a ``domain`` edge written from the node it modifies: not followed to that node.
+_MODIFIER_WRITTEN = frozenset({"mod", "domain-of"})
 
 
 def numbered_sentences(sentences: Sequence[Graph | None]) -> Iterator[tuple[int, Graph, dict[str, str]]]:
@@ -218,7 +221,9 @@ def sentence_membership(graph: Graph, variables: Sequence[str] | None = None) ->
         role = e.role.lower()
         if e.source == top and _SNT.match(role):
             continue
-        forward = role != "coref" and not (e.inverted and e.written == "mod")
+        # ``:mod`` and ``:domain-of`` are one relation, stored alike (a ``domain`` edge from the modifier
+        # to the node it was written under), and like the reference neither is followed from the modifier
+        forward = role != "coref" and not (e.inverted and e.written.lower() in _MODIFIER_WRITTEN)
         backward = e.inverted or role in _REVERSE_ALWAYS
         if forward:
             adj.setdefault(e.source, []).append(e.target)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
 from amreval.amr.read import FileSource, iter_graphs, read_bytes
 from amreval.errors import DecodeError, InputError
@@ -242,7 +243,7 @@ _BAD_ID = re.compile(r"\s|[\x00-\x1f\x7f]|::")
 _BRIDGES = {"setmember": ("set-member", "superset", "member"), "partwhole": ("part-whole", "whole", "part")}
 
 
-def read_msamr_xml(source: FileSource) -> MsAmrDocument:
+def read_msamr_xml(source: FileSource, *, strict: bool = False) -> MsAmrDocument:
     """Read one MS-AMR XML document from a file (a path or an open file).
 
     The file is read in the encoding its XML declaration names (UTF-8 by default).
@@ -250,18 +251,24 @@ def read_msamr_xml(source: FileSource) -> MsAmrDocument:
     Raises:
         InputError: no such file.
         DecodeError: the XML is malformed, not in its declared encoding, or
-            lacks the document structure; the message names the file.
+            lacks the document structure, or (``strict``) names a sentence twice
+            (see :func:`loads_msamr_xml`); the message names the file.
     """
     data, label = read_bytes(source, what="MS-AMR XML file")
-    return loads_msamr_xml(data, name=label)
+    return loads_msamr_xml(data, name=label, strict=strict)
 
 
-def loads_msamr_xml(text: str | bytes, *, name: str = "<string>") -> MsAmrDocument:
+def loads_msamr_xml(text: str | bytes, *, name: str = "<string>", strict: bool = False) -> MsAmrDocument:
     """Read one MS-AMR XML document from a string, or from bytes in the encoding their declaration names
     (``name`` labels it in messages).
 
+    A sentence id listed twice in ``<sentences>`` is one sentence: the repeat is dropped with a warning that
+    names it (a document holds each sentence once; its coreference names sentences by id), and is an
+    error with ``strict``.
+
     Raises:
-        DecodeError: the XML is malformed or lacks the document structure.
+        DecodeError: the XML is malformed or lacks the document structure, or (``strict``) a sentence id
+            is listed twice.
     """
     import xml.etree.ElementTree as ET
 
@@ -290,6 +297,17 @@ def loads_msamr_xml(text: str | bytes, *, name: str = "<string>") -> MsAmrDocume
             raise DecodeError(
                 f"the {what} {value!r} has a space, a control character or '::'; expected one word", source=label
             )
+    repeated = [sid for k, sid in enumerate(sentence_ids) if sid in sentence_ids[:k]]
+    if repeated:
+        listed = ", ".join(dict.fromkeys(repeated))
+        if strict:
+            raise DecodeError(
+                f"<sentences> lists the sentence {listed} more than once; expected each once", source=label
+            )
+        warn_caller(
+            f"{label}: <sentences> lists the sentence {listed} more than once; each is read once (the repeat dropped)"
+        )
+        sentence_ids = list(dict.fromkeys(sentence_ids))
     doc = MsAmrDocument(doc_id, sentence_ids, source=label)
     for ident in root.iter("identity"):
         doc.chains.extend(_chain(c, False, label) for c in ident.iter("identchain"))
@@ -415,7 +433,7 @@ class Amr3Layout:
         return {"test": self.ms_test, "validation_alternative": self.ms_double}.get(check_split(split), self.ms_train)
 
 
-def iter_documents(files: Iterable[PathLike | str]) -> Iterator[MsAmrDocument]:
-    """Read several MS-AMR XML files in order."""
+def iter_documents(files: Iterable[PathLike | str], *, strict: bool = False) -> Iterator[MsAmrDocument]:
+    """Read several MS-AMR XML files in order (``strict``: see :func:`loads_msamr_xml`)."""
     for f in files:
-        yield read_msamr_xml(f)
+        yield read_msamr_xml(f, strict=strict)

@@ -29,6 +29,7 @@ from amreval.errors import InputError
 from amreval.hub.metrics import (
     amreval_requires,
     check_hub_id,
+    check_space_folder,
     installed_gradio_version,
     space_readme,
     space_requirements,
@@ -95,12 +96,9 @@ def write_app_space(
     """
     folder = app_space_dir(name)
     check_hub_id(hub_id)
-    out = Path(out_dir)
+    out = Path(out_dir).resolve()  # ``missing/..`` is the folder it names, not a new one
     version = gradio_version or installed_gradio_version()
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out} is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise InputError(f"{out} is not empty (pass overwrite=True, --force, to write into it)")
+    check_space_folder(out, overwrite)
     card = space_readme(
         (folder / "README.md").read_text(encoding="utf-8"), hub_id=hub_id, gradio_version=version, name=name
     )  # fails early without huggingface_hub

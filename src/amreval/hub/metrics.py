@@ -38,6 +38,7 @@ __all__ = [
     "check_hub_id",
     "amreval_requires",
     "installed_gradio_version",
+    "check_space_folder",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -164,6 +165,19 @@ def amreval_requires(package: Path) -> list[str]:
         return package_requires(package)
 
 
+def check_space_folder(out: Path, overwrite: bool) -> None:
+    """A Space is written into ``out`` (resolved by the caller: ``missing/..`` is the folder it names) only
+    when it is missing or empty, or with ``overwrite``.
+
+    Raises:
+        InputError: ``out`` is a file, or a folder with files and no ``overwrite``.
+    """
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out} is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        raise InputError(f"{out} is not empty (pass overwrite=True, --force, to write into it)")
+
+
 def installed_gradio_version() -> str:
     """The installed gradio's version (a Space card's ``sdk_version``).
 
@@ -174,6 +188,28 @@ def installed_gradio_version() -> str:
         return metadata.version("gradio")
     except metadata.PackageNotFoundError:
         raise MissingDependencyError("gradio", "space", "writing a Space (its sdk_version)") from None
+
+
+#: What a Space imports besides the standard library: amreval, its dependencies and the Space's own.
+_SPACE_IMPORTS = frozenset(
+    {"amreval", "gradio", "evaluate", "datasets", "huggingface_hub", "numpy", "scipy", "penman", "pandas", "torch"}
+)
+
+
+def shadows_a_module(name: str) -> bool:
+    """Whether a script ``name.py`` in a Space's folder would shadow a module: the folder of ``app.py`` is first
+    on ``sys.path``, so a script named as a module of the standard library, of the Space's requirements or
+    of this environment is imported in that module's place (``amreval.py``, ``gradio.py``, ``numpy.py``)."""
+    import importlib.util
+
+    if name in _SPACE_IMPORTS or name in sys.stdlib_module_names or name in sys.builtin_module_names:
+        return True
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    # a folder without __init__.py (a namespace package: the Space's own folder seen from its parent) is no module
+    return spec is not None and spec.origin not in (None, "namespace")
 
 
 def write_space(
@@ -215,22 +251,26 @@ def write_space(
 
     Raises:
         InputError: an unknown metric, a malformed ``hub_id``, a Space or folder name with a ``.`` (evaluate
-            cannot load its script), ``out_dir`` is not empty, ``package`` is not an amreval file of this
+            cannot load its script) or that would shadow a module (:func:`shadows_a_module`), ``out_dir``
+            (resolved: ``missing/..`` is the folder it names) is not empty, ``package`` is not an amreval file of this
             version, or there is no source to build the sdist from.
         MissingDependencyError: no ``gradio_version`` and gradio is not installed; huggingface_hub is not
             installed.
     """
     folder = metric_dir(name)
     check_hub_id(hub_id)
-    out = Path(out_dir)
-    for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.resolve().name)):
+    # the folder as the files will be written there: ``missing/..`` is the folder it names, not a new one
+    out = Path(out_dir).resolve()
+    for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.name)):
         if "." in script:  # evaluate imports NAME.py as a module: a dot makes it a package path
             raise InputError(f"{what} {script!r} has a '.', so evaluate.load could not load {script}.py: drop it")
+        if script != "app" and shadows_a_module(script):
+            raise InputError(
+                f"{what} {script!r} is the name of a module the Space imports (or could): {script}.py in the "
+                f"Space's folder, which comes first on sys.path, would be imported in its place; choose another"
+            )
     version = gradio_version or installed_gradio_version()
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out} is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise InputError(f"{out} is not empty (pass overwrite=True, --force, to write into it)")
+    check_space_folder(out, overwrite)
     card = space_readme(
         (folder / "README.md").read_text(encoding="utf-8"), hub_id=hub_id, gradio_version=version, name=name
     )  # fails early without huggingface_hub

@@ -169,7 +169,7 @@ def iter_ms_amr(
     skipped: list[str] = []
     for path in progress_bar(files, enable=progress, desc=f"MS-AMR {split}", unit="doc"):
         try:
-            row = document_row(read_msamr_xml(path), amrs, rep, strict=strict)
+            row = document_row(read_msamr_xml(path, strict=strict), amrs, rep, strict=strict)
         except AmrevalError as exc:
             if strict:
                 raise

@@ -49,6 +49,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
+from amreval.amr.read import read_text
 from amreval.errors import AmrevalError, InputError, MissingDependencyError
 
 __all__ = [
@@ -130,11 +131,11 @@ def _word_list(acronyms: Iterable[str] | str | os.PathLike[str] | None) -> froze
     if acronyms is None:
         return frozenset()
     if isinstance(acronyms, (str, os.PathLike)):
-        try:
-            with open(acronyms, encoding="utf-8") as f:
-                return frozenset(line.strip() for line in f if line.strip())
-        except OSError as exc:
-            raise InputError(f"{os.fspath(acronyms)}: cannot read the word list: {exc.strerror or exc}") from None
+        try:  # the one rule of every reader: UTF-8, a byte-order mark accepted, any line end
+            text, _ = read_text(acronyms, what="word list")
+        except InputError as exc:
+            raise InputError(f"{os.fspath(acronyms)}: cannot read the word list: {exc}") from None
+        return frozenset(line.strip() for line in text.splitlines() if line.strip())
     words = list(acronyms)
     for w in words:
         if not isinstance(w, str):

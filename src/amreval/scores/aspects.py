@@ -56,7 +56,7 @@ from amreval.errors import InputError
 from amreval.match.options import SearchOptions
 from amreval.match.standard import loose_matches, to_triples
 from amreval.scores.f1 import prf
-from amreval.scores.harness import pair_search
+from amreval.scores.harness import pair_search, read_predictions
 from amreval.scores.results import Result
 
 if TYPE_CHECKING:
@@ -207,9 +207,11 @@ def read_frames(path: str | Path) -> FrameTable:
     Raises:
         InputError: the file cannot be read; (when its predicate is looked up) a line's argument has no ``": "``.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    from amreval.amr.read import read_text
+
+    try:  # the one rule of every reader: UTF-8, a byte-order mark accepted, any line end
+        text, _ = read_text(path, what="PropBank frame file")
+    except (OSError, InputError) as e:
         raise InputError(f"{path}: cannot read the frame file: {e}") from None
     lines: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(text.lower().split("\n"), 1):
@@ -477,6 +479,8 @@ class AspectResult(Result):
     main: Counts
     pairs: list[AspectPair] = field(repr=False)
     frames: bool = False
+    #: the positions of the predictions that could not be read (scored as empty graphs)
+    unreadable_predictions: list[int] = field(default_factory=list)
 
     @property
     def optimal(self) -> bool:
@@ -499,6 +503,7 @@ class AspectResult(Result):
             "standardize": self.standardize,
             "frames": self.frames,
             "pairs": len(self.pairs),
+            "n_unreadable": len(self.unreadable_predictions),
             "optimal": self.optimal,
             "aspects": rows,
         }
@@ -511,6 +516,7 @@ def aspect_scores(
     alignment: str = "onealign",
     standardize: str = "smatchpp-amr",
     frames: str | Path | Mapping[str, Mapping[str, str]] | None = None,
+    strict: bool = False,
     **search: Unpack[SearchKeywords],
 ) -> AspectResult:
     """SMATCH++'s aspect scores of predicted against gold graphs, paired by position (see the module docs).
@@ -521,10 +527,13 @@ def aspect_scores(
         standardize: a SMATCH++ reading (``smatchpp-amr``, SMATCH++'s own for aspects; ``smatchpp-generic``, ``none``).
         frames: for the role relabelling, a PropBank frame description file, its table (:func:`read_frames`)
             or the rules made of it (:func:`role_rules`, to make them once for several corpora).
+        strict: a prediction that cannot be read raises its error (otherwise it is scored as an empty
+            graph, counted in ``unreadable_predictions`` and named in a warning, as every scorer does).
         **search: the search settings, as for :func:`amreval.scores.smatch.smatch`.
 
     Raises:
-        InputError: unequal or empty lists, a graph that cannot be read, a bad setting.
+        InputError: unequal or empty lists, a reference that cannot be read, (``strict``) a prediction
+            that cannot be read, a bad setting.
     """
     check_standardization(standardize)
     if standardize == "smatch":
@@ -539,19 +548,20 @@ def aspect_scores(
     if len(preds) != len(golds) or not golds:
         raise InputError(f"aspects: expected equal, non-empty lists; got {len(preds)} and {len(golds)} graphs")
     options = SearchOptions.from_keywords(**search)
+    read, failed = read_predictions(preds, strict=strict)
     pairs = [
         aspect_pair(
-            as_graph(p, "prediction", k),
+            p,
             as_graph(g, "reference", k),
             alignment,
             pair_search(options, k),
             standardize=standardize,
             rules=rules,
         )
-        for k, (p, g) in enumerate(zip(preds, golds))
+        for k, (p, g) in enumerate(zip(read, golds))
     ]
     counts = {n: _total(p.counts[n] for p in pairs) for n in ASPECTS}
-    return AspectResult(alignment, standardize, counts, _total(p.main for p in pairs), pairs, bool(rules))
+    return AspectResult(alignment, standardize, counts, _total(p.main for p in pairs), pairs, bool(rules), failed)
 
 
 def _total(rows: Iterable[Counts]) -> Counts:

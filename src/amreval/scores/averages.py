@@ -75,12 +75,18 @@ class Averages(Result):
     confidence: float
     seed: int
 
-    def as_dict(self) -> dict[str, float]:
-        """All numbers, flat (``micro_f1``, ``macro_f1_ci_low``, ``micro_macro_recall``, ...)."""
-        out = self.micro.as_dict("micro")
-        out.update(self.macro.as_dict("macro"))
-        if self.micro_macro is not None:
-            out.update(self.micro_macro.as_dict("micro_macro"))
+    def as_dict(self) -> dict[str, float | None]:
+        """All numbers, flat (``micro_f1``, ``macro_f1_ci_low``, ``micro_macro_recall``, ...); an interval asked
+        for (``n_resamples``) but undefined (fewer than 2 items or groups to resample) is None."""
+        out: dict[str, float | None] = {}
+        for prefix, average in (("micro", self.micro), ("macro", self.macro), ("micro_macro", self.micro_macro)):
+            if average is None:
+                continue
+            out.update(average.as_dict(prefix))
+            if self.n_resamples:
+                for name in ("precision", "recall", "f1"):
+                    for end in ("low", "high"):
+                        out.setdefault(f"{prefix}_{name}_ci_{end}", None)
         return out
 
 
@@ -158,7 +164,8 @@ def averages(
 
     Raises:
         InputError: counts of the wrong shape, negative or not finite; groups of another
-            length than the items; fewer than 2 items (or groups) to resample.
+            length than the items. With fewer than 2 items (or groups) the intervals are undefined:
+            None, as without resamples.
     """
     counts = _counts_of(source)
     n_resamples = check_int("n_resamples", n_resamples, 0)
@@ -169,9 +176,7 @@ def averages(
     micro_value = _micro(counts.sum(axis=0))
     macro_value = per_item.mean(axis=0)
     micro_rs = macro_rs = None
-    if n_resamples:
-        if n < 2:
-            raise InputError(f"a bootstrap interval needs at least 2 items, got {n}")
+    if n_resamples and n >= 2:  # one item has no interval to resample: undefined (None), not an error
         sums = resample_sums(columns, n_resamples, seed)
         micro_rs, macro_rs = _micro(sums[:, :3]), sums[:, 3:] / n
     micro_macro = None
@@ -186,9 +191,7 @@ def averages(
         np.add.at(group_counts, ids, counts)
         group_prf = _micro(group_counts)
         mm_rs = None
-        if n_resamples:
-            if k < 2:
-                raise InputError(f"a bootstrap interval of micro-macro needs at least 2 groups, got {k}")
+        if n_resamples and k >= 2:
             mm_rs = resample_sums(group_prf, n_resamples, seed) / k
         micro_macro = _average(group_prf.mean(axis=0), mm_rs, confidence)
     return Averages(

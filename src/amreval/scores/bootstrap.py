@@ -195,19 +195,18 @@ def bootstrap_prf(
 
 def score_intervals(
     result: Any, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Bootstrap intervals of every precision, recall and F1 a Smatch, S²match or DocSmatch result holds.
 
     Items are resampled once for all scores. Keys are the result's own keys
     with ``_ci_low`` and ``_ci_high``: ``precision_ci_low``, ``f1_ci_high``,
-    ``coref_recall_ci_low``, ``srl_f1_ci_high``, ...
+    ``coref_recall_ci_low``, ``srl_f1_ci_high``, ...; with fewer than 2 items every value is None
+    (an interval of one item is undefined).
     """
     n_resamples = check_int("n_resamples", n_resamples, 1)
     confidence = check_confidence(confidence)
     parts = parts_of(result)
     counts = np.concatenate([part_counts(result.pairs, part) for part in parts], axis=1)
-    if counts.shape[0] < 2:
-        raise InputError(f"a bootstrap interval needs at least 2 items, got {counts.shape[0]}")
     statistics = []
     names = []
     for j, part in enumerate(parts):
@@ -215,8 +214,10 @@ def score_intervals(
         for which in ("precision", "recall", "f1"):
             statistics.append(columns_statistic(prf_statistic(which), 3 * j))
             names.append(f"{prefix}{which}")
+    if counts.shape[0] < 2:  # one item has no interval to resample: every interval undefined
+        return {f"{name}_ci_{end}": None for name in names for end in ("low", "high")}
     low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
-    out: dict[str, float] = {}
+    out: dict[str, float | None] = {}
     for name, lo, hi in zip(names, low, high):
         out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
     return out

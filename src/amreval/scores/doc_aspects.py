@@ -253,12 +253,14 @@ def aspect_parts(result: AspectResult, statistic: str = "f1") -> dict[str, tuple
 
 def aspect_intervals(
     result: AspectResult, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Bootstrap intervals of every aspect row's precision, recall and F1, documents resampled as
     :func:`~amreval.scores.bootstrap.score_intervals` resamples them: ``aspect_agent_f1_ci_low``, ...
 
+    With fewer than 2 documents every value is None (an interval of one document is undefined).
+
     Raises:
-        InputError: fewer than 2 documents, or a setting out of range.
+        InputError: a setting out of range.
     """
     import numpy as np
 
@@ -270,16 +272,16 @@ def aspect_intervals(
     confidence = check_confidence(confidence)
     rows = _rows()
     counts = np.array([[c for _, name in rows for c in _counts(p, name)] for p in result.pairs], dtype=np.float64)
-    if counts.shape[0] < 2:
-        raise InputError(f"a bootstrap interval needs at least 2 items, got {counts.shape[0]}")
     names = [f"{key}_{which}" for key, _ in rows for which in ("precision", "recall", "f1")]
+    if counts.shape[0] < 2:  # one document has no interval to resample: every interval undefined
+        return {f"{name}_ci_{end}": None for name in names for end in ("low", "high")}
     statistics = [
         columns_statistic(prf_statistic(which), 3 * j)
         for j in range(len(rows))
         for which in ("precision", "recall", "f1")
     ]
     low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
-    out: dict[str, float] = {}
+    out: dict[str, float | None] = {}
     for name, lo, hi in zip(names, low, high):
         out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
     return out

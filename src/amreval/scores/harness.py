@@ -228,9 +228,10 @@ def summarize(
     test = sum(p.test for p in pairs)
     gold = sum(p.gold for p in pairs)
     p, r, f = prf(match, test, gold)
+    # one pair has no interval to resample: undefined (None), not an error that loses the score
     ci = (
         bootstrap_f1(pairs, n_resamples=bootstrap, confidence=confidence, seed=config.search.seed)
-        if bootstrap
+        if bootstrap and len(pairs) >= 2
         else None
     )
     return SmatchResult(p, r, f, match, test, gold, pairs, sum(bool(x.optimal) for x in pairs), ci, config)

@@ -168,7 +168,7 @@ def stream_score(
     result = SmatchResult(p, r, f, state.match, state.test, state.gold, n_optimal=state.n_optimal, config=config)
     result.pairs = state.pairs  # type: ignore[assignment]  # a sequence of PairScore, not a list
     result.unreadable_predictions = state.failed
-    if bootstrap:
+    if bootstrap and len(result.pairs) >= 2:  # one pair: the interval is undefined (None)
         result.ci = bootstrap_f1(result.pairs, n_resamples=bootstrap, confidence=confidence, seed=config.search.seed)
     return result
 

@@ -28,6 +28,7 @@ __all__ = [
     "map_pairs",
     "score_named",
     "start_workers",
+    "end_workers",
 ]
 
 
@@ -56,6 +57,25 @@ def _die_with_parent(parent: int) -> None:
         except (OSError, AttributeError):  # pragma: no cover - Linux without a usable libc
             pass
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def end_workers() -> None:
+    """Kill every worker process this process started, at once, without waiting for them: what a process
+    that is about to end (Ctrl-C) does first, so that no worker outlives it by the moment the kernel's
+    parent-death signal or the watching thread takes (a worker of a fork server is no child of this
+    process, and its watch looks twice a second)."""
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is None:  # no worker was ever started
+        return
+    try:
+        children = multiprocessing.active_children()
+    except Exception:  # pragma: no cover - the pool was being changed by another thread as the process ends
+        return
+    for child in children:
+        try:
+            child.kill()
+        except (OSError, ValueError):  # pragma: no cover - gone already, or closed
+            pass
 
 
 def _watch_parent(parent: int) -> None:
