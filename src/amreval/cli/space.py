@@ -3,6 +3,7 @@ script, the app, examples, this amreval as a file, the card).
 
 Example:
     amreval space docsmatch my_space --hub-id user/docsmatch
+    amreval space smatch my_space --hub-id user/smatch
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "requirements.txt with amreval's dependencies (the app and the scripts install amreval from the file "
         "when they start), and the card (sdk_version: the installed gradio)."
     )
-    p.add_argument("metric", choices=("docsmatch", "mfbeta"), help="the metric")
+    p.add_argument("metric", choices=("docsmatch", "mfbeta", "smatch"), help="the metric")
     p.add_argument("out", metavar="OUT", help="output folder (missing or empty)")
     p.add_argument("--hub-id", required=True, metavar="USER/NAME", help="the Space's id on the Hub")
     p.add_argument("--gradio-version", metavar="V", help="sdk_version of the card (default: the installed gradio)")
