@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from amreval.cli.options import add_progress, add_verbose, usage_checked
-from amreval.cli.output import svg_paths
+from amreval.cli.output import SVG_HELP, svg_paths
 from amreval.errors import AmrevalError, UsageError
 from amreval.scores.text import plural
 
@@ -73,8 +73,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--svg",
         metavar="OUT",
-        help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
-        "OUT for one document, OUT with _<document id> (or _1, _2, ...) before .svg for several (needs Graphviz)",
+        help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): " + SVG_HELP,
     )
     add_progress(p)
     add_verbose(p)
@@ -155,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         from amreval.report.draw import document_graph_svg
 
-        for path, g in zip(svg_paths(args.svg, [g.id for g in graphs]), graphs):
+        paths = svg_paths(args.svg, [g.id for g in graphs])
+        for path, g in progress_bar(list(zip(paths, graphs)), enable=args.progress, desc="drawing", unit="doc"):
             document_graph_svg(g, path)
     return 0
