@@ -12,7 +12,7 @@ import sys
 
 from amreval.cli.options import add_progress, add_verbose, usage_checked
 from amreval.cli.output import SVG_HELP, svg_paths
-from amreval.errors import AmrevalError, UsageError
+from amreval.errors import UsageError
 from amreval.scores.text import plural
 
 __all__ = ["add_arguments", "run"]
@@ -132,11 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("--amr3 needs --split (train, validation, test or validation_alternative)")
             layout = Amr3Layout(args.amr3)
             split = check_split(args.split)
-            xml_files = layout.split_files(split)
-            if not xml_files:
-                raise AmrevalError(
-                    f"{args.amr3}: no MS-AMR XML file of the {split} split in {layout.split_folder(split)}"
-                )
+            xml_files = layout.split_files(split)  # a split without its files: an InputError naming them
             amr_files = args.amrs or layout.amr_files()
         else:
             if not args.amrs:
