@@ -64,6 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairwise-role", default="same-as", help="role of pairwise edges (default same-as)")
     p.add_argument("--rep", default="docamr", help="docamr (default), no-merge, merge-names or merge-all")
     p.add_argument(
+        "--bridging",
+        choices=("all", "reference"),
+        default="all",
+        help="MS-AMR bridging with several members: every member gets its :subset/:part edge (all, default), or "
+        "only the last one, as the reference converter docAMR 0.1.1 writes it (reference: its output exactly)",
+    )
+    p.add_argument(
         "--strict",
         action="store_true",
         help="fail on a reference to a missing sentence or variable, or (with --coref) on a mention "
@@ -140,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             xml_files, amr_files = args.xml, args.amrs
         amrs = read_sentence_amrs(amr_files)
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
-            graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict))
+            graphs.append(convert_document(read_msamr_xml(f), amrs, rep, strict=args.strict, bridging=args.bridging))
     text = "\n\n".join(g.to_string() for g in graphs) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
