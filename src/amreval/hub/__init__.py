@@ -4,8 +4,8 @@
   by name) and :func:`write_space` (a metric's Space folder);
 * :mod:`amreval.hub.metric_io` and :mod:`amreval.hub.metric_compute`: what the metric scripts take and
   give back, and the one call each makes (per-item scores, bootstrap intervals, the paired test);
-* :mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta`: the Space apps' pages, built
-  from :mod:`amreval.hub.space_app` (extra ``space``);
+* :mod:`amreval.hub.space_smatch`, :mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta`:
+  the Space apps' pages, built from :mod:`amreval.hub.space_app` (extra ``space``);
 * :mod:`amreval.hub.modelcard`: scores as ``model-index`` metadata (extra ``hub``);
 * :mod:`amreval.hub.ms_amr_rows`: the MS-AMR dataset rows, read without ``datasets``;
 * :mod:`amreval.hub.ms_amr`: the ``datasets`` builder and the Parquet export (extra ``hub``).
