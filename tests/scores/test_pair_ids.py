@@ -37,9 +37,18 @@ def test_s2match_and_docsmatch_pairs_too():
     assert [p.id for p in docsmatch([doc], [doc]).pairs] == ["doc1"]
 
 
-def test_the_stream_keeps_the_ids(tmp_path):
+def test_the_stream_keeps_five_numbers_a_pair_and_names_the_ids_as_it_goes(tmp_path):
+    """The bounded-memory stream (the command line's) keeps no id in its pairs, as it keeps no mapping: its
+    callback gets each pair's ids as the pair is scored, which is where the command line prints them."""
     (tmp_path / "p.amr").write_text(PRED)
     (tmp_path / "g.amr").write_text(GOLD)
-    result = stream_score(tmp_path / "p.amr", tmp_path / "g.amr", score_smatch_pair, Config("smatch"))
-    assert [p.id for p in result.pairs] == ["g1", "p2", None]
-    assert result.pairs[0].as_dict()["id"] == "g1" and result.pairs[0].match == 3
+    seen = []
+    result = stream_score(
+        tmp_path / "p.amr", tmp_path / "g.amr", score_smatch_pair, Config("smatch"), on_pair=seen.append
+    )
+    assert [(index, pred_id, gold_id) for index, _, pred_id, gold_id, _ in seen] == [
+        (0, "p1", "g1"),
+        (1, "p2", None),
+        (2, None, None),
+    ]
+    assert [p.id for p in result.pairs] == [None, None, None] and result.pairs[0].match == 3

@@ -62,10 +62,9 @@ PairRecord = tuple[int, PairScore, "str | None", "str | None", bool]
 
 
 class CompactPairs(Sequence[PairScore]):
-    """Per-pair scores kept as five numbers and an id each; items are :class:`PairScore` (without mapping)."""
+    """Per-pair scores kept as five numbers each; items are :class:`PairScore` (without mapping)."""
 
     def __init__(self) -> None:
-        self._ids: list[str | None] = []
         self._match = array("d")
         self._test = array("q")
         self._gold = array("q")
@@ -73,8 +72,7 @@ class CompactPairs(Sequence[PairScore]):
         self._bound = array("d")
 
     def append(self, s: PairScore) -> None:
-        """Keep one pair's numbers and id."""
-        self._ids.append(s.id)
+        """Keep one pair's numbers."""
         self._match.append(s.match)
         self._test.append(s.test)
         self._gold.append(s.gold)
@@ -95,12 +93,7 @@ class CompactPairs(Sequence[PairScore]):
             return [self[i] for i in range(*k.indices(len(self)))]
         m = self._match[k]
         return PairScore(
-            int(m) if m.is_integer() else m,
-            self._test[k],
-            self._gold[k],
-            bool(self._optimal[k]),
-            self._bound[k],
-            id=self._ids[k],
+            int(m) if m.is_integer() else m, self._test[k], self._gold[k], bool(self._optimal[k]), self._bound[k]
         )
 
 
@@ -199,7 +192,6 @@ class _State:
         self.first_error: object = None
 
     def add(self, index: int, s: PairScore, pred_id: str | None, gold_id: str | None, error: str | None) -> None:
-        s.id = gold_id or pred_id
         self.pairs.append(s)
         self.match += s.match
         self.test += s.test
