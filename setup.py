@@ -4,10 +4,10 @@
 no NumPy headers; called through ctypes). It is optional: where no C compiler is found the install goes
 on and the alignments run in the kernels' pure-Python form, with a warning.
 
-``metrics/docsmatch`` and ``metrics/mfbeta`` (script, card, app, examples, requirements) are copied into
-the built package, so that ``amreval.hub.load_metric("docsmatch")`` finds them in an installed wheel; the app
-Spaces' folders (``spaces/compare``: the app, card, examples, requirements) likewise as ``amreval/_spaces/``, where
-``amreval space compare`` finds them.
+``metrics/docsmatch``, ``metrics/mfbeta`` and ``metrics/smatch`` (script, card, app, examples, requirements) are
+copied into the built package, so that ``amreval.hub.load_metric("docsmatch")`` finds them in an installed wheel;
+the app Spaces' folders (``spaces/compare``: the app, card, examples, requirements) likewise as
+``amreval/_spaces/``, where ``amreval space compare`` finds them.
 """
 
 import shutil
@@ -17,7 +17,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
-METRICS = ("docsmatch", "mfbeta")
+METRICS = ("docsmatch", "mfbeta", "smatch")
 SPACES = ("compare",)
 HERE = Path(__file__).resolve().parent
 

@@ -252,3 +252,42 @@ def test_standardize_with_the_coreference_or_fine_grained_scores_is_a_usage_erro
     )
     code, out, _ = run(capsys, "docsmatch", *files, "--standardize", "none")
     assert code == 0 and out.splitlines()[-1] == "F-score: 0.9091"
+
+
+def test_svg_into_a_folder_one_picture_per_document_with_progress(tmp_path, capsys):
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    pytest.importorskip("graphviz", reason="the graphviz Python package (draw extra) is not installed")
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot program is not installed (apt-get install graphviz)")
+    docs = Path(__file__).resolve().parents[2] / "metrics" / "docsmatch" / "examples"
+    out = tmp_path / "pictures"
+    code, _, err = run(
+        capsys,
+        "docsmatch",
+        "-f",
+        str(docs / "pred.docamr.amr"),
+        str(docs / "gold.docamr.amr"),
+        "--svg",
+        f"{out}/",
+        "--progress",
+    )
+    assert code == 0, err
+    # the two documents' ids name the files in the folder; the drawing has its progress bar
+    assert sorted(p.name for p in out.iterdir()) == ["demo.svg", "trip.svg"]
+    assert "matched:" in "".join(ET.parse(out / "demo.svg").getroot().itertext())
+    assert "drawing" in err
+    # docamr: a folder that exists takes the pictures too
+    code, _, err = run(capsys, "docamr", "--no-merge", str(docs / "gold.docamr.amr"), "--svg", str(out))
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["demo.svg", "trip.svg"]
+    assert "sentence 1" in "".join(ET.parse(out / "trip.svg").getroot().itertext())
+
+
+def test_the_svg_help_says_how_pictures_are_named(capsys):
+    for command in ("docsmatch", "docamr"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "OUT with _<document id> before .svg" in text and "DIR/<document id>.svg for each document" in text

@@ -219,3 +219,31 @@ def test_smatch_ci_gives_precision_and_recall_intervals_too(capsys, files):
     data = json.loads(out)
     assert (data["precision_ci_low"], data["recall_ci_low"], data["recall_ci_high"]) == (1.0, 0.5, 1.0)
     assert data["f1_ci_low"] == pytest.approx(2 / 3)
+
+
+def test_meaning_needs_no_form_files(capsys, files, tmp_path):
+    from amreval.amr.read import read_graphs
+    from amreval.scores.s2match import s2match
+
+    vectors = tmp_path / "glove.txt"
+    vectors.write_text("cat 1 0\nkitten 0.8 0.6\ndog 0.6 0.8\n", encoding="utf-8")
+    argv = ["compare", "-f", files["pred"], files["other"], "--gold", files["gold"], "--score", "meaning"]
+    code, out, err = run(capsys, *argv, "--vectors", vectors, "--json", "--csv", tmp_path / "items.csv")
+    assert code == 0, err
+    data = json.loads(out)
+    gold = read_graphs(files["gold"])
+    expected = {name: s2match(read_graphs(files[name]), gold, vectors=str(vectors)).f1 for name in ("pred", "other")}
+    assert {s["name"]: s["meaning"] for s in data["systems"]} == expected
+    # Meaning alone: no Form or MFβ in the breakdown, the items' counts are (match, test, gold)
+    assert [t["score"] for t in data["breakdown"]] == ["meaning"]
+    header = (tmp_path / "items.csv").read_text().splitlines()[0]
+    assert (
+        header == "position,id,pred,other,difference,pred_match,pred_test,pred_gold,other_match,other_test,other_gold"
+    )
+    # --form given anyway: the MFβ breakdown as before
+    forms = [tmp_path / "a.form", tmp_path / "b.form"]
+    for path in forms:
+        path.write_text("1\n1\n1\n", encoding="utf-8")
+    code, out, err = run(capsys, *argv, "--vectors", vectors, "--json", "--form", *forms)
+    assert code == 0, err
+    assert [t["score"] for t in json.loads(out)["breakdown"]] == ["mfbeta", "meaning", "form"]

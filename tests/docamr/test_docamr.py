@@ -12,6 +12,7 @@ from amreval.docamr import (
     REPRESENTATIONS,
     chains_from_pairs,
     convert_document,
+    convert_documents,
     loads_msamr_xml,
     normalize_graph,
     read_msamr_xml,
@@ -513,3 +514,37 @@ def test_a_sentence_listed_twice_is_read_once_with_a_warning():
     assert doc.sentence_ids == ["D.1", "D.2"]
     with pytest.raises(DecodeError, match=r"lists the sentence D\.1 more than once; expected each once"):
         loads_msamr_xml(xml, strict=True)
+
+
+@pytest.mark.parametrize("rep", REPRESENTATIONS)
+def test_bridging_reference_gives_the_reference_converters_output(reference_dir, rep):
+    """With bridging="reference" the conversion equals docAMR 0.1.1's own output files, triple for triple
+    (the default keeps rel-6's first member too: one :subset edge more)."""
+    base, amrs, docs = _reference_inputs(reference_dir)
+    ours = [convert_document(d, amrs, rep, bridging="reference") for d in docs]
+    expected = read_graphs(base / "expected" / f"synth.{REF_NAMES[rep]}.amr")
+    result = smatch(ours, expected, solver="exact")
+    assert [(p.match, p.test, p.gold, p.optimal) for p in result.pairs] == [
+        (p.gold, p.gold, p.gold, True) for p in result.pairs
+    ]
+    src, role, tgt = _EXTRA[rep]
+    assert not any(e.source == src and e.role == role and e.target == tgt for e in ours[0].edges)
+    default = smatch([convert_document(docs[0], amrs, rep)], expected[:1], solver="exact")
+    assert (default.test - default.gold, default.match) == (1, default.gold)
+
+
+def test_bridging_reference_from_the_command_line(reference_dir, tmp_path, capsys):
+    from amreval.cli import main
+
+    base = reference_dir / "docamr"
+    xml_files = [str(p) for p in sorted((base / "xml").glob("*.xml"))]
+    out = tmp_path / "ref.amr"
+    argv = ["docamr", "--xml", *xml_files, "--amrs", str(base / "amrs.txt"), "-o", str(out), "--bridging", "reference"]
+    assert main(argv) == 0
+    result = smatch(read_graphs(out), read_graphs(base / "expected" / "synth.docAMR.amr"), solver="exact")
+    assert all(p.match == p.test == p.gold for p in result.pairs) and result.f1 == 1.0
+    with pytest.raises(SystemExit):
+        main([*argv[:-1], "last"])
+    assert "invalid choice: 'last'" in capsys.readouterr().err
+    with pytest.raises(InputError, match=r"unknown bridging 'last'; expected one of all, reference"):
+        convert_documents([], {}, bridging="last")

@@ -38,10 +38,11 @@ PRED = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0
 
 
 def test_metric_dir_is_the_source_folder_here():
-    assert METRICS == ("docsmatch", "mfbeta")
+    assert METRICS == ("docsmatch", "mfbeta", "smatch")
     assert metric_dir("docsmatch") == ROOT / "metrics" / "docsmatch"
     assert metric_dir("mfbeta") == ROOT / "metrics" / "mfbeta"
-    with pytest.raises(InputError, match=r"unknown metric 'bleu'; amreval ships docsmatch, mfbeta"):
+    assert metric_dir("smatch") == ROOT / "metrics" / "smatch"
+    with pytest.raises(InputError, match=r"unknown metric 'bleu'; amreval ships docsmatch, mfbeta, smatch"):
         metric_dir("bleu")
 
 
@@ -353,3 +354,23 @@ def test_a_space_is_never_written_into_a_folder_with_files_or_under_a_module_nam
     with pytest.raises(InputError, match=r"the folder's name 'numpy' is the name of a module the Space imports"):
         write_space("docsmatch", tmp_path / "numpy", hub_id="user/x", gradio_version="6.31.0", package=sdist)
     assert not (tmp_path / "out").exists() and not (tmp_path / "numpy").exists()
+
+
+def test_space_command_writes_the_smatch_bundle(tmp_path, capsys, sdist):
+    evaluate = pytest.importorskip("evaluate", reason="the hub extra (evaluate, datasets) is not installed")
+    out = tmp_path / "bundle"
+    assert (
+        main(["space", "smatch", str(out), "--hub-id", "u/x", "--sdist", str(sdist), "--gradio-version", "6.31.0"]) == 0
+    )
+    printed = capsys.readouterr().out
+    assert (
+        f"smatch Space written to {out}: README.md, amreval-{__version__}.tar.gz, app.py, bundle.py, examples/"
+        in printed
+    )
+    names = {p.name for p in out.rglob("*") if p.is_file()}
+    assert {"smatch.py", "x.py", "bundle.py", "app.py", "packages.txt", "requirements.txt", "README.md"} <= names
+    assert {"gold.amr", "pred.amr", "pred2.amr", "cut.amr"} <= names
+    card = (out / "README.md").read_text()
+    assert 'evaluate.load("u/x")' in card and "sdk_version: 6.31.0" in card
+    results = evaluate.load(str(out / "x.py")).compute(predictions=["(a / b)"], references=["(a / c)"])
+    assert (results["match"], results["test"], results["gold"]) == (1, 2, 2)

@@ -313,3 +313,62 @@ def test_datasets_progress_bars_only_when_asked(amr3, tmp_path, capsys):
     export_ms_amr(amr3, tmp_path / "asked", ("docamr",), progress=True)
     assert "Creating parquet" in capsys.readouterr().err
     assert not datasets.utils.are_progress_bars_disabled()  # the global switch is left as it was
+
+
+DEV_IDS = (
+    "msamr_dfa_004, msamr_dfa_018, msamr_dfa_022, msamr_dfa_040, msamr_dfa_044, msamr_dfa_056, msamr_dfa_064, "
+    "msamr_dfa_066, msamr_dfa_073, msamr_dfa_086, msamr_dfa_092, msamr_dfa_096, msamr_dfa_097, msamr_dfa_100, "
+    "msamr_dfa_104, msamr_dfa_106, msamr_dfa_108, msamr_dfa_109, msamr_dfa_138, msamr_dfa_147, msamr_dfb_002, "
+    "msamr_dfb_003, msamr_dfb_006, msamr_dfb_010, msamr_dfb_013, msamr_dfb_015, msamr_dfb_019, msamr_dfb_021, "
+    "msamr_dfb_022, msamr_dfb_026, msamr_dfb_028, msamr_dfb_032, msamr_dfb_038, msamr_dfb_041, msamr_dfb_054, "
+    "msamr_dfb_055, msamr_dfb_057, msamr_dfb_061, msamr_dfb_066, msamr_dfb_121, msamr_dfb_133, msamr_dfb_134"
+)
+
+
+@pytest.fixture
+def without_validation(amr3):
+    """The release without its one validation document: the train folder holds two other documents."""
+    (amr3 / "data/multisentence/ms-amr-split/train/msamr_dfa_004.xml").unlink()
+    train = amr3 / "data/multisentence/ms-amr-split/train"
+    return amr3, (
+        f"{amr3}: no MS-AMR XML file of the validation split in {train} (it holds 2 other msamr_*.xml file(s)); "
+        "the validation split is a fixed list of 42 train documents, those with a second annotation (the DocAMR "
+        f"paper's dev set), each expected as <id>.xml in ms-amr-split/train: {DEV_IDS}"
+    )
+
+
+def test_an_empty_split_is_named_with_its_documents_by_the_builder(without_validation, tmp_path):
+    root, message = without_validation
+    # before: datasets' ValueError 'Instruction "validation" corresponds to no data!'
+    with pytest.raises(InputError) as exc:
+        load_ms_amr(root, cache_dir=tmp_path / "cache")
+    assert str(exc.value) == message
+
+
+def test_an_empty_split_stops_the_export(without_validation, tmp_path, capsys):
+    from amreval.cli import main
+
+    root, message = without_validation
+    # before: the split was left out of the export without a word
+    assert main(["export-ms-amr", "--amr3", str(root), str(tmp_path / "out"), "--config", "docamr"]) == 1
+    assert capsys.readouterr().err == f"amreval: error: {message}\n"
+    with pytest.raises(InputError, match=r"no MS-AMR XML file of the validation split"):
+        export_ms_amr(root, tmp_path / "out2", ("docamr",))
+
+
+def test_docamr_of_an_empty_split_names_the_documents(without_validation, tmp_path, capsys):
+    from amreval.cli import main
+
+    root, message = without_validation
+    out = tmp_path / "v.amr"
+    assert main(["docamr", "--amr3", str(root), "--split", "validation", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == f"amreval: error: {message}\n" and not out.exists()
+    # a missing test folder's split: its 9 documents
+    for path in (root / "data/multisentence/ms-amr-split/test").iterdir():
+        path.unlink()
+    assert main(["docamr", "--amr3", str(root), "--split", "test", "-o", str(out)]) == 1
+    assert capsys.readouterr().err.endswith(
+        "(it holds no msamr_*.xml file); the test split is the 9 official test documents, in ms-amr-split/test: "
+        "msamr_dfa_007, msamr_dfa_027, msamr_dfa_041, msamr_dfa_063, msamr_dfa_077, msamr_dfa_081, msamr_dfa_093, "
+        "msamr_dfa_095, msamr_dfa_134\n"
+    )

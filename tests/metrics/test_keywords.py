@@ -18,6 +18,7 @@ from amreval.match.options import SearchOptions
 from amreval.mfbeta.options import FormOptions, MeaningOptions
 from amreval.mfbeta.score import mfbeta
 from amreval.scores.docsmatch import docsmatch
+from amreval.scores.smatch import smatch
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
@@ -44,6 +45,26 @@ DOCSMATCH = {
     "frames": None,
     "averages": False,
     "zero_division": math.nan,  # the one object: dict equality finds it by identity
+}
+SMATCH = {
+    "repair": False,
+    "per_sentence": False,
+    "solver": None,  # the config name's solver, else exact
+    "restarts": 19,
+    "seed": 0,
+    "time_limit": 30.0,
+    "num_workers": 1,
+    "strict": False,
+    "progress": None,
+    "bootstrap": 0,
+    "confidence": 0.95,
+    "compare_predictions": None,
+    "test": "permutation",
+    "n_resamples": 10000,
+    "alternative": "two-sided",
+    "standardize": "smatch",
+    "averages": False,
+    "zero_division": math.nan,
 }
 MFBETA = {
     "reference_amrs": None,
@@ -87,7 +108,7 @@ MFBETA = {
 }
 
 
-@pytest.fixture(scope="module", params=["docsmatch", "mfbeta"])
+@pytest.fixture(scope="module", params=["docsmatch", "mfbeta", "smatch"])
 def metric(request):
     return evaluate.load(str(ROOT / "metrics" / request.param))
 
@@ -103,7 +124,7 @@ def _documented(metric) -> set[str]:
 
 
 def test_compute_lists_every_option_with_its_default(metric):
-    expected = DOCSMATCH if metric.name == "docsmatch" else MFBETA
+    expected = {"docsmatch": DOCSMATCH, "mfbeta": MFBETA, "smatch": SMATCH}[metric.name]
     parameters = inspect.signature(metric._compute).parameters
     assert list(parameters) == ["predictions", "references", *expected]
     assert {name: p.default for name, p in parameters.items() if name in expected} == expected
@@ -113,7 +134,10 @@ def test_compute_lists_every_option_with_its_default(metric):
 
 def _core_defaults(name: str) -> dict[str, object]:
     """The core function's keywords and their defaults; MFβ's settings are the fields of its option values."""
-    core = {n: p.default for n, p in inspect.signature(docsmatch if name == "docsmatch" else mfbeta).parameters.items()}
+    function = {"docsmatch": docsmatch, "mfbeta": mfbeta, "smatch": smatch}[name]
+    core = {n: p.default for n, p in inspect.signature(function).parameters.items()}
+    if name == "smatch":  # the search settings are its **search keywords
+        core |= {f.name: f.default for f in fields(SearchOptions)}
     if name == "mfbeta":
         core |= {f.name: f.default for cls in (FormOptions, MeaningOptions, SearchOptions) for f in fields(cls)}
     return core

@@ -74,6 +74,7 @@ def _results() -> list[Result]:
     return [
         smatch(PRED, GOLD),
         smatch(PRED, GOLD).config,
+        smatch(PRED, GOLD).pairs[0],
         docsmatch([DOC], [DOC], coref=True),
         counts,
         counts.micro,

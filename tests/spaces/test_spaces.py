@@ -58,6 +58,7 @@ SPACES = os.environ.get("AMREVAL_SPACES")
 METRICS = Path(SPACES) if SPACES else ROOT / "metrics"
 DOCSMATCH_EXAMPLES = METRICS / "docsmatch" / "examples"
 MFBETA_EXAMPLES = METRICS / "mfbeta" / "examples"
+SMATCH_EXAMPLES = METRICS / "smatch" / "examples"
 
 expect.set_options(timeout=TIMEOUT_MS)
 
@@ -179,7 +180,7 @@ def test_bundles_run_on_the_installed_package():
     # installed by an app from the bundle's sdist, not from an index
     origin = distribution("amreval").read_text("direct_url.json") or ""
     assert f"amreval-{amreval.__version__}.tar.gz" in origin, origin
-    for name in ("docsmatch", "mfbeta"):
+    for name in ("docsmatch", "mfbeta", "smatch"):
         if (METRICS / name).is_dir():
             # requirements.txt names no file of the folder (the builder installs it alone); the app and
             # the metric script install the folder's own sdist of this version
@@ -238,6 +239,19 @@ def docsmatch_metric():
 @pytest.fixture(scope="module")
 def docsmatch_url():
     with serve("docsmatch") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def smatch_metric():
+    import evaluate
+
+    return evaluate.load(str(METRICS / "smatch"))
+
+
+@pytest.fixture(scope="module")
+def smatch_url():
+    with serve("smatch") as url:
         yield url
 
 
@@ -454,6 +468,101 @@ def test_docsmatch_compare_tab(page, docsmatch_url, docsmatch_metric, artifacts)
     expect(page.locator("#differences tbody tr").first).to_contain_text(["demo", "trip"][biggest - 1])
     expect(page.locator("#differences-picture svg rect.item")).to_have_count(sum(a != b for a, b in zip(first, second)))
     page.screenshot(path=artifacts / "docsmatch-compare.png", full_page=True)
+
+
+# --------------------------------------------------------------------------- Smatch
+
+
+def check_smatch(page: Page, expected: dict, labels: list[str]) -> None:
+    cells = shown(page, "#overall-scores")
+    for key in ("precision", "recall", "f1"):
+        assert_number(cells, key, expected[key])
+    for key in ("match", "test", "gold", "n_pairs", "n_optimal", "n_unreadable"):
+        assert cells[key][0] == str(expected[key]), key
+    for key in ("n_intact", "n_repaired", "n_unrepairable"):
+        assert (cells[key][0] if key in cells else None) == (str(expected[key]) if key in expected else None), key
+    assert cells["config"][0] == expected["config"]
+    rows = shown(page, "#per-sentence-scores")
+    assert len(rows) == len(expected["per_sentence_f1"]) == len(labels)
+    for k, f1 in enumerate(expected["per_sentence_f1"], start=1):
+        assert_number(rows, f"snt_{k}_f1", f1)
+    for k, label in enumerate(labels):
+        expect(page.locator("#per-sentence-scores tbody tr").nth(k)).to_contain_text(label)
+
+
+def test_smatch_example_then_options(page, smatch_url, smatch_metric, artifacts):
+    pred, gold = graph_blocks(SMATCH_EXAMPLES / "pred.amr"), graph_blocks(SMATCH_EXAMPLES / "gold.amr")
+    page.goto(smatch_url)
+    page.get_by_text("Three parsed sentences").click()
+    expect(page.locator("#pred-text textarea")).to_have_value((SMATCH_EXAMPLES / "pred.amr").read_text())
+    expect(page.locator("#overall [data-key=f1]")).to_be_visible()
+    expected = smatch_metric.compute(predictions=pred, references=gold, per_sentence=True)
+    assert (expected["match"], expected["test"], expected["gold"]) == (17, 17, 20)
+    check_smatch(page, expected, ["ex.1", "ex.2", "ex.3"])
+    expect(page.locator("#graph input")).to_have_value("1. ex.1")
+    assert_picture(page, expected["per_sentence_f1"][0])
+    check_viewer(page)
+    page.screenshot(path=artifacts / "smatch-example.png", full_page=True)
+    page.locator("#graph input").click()
+    page.get_by_role("option", name="2. ex.2").click()
+    assert_picture(page, expected["per_sentence_f1"][1])
+
+    # another reading and seed, then the Score button
+    page.locator("#seed input").fill("3")
+    page.get_by_label("smatchpp-generic").check()
+    page.locator("#score").click()
+    expected = smatch_metric.compute(
+        predictions=pred, references=gold, seed=3, standardize="smatchpp-generic", per_sentence=True
+    )
+    expect(page.locator("#overall-scores [data-key=config]")).to_have_text(expected["config"])
+    check_smatch(page, expected, ["ex.1", "ex.2", "ex.3"])
+
+
+def test_smatch_repairs_cut_generations_as_the_metric_does(page, smatch_url, smatch_metric, artifacts):
+    cut, gold = (SMATCH_EXAMPLES / "cut.amr").read_text(), graph_blocks(SMATCH_EXAMPLES / "gold.amr")
+    cut_graphs = [b for b in graph_blocks(SMATCH_EXAMPLES / "cut.amr")]
+    expected = smatch_metric.compute(predictions=cut_graphs, references=gold, repair=True, per_sentence=True)
+    assert (expected["match"], expected["n_repaired"], expected["n_intact"]) == (17, 2, 1)
+    page.goto(smatch_url)
+    page.locator("#repair input[type=checkbox]").check()
+    page.get_by_text("Generations cut short (tick Repair)").click()
+    expect(page.locator("#pred-text textarea")).to_have_value(cut)
+    expect(page.locator("#overall-scores [data-key=n_repaired]")).to_have_text("2")
+    check_smatch(page, expected, ["ex.1", "ex.2", "ex.3"])
+    # the picture shows the repaired graph that was scored
+    assert_picture(page, expected["per_sentence_f1"][0])
+    page.screenshot(path=artifacts / "smatch-repair.png", full_page=True)
+
+
+def test_smatch_reports_bad_input(page, smatch_url):
+    page.goto(smatch_url)
+    page.locator("#pred-text textarea").fill("(a / b)\n\n(c / d)")
+    page.locator("#gold-text textarea").fill("(a / b)")
+    page.locator("#score").click()
+    expect(page.get_by_text("2 predicted graph(s) but 1 gold graph(s); they pair by position.")).to_be_visible()
+
+
+def test_smatch_compare_tab(page, smatch_url, smatch_metric, artifacts):
+    pred, other, gold = (graph_blocks(SMATCH_EXAMPLES / f) for f in ("pred.amr", "pred2.amr", "gold.amr"))
+    page.goto(smatch_url)
+    page.get_by_text("Two systems on three sentences").click()
+    expect(page.locator("#other-text textarea")).to_have_value((SMATCH_EXAMPLES / "pred2.amr").read_text())
+    expect(page.locator("#comparison [data-key=f1_p_value]")).to_be_visible()
+    expected = smatch_metric.compute(predictions=pred, references=gold, compare_predictions=other, per_sentence=True)
+    cells = shown(page, "#comparison")
+    assert len(cells) == 6
+    for key in ("f1", "compare_f1", "f1_difference", "f1_difference_ci_low", "f1_difference_ci_high", "f1_p_value"):
+        assert_number(cells, key, expected[key])
+    page.screenshot(path=artifacts / "smatch-compare.png", full_page=True)
+
+
+def test_smatch_app_warms_up_when_built(smatch_metric, monkeypatch):
+    module = load_app("smatch")
+    assert module.warm_up() == 1.0
+    calls = []
+    monkeypatch.setattr(module, "warm_up", lambda: calls.append("warm") or 1.0)
+    module.build_demo(smatch_metric)
+    assert calls == ["warm"]
 
 
 # --------------------------------------------------------------------------- MFβ

@@ -109,7 +109,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--form",
         nargs="+",
         metavar="FILE",
-        help="MFβ scores: one file per system, one preference score (or 1/0 for acceptable or not) per line",
+        help="MFβ and Form scores: one file per system, one preference score (or 1/0 for acceptable or not) per "
+        "line (--score meaning needs none: S²match of the parses, no language model)",
     )
     p.add_argument("--beta", type=beta, default=1.0, help="MFβ's β (default 1)")
     add_standardize(p)
@@ -169,9 +170,11 @@ def run(args: argparse.Namespace) -> int:
 
         if options.pop("standardize", None):
             raise InputError(f"--standardize: only the smatch score reads triples another way; got {args.score}")
-        if not args.form or len(args.form) != len(names):
-            raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
-        form = {name: _read_form(path) for name, path in zip(names, args.form)}
+        form: dict[str, list[float]] | None = None  # Meaning alone needs no Form (no language model)
+        if args.form or args.score != "meaning":
+            if not args.form or len(args.form) != len(names):
+                raise InputError(f"--score {args.score} needs --form with one file per system ({len(names)})")
+            form = {name: _read_form(path) for name, path in zip(names, args.form)}
         options["dimensions"] = args.dimensions
         cmp = compare_mfbeta_systems(systems, gold, form=form, beta=args.beta, tolerance=args.tolerance, **options)
     else:

@@ -11,8 +11,8 @@ import argparse
 import sys
 
 from amreval.cli.options import add_progress, add_verbose, usage_checked
-from amreval.cli.output import svg_paths
-from amreval.errors import AmrevalError, UsageError
+from amreval.cli.output import SVG_HELP, svg_paths
+from amreval.errors import UsageError
 from amreval.scores.text import plural
 
 __all__ = ["add_arguments", "run"]
@@ -64,6 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairwise-role", default="same-as", help="role of pairwise edges (default same-as)")
     p.add_argument("--rep", default="docamr", help="docamr (default), no-merge, merge-names or merge-all")
     p.add_argument(
+        "--bridging",
+        choices=("all", "reference"),
+        default="all",
+        help="MS-AMR bridging with several members: every member gets its :subset/:part edge (all, default), or "
+        "only the last one, as the reference converter docAMR 0.1.1 writes it (reference: its output exactly)",
+    )
+    p.add_argument(
         "--strict",
         action="store_true",
         help="fail on a reference to a missing sentence or variable, or (with --coref) on a mention "
@@ -73,8 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--svg",
         metavar="OUT",
-        help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): "
-        "OUT for one document, OUT with _<document id> (or _1, _2, ...) before .svg for several (needs Graphviz)",
+        help="also draw each document graph to SVG (sentences as clusters, coreference highlighted): " + SVG_HELP,
     )
     add_progress(p)
     add_verbose(p)
@@ -133,11 +139,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("--amr3 needs --split (train, validation, test or validation_alternative)")
             layout = Amr3Layout(args.amr3)
             split = check_split(args.split)
-            xml_files = layout.split_files(split)
-            if not xml_files:
-                raise AmrevalError(
-                    f"{args.amr3}: no MS-AMR XML file of the {split} split in {layout.split_folder(split)}"
-                )
+            xml_files = layout.split_files(split)  # a split without its files: an InputError naming them
             amr_files = args.amrs or layout.amr_files()
         else:
             if not args.amrs:
@@ -145,7 +147,11 @@ def run(args: argparse.Namespace) -> int:
             xml_files, amr_files = args.xml, args.amrs
         amrs = read_sentence_amrs(amr_files)
         for f in progress_bar(xml_files, enable=args.progress, desc="converting", unit="doc"):
-            graphs.append(convert_document(read_msamr_xml(f, strict=args.strict), amrs, rep, strict=args.strict))
+            graphs.append(
+                convert_document(
+                    read_msamr_xml(f, strict=args.strict), amrs, rep, strict=args.strict, bridging=args.bridging
+                )
+            )
     text = "\n\n".join(g.to_string() for g in graphs) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
@@ -155,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         from amreval.report.draw import document_graph_svg
 
-        for path, g in zip(svg_paths(args.svg, [g.id for g in graphs]), graphs):
+        paths = svg_paths(args.svg, [g.id for g in graphs])
+        for path, g in progress_bar(list(zip(paths, graphs)), enable=args.progress, desc="drawing", unit="doc"):
             document_graph_svg(g, path)
     return 0

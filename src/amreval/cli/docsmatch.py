@@ -18,6 +18,7 @@ from typing import Any
 from amreval.cli.aspects import add_aspects, check_frames, doc_aspects_conflicts, run_doc_aspects
 from amreval.cli.options import add_averages, add_scoring_flags, add_standardize, integer
 from amreval.cli.output import (
+    SVG_HELP,
     PairOutput,
     averages,
     decimals,
@@ -58,8 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--svg",
         metavar="OUT",
-        help="also draw each document's alignment (matched, missing, extra triples) to SVG: OUT for "
-        "one document, OUT with _<document id> (or _1, _2, ...) before .svg for several (needs Graphviz)",
+        help="also draw each document's alignment (matched, missing, extra triples) to SVG: " + SVG_HELP,
     )
     p.add_argument(
         "-j",
@@ -137,11 +137,15 @@ def run(args: argparse.Namespace) -> int:
             if averaged is not None:
                 print_averages(averaged, args)
     if args.svg:
+        # draw the alignments that were scored, after the scores are out
+        from amreval._progress import progress_bar
         from amreval.report.draw import alignment_svg
 
-        # draw the alignments that were scored, after the scores are out
         paths = svg_paths(args.svg, [pair_id(p, g) for p, g in zip(pred, gold)])
-        for k, (path, p, g, scored) in enumerate(zip(paths, pred, gold, result.pairs)):
+        drawn = progress_bar(
+            list(enumerate(zip(paths, pred, gold, result.pairs))), enable=progress, desc="drawing", unit="doc"
+        )
+        for k, (path, p, g, scored) in drawn:
             if k in result.unreadable_predictions:
                 warnings.warn(f"no picture for document {k + 1}: its prediction could not be read", stacklevel=1)
                 continue

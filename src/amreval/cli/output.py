@@ -32,6 +32,7 @@ __all__ = [
     "PairOutput",
     "print_footer",
     "svg_paths",
+    "SVG_HELP",
 ]
 
 
@@ -233,16 +234,34 @@ def print_footer(result: Any, args: argparse.Namespace, averaged: Any = None) ->
     )
 
 
+#: What ``--svg`` says of its value (the commands that draw a picture per document).
+SVG_HELP = (
+    "OUT for one document; for several, OUT with _<document id> before .svg (OUT_1.svg, OUT_2.svg, ... when a "
+    "document has no id or two ids give one name); a folder (DIR/, or one that exists): DIR/<document id>.svg "
+    "for each document (needs Graphviz)"
+)
+
+
 def svg_paths(out: str, ids: Sequence[str | None]) -> list[str]:
-    """``OUT`` for one picture; for several, ``OUT`` with ``_<document id>`` before the suffix when
-    every document has an id and the ids give distinct names, else ``_1``, ``_2``, .... The folder is made."""
+    """Where ``--svg OUT`` writes each document's picture (:data:`SVG_HELP`): in a folder (``OUT`` ends with a
+    slash or is one), ``<document id>.svg`` each; else ``OUT`` for one picture, and for several ``OUT`` with
+    ``_<document id>`` before the suffix. Ids are made file-name safe; when a document has none or two give
+    one name, the documents are numbered from 1 instead. The folder is made.
+
+    Example:
+        >>> svg_paths("pics/", ["d1", "d2"]), svg_paths("a.svg", ["d1", None])
+        (['pics/d1.svg', 'pics/d2.svg'], ['a_1.svg', 'a_2.svg'])
+    """
+    names = [re.sub(r"[^A-Za-z0-9._-]+", "_", i) if i else "" for i in ids]
+    if not all(names) or len(set(names)) != len(names):
+        names = [str(k) for k in range(1, len(ids) + 1)]
+    if out.endswith(("/", os.sep)) or os.path.isdir(out):
+        os.makedirs(out, exist_ok=True)
+        return [os.path.join(out, f"{name}.svg") for name in names]
     folder = os.path.dirname(out)
     if folder:
         os.makedirs(folder, exist_ok=True)
     if len(ids) == 1:
         return [out]
     base, ext = os.path.splitext(out)
-    names = [re.sub(r"[^A-Za-z0-9._-]+", "_", i) if i else "" for i in ids]
-    if not all(names) or len(set(names)) != len(names):
-        names = [str(k) for k in range(1, len(ids) + 1)]
     return [f"{base}_{name}{ext or '.svg'}" for name in names]

@@ -3,6 +3,7 @@ systems, that builds from itself (the metric script, the app, examples, this amr
 
 Example:
     amreval space docsmatch my_space --hub-id user/docsmatch
+    amreval space smatch my_space --hub-id user/smatch
     amreval space compare my_compare_space --hub-id user/compare-amr-parsers
 """
 
@@ -24,7 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "requirements.txt with amreval's dependencies (the app and the scripts install amreval from the file "
         "when they start), and the card (sdk_version: the installed gradio)."
     )
-    p.add_argument("metric", choices=("docsmatch", "mfbeta", "compare"), help="the metric, or compare (see above)")
+    p.add_argument(
+        "metric", choices=("docsmatch", "mfbeta", "smatch", "compare"), help="the metric, or compare (see above)"
+    )
     p.add_argument("out", metavar="OUT", help="output folder (missing or empty)")
     p.add_argument("--hub-id", required=True, metavar="USER/NAME", help="the Space's id on the Hub")
     p.add_argument("--gradio-version", metavar="V", help="sdk_version of the card (default: the installed gradio)")

@@ -10,7 +10,8 @@ The conversion follows Naseem et al. (2022) as specified in ``docamr.md``:
    chain with ``:coref`` edges to its mentions, implicit roles as explicit
    ``:ARGk`` edges, singleton implicit roles as ``implicit-role`` nodes, and
    bridging (``whole :part part``, ``superset :subset member``; every member
-   kept);
+   kept, or, with ``bridging="reference"``, only the last of each bridge, as
+   the reference converter docAMR 0.1.1 writes it);
 3. normalise by representation: ``no-merge``, ``merge-names``, ``docamr``
    (the default: merge names, drop pronouns) or ``merge-all``; one-member
    chains are dropped in all four;
@@ -49,6 +50,8 @@ __all__ = [
     "normalize_graph",
     "chains_from_pairs",
     "convert_documents",
+    "BRIDGING",
+    "check_bridging",
 ]
 
 logger = logging.getLogger(__name__)
@@ -129,6 +132,7 @@ def convert_document(
     rep: str = "docamr",
     *,
     strict: bool = False,
+    bridging: str = "all",
 ) -> Graph:
     """Convert one MS-AMR document to a DocAMR graph.
 
@@ -138,6 +142,11 @@ def convert_document(
         rep: ``docamr`` (default), ``no-merge``, ``merge-names`` or ``merge-all``.
         strict: raise on a reference to a missing sentence or variable
             (default: warn and skip that sentence or mention).
+        bridging: ``"all"`` (default): every member (part) of a bridging relation gets its ``:subset``
+            (``:part``) edge, as the DocAMR paper describes; ``"reference"``: only the last one listed, as
+            the reference converter (docAMR 0.1.1) writes it, which is the only place its output differs
+            (:data:`BRIDGING`): gold converted so scores a prediction exactly as against the reference's
+            own gold files.
 
     Returns:
         The document :class:`~amreval.amr.graph.Graph` (top ``d``), with the
@@ -148,13 +157,32 @@ def convert_document(
             or variable (the message names the document, relation and item).
     """
     rep = check_representation(rep)
-    dg = build_document(doc, amrs, strict=strict)
+    dg = build_document(doc, amrs, strict=strict, bridging=bridging)
     dg.normalize(rep)
     return dg.to_graph()
 
 
-def build_document(doc: MsAmrDocument, amrs: Mapping[str, Graph], *, strict: bool = False) -> DocGraph:
-    """Steps 1 and 2: the joined sentences with the coreference layer, not yet normalised."""
+#: The readings of a bridging relation with several members: every member, or the reference's last one.
+BRIDGING = ("all", "reference")
+
+
+def check_bridging(bridging: str) -> str:
+    """``bridging`` when it is one of :data:`BRIDGING`.
+
+    Raises:
+        InputError: another value.
+    """
+    if bridging not in BRIDGING:
+        raise InputError(f"unknown bridging {bridging!r}; expected one of {', '.join(BRIDGING)}")
+    return bridging
+
+
+def build_document(
+    doc: MsAmrDocument, amrs: Mapping[str, Graph], *, strict: bool = False, bridging: str = "all"
+) -> DocGraph:
+    """Steps 1 and 2: the joined sentences with the coreference layer, not yet normalised (``bridging``: as
+    for :func:`convert_document`)."""
+    check_bridging(bridging)
     dg = DocGraph(label=f"{doc.source}: document {doc.doc_id}")
     dg.concepts[DOCUMENT_TOP[0]] = DOCUMENT_TOP[1]
     renames: dict[str, dict[str, str]] = {}
@@ -193,7 +221,8 @@ def build_document(doc: MsAmrDocument, amrs: Mapping[str, Graph], *, strict: boo
         if head is None:
             resolver.problem(bridge.relation_id, f"bridging refers to {bridge.head}, which is no chain or singleton")
             continue
-        for member in bridge.members:
+        # the reference converter keeps the last member only (each one overwrites the one before)
+        for member in bridge.members[-1:] if bridging == "reference" else bridge.members:
             node = endpoints.get(member)
             if node is None:
                 resolver.problem(bridge.relation_id, f"bridging refers to {member}, which is no chain or singleton")
@@ -316,7 +345,9 @@ def convert_documents(
     rep: str = "docamr",
     *,
     strict: bool = False,
+    bridging: str = "all",
 ) -> list[Graph]:
     """Convert several documents (see :func:`convert_document`)."""
     rep = check_representation(rep)
-    return [convert_document(d, amrs, rep, strict=strict) for d in docs]
+    check_bridging(bridging)
+    return [convert_document(d, amrs, rep, strict=strict, bridging=bridging) for d in docs]

@@ -46,6 +46,7 @@ __all__ = [
     "SPLITS",
     "SPLIT_ALIASES",
     "check_split",
+    "split_expectation",
     "DEV_DOCUMENTS",
     "TEST_DOCUMENTS",
 ]
@@ -132,6 +133,30 @@ def check_split(split: str) -> str:
             f"unknown split {split!r}; expected one of {', '.join(SPLITS)} (or the aliases {', '.join(SPLIT_ALIASES)})"
         )
     return name
+
+
+def split_expectation(split: str) -> str:
+    """What a split of the DocAMR paper holds, with the documents it expects by id (for messages and docs).
+
+    Example:
+        >>> split_expectation("test")[:76]
+        'the test split is the 9 official test documents, in ms-amr-split/test: msamr'
+    """
+    split = check_split(split)
+    dev = ", ".join(DEV_DOCUMENTS)
+    if split == "test":
+        return f"the test split is the 9 official test documents, in ms-amr-split/test: {', '.join(TEST_DOCUMENTS)}"
+    if split == "validation":
+        return (
+            "the validation split is a fixed list of 42 train documents, those with a second annotation (the "
+            f"DocAMR paper's dev set), each expected as <id>.xml in ms-amr-split/train: {dev}"
+        )
+    if split == "validation_alternative":
+        return (
+            "the validation_alternative split is the second annotation of the 42 validation documents, each "
+            f"expected as <id>.alternative.xml in ms-amr-double-annotations: {dev}"
+        )
+    return f"the train split is every msamr_*.xml of ms-amr-split/train but the 42 validation documents ({dev})"
 
 
 def _root_hint(root: Path) -> str:
@@ -415,7 +440,9 @@ class Amr3Layout:
         ``validation_alternative`` (42); ``dev`` and ``dev-alternative`` are aliases.
 
         Raises:
-            InputError: an unknown split.
+            InputError: an unknown split, or a split without any of its files (a partial copy of the
+                release): the message names the split, its folder and the documents it expects
+                (:func:`split_expectation`).
         """
         split = check_split(split)
         if split == "test":
@@ -426,6 +453,14 @@ class Amr3Layout:
             train = sorted(self.ms_train.glob("msamr_*.xml"))
             dev = set(DEV_DOCUMENTS)
             files = [p for p in train if (p.stem in dev) == (split == "validation")]
+        if not files:
+            folder = self.split_folder(split)
+            others = sorted(folder.glob("msamr_*.xml")) if folder.is_dir() else []
+            held = f"it holds {len(others)} other msamr_*.xml file(s)" if others else "it holds no msamr_*.xml file"
+            where = f"in {folder} ({held})" if folder.is_dir() else f"({folder} does not exist)"
+            raise InputError(
+                f"{self.root}: no MS-AMR XML file of the {split} split {where}; {split_expectation(split)}"
+            )
         return files
 
     def split_folder(self, split: str) -> Path:

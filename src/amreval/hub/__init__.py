@@ -4,8 +4,8 @@
   by name) and :func:`write_space` (a metric's Space folder);
 * :mod:`amreval.hub.metric_io` and :mod:`amreval.hub.metric_compute`: what the metric scripts take and
   give back, and the one call each makes (per-item scores, bootstrap intervals, the paired test);
-* :mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta`: the Space apps' pages, built
-  from :mod:`amreval.hub.space_app` (extra ``space``);
+* :mod:`amreval.hub.space_smatch`, :mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta`:
+  the Space apps' pages, built from :mod:`amreval.hub.space_app` (extra ``space``);
 * :mod:`amreval.hub.app_spaces` and :mod:`amreval.hub.space_compare`: the Space that compares systems
   (``spaces/compare``: :func:`~amreval.hub.app_spaces.write_app_space` writes its folder), its page and
   its tables (:mod:`amreval.hub.space_compare_parts`);

@@ -1,7 +1,8 @@
 """What the ``evaluate`` metrics add to a core result: per-item scores, bootstrap intervals, a paired test.
 
-Both metric scripts (``metrics/docsmatch``, ``metrics/mfbeta``) check their arguments, bring their stored
-inputs back, and hand everything to one call here (:func:`docsmatch_results`, :func:`mfbeta_results`), so
+The metric scripts (``metrics/smatch``, ``metrics/docsmatch``, ``metrics/mfbeta``) check their arguments, bring
+their stored inputs back, and hand everything to one call here (:func:`smatch_results`, :func:`docsmatch_results`,
+:func:`mfbeta_results`), so
 that a script is the door and not a second implementation. The steps every door adds to the core's result
 are written once, in :func:`door_results`, in one order (the core's dict, its per-item scores, the bootstrap
 intervals, what the metric adds, the paired test against a second system's predictions and that system's
@@ -49,6 +50,8 @@ __all__ = [
     "door_results",
     "DocsmatchScored",
     "docsmatch_results",
+    "SmatchScored",
+    "smatch_results",
     "MfbetaScored",
     "mfbeta_results",
     "SENTENCE_KEYWORDS",
@@ -214,6 +217,114 @@ def docsmatch_results(
         None if compare_predictions is None else other,
         bootstrap=bootstrap,
         added=averaged if averages else None,
+        seed=seed,
+        confidence=confidence,
+        test=test,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        zero_division=zero_division,
+    )
+
+
+# --------------------------------------------------------------------------- Smatch
+
+
+@dataclass(frozen=True)
+class SmatchScored:
+    """A sentence-level Smatch result (:func:`amreval.scores.smatch.smatch`) as a :class:`ScoredSystem`;
+    ``per_sentence``: its per-item scores are the F1 of each pair (``per_sentence_f1``)."""
+
+    result: Any
+    per_sentence: bool = False
+
+    def results(self) -> dict[str, Any]:
+        return {**self.result.as_dict(), **self.item_scores()}
+
+    def item_scores(self) -> dict[str, Any]:
+        if not self.per_sentence:
+            return {}
+        return {"per_sentence_f1": per_item_f1([(p.match, p.test, p.gold) for p in self.result.pairs])}
+
+    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> dict[str, float | None]:
+        from amreval.scores.bootstrap import score_intervals
+
+        return score_intervals(self.result, n_resamples=n_resamples, seed=seed, confidence=confidence)
+
+    def parts(self) -> dict[str, Any]:
+        from amreval.scores.result_parts import result_parts
+
+        return dict(result_parts(self.result))
+
+
+def repaired_predictions(predictions: Sequence[str]) -> tuple[list[str], dict[str, int]]:
+    """Generated PENMAN read back as a training loop reads it (:func:`~amreval.amr.linearize.delinearize`
+    with its repair, as :func:`~amreval.hub.trainer.score_generations` does): a graph cut short scores its
+    readable prefix; the counts ``n_intact``, ``n_repaired`` (and ``n_unrepairable``: no node could be read,
+    scored as an empty graph and counted in ``n_unreadable`` too) say how many were which."""
+    from amreval.amr.linearize import delinearize
+
+    read = [delinearize(text, "penman", repair=True) for text in predictions]
+    counts = {
+        "n_intact": sum(d.status == "intact" for d in read),
+        "n_repaired": sum(d.status == "repaired" for d in read),
+        "n_unrepairable": sum(d.status == "unreadable" for d in read),
+    }
+    return [d.penman for d in read], counts
+
+
+def smatch_results(
+    predictions: Sequence[str],
+    references: Sequence[str],
+    *,
+    compare_predictions: Sequence[str] | None = None,
+    repair: bool = False,
+    per_sentence: bool = False,
+    bootstrap: int = 0,
+    averages: bool = False,
+    seed: int = 0,
+    confidence: float = 0.95,
+    test: str = "permutation",
+    n_resamples: int = DEFAULT_RESAMPLES,
+    alternative: str = "two-sided",
+    zero_division: float = ZERO_DIVISION,
+    **options: Any,
+) -> dict[str, Any]:
+    """The Smatch metric's results: :func:`~amreval.scores.smatch.smatch` of the sentence graphs, with the
+    core's own F1 interval (``bootstrap``) and :func:`door_results`' steps.
+
+    ``repair``: the predictions (and the second system's) are read back through the repair first
+    (:func:`repaired_predictions`), and its counts are added. ``averages`` adds the micro and macro averages
+    over sentences with their intervals (``bootstrap`` resamples, 10000 when it is 0). ``options`` are
+    Smatch's other keywords (``solver``, ``standardize``, ``num_workers``, ...); the second system is scored
+    with the same ones.
+    """
+    from amreval.scores.averages import averages as average_scores
+    from amreval.scores.smatch import smatch
+
+    options = {**options, "seed": seed, "confidence": confidence}
+    repaired: dict[str, int] = {}
+    if repair:
+        predictions, repaired = repaired_predictions(predictions)
+    result = smatch(predictions, references, bootstrap=bootstrap, **options)
+
+    def added() -> dict[str, Any]:
+        out: dict[str, Any] = dict(repaired)
+        if averages:
+            out.update(
+                average_scores(result, n_resamples=bootstrap or 10000, seed=seed, confidence=confidence).as_dict()
+            )
+        return out
+
+    def other() -> SmatchScored:
+        assert compare_predictions is not None
+        second = repaired_predictions(compare_predictions)[0] if repair else compare_predictions
+        return SmatchScored(smatch(second, references, **options), per_sentence)
+
+    return door_results(
+        SmatchScored(result, per_sentence),
+        None if compare_predictions is None else other,
+        bootstrap=bootstrap,
+        added=added if (repair or averages) else None,
         seed=seed,
         confidence=confidence,
         test=test,

@@ -1,10 +1,13 @@
 """The ``evaluate`` metrics shipped with amreval, loaded by name, and their Hub Space folders.
 
-The metric folders (``docsmatch``, ``mfbeta``: the metric script, its card, the Gradio app, examples,
+The metric folders (``smatch``, ``docsmatch``, ``mfbeta``: the metric script, its card, the Gradio app, examples,
 ``requirements.txt`` and ``packages.txt``) are installed with the package, in ``amreval/_metrics/``
 (in a source checkout they are read from the top-level ``metrics/`` folder). :func:`load_metric`
-loads one with ``evaluate.load`` from that folder, without the Hub; :func:`write_space` copies one
-into a self-contained Hugging Face Space folder (``amreval space NAME OUT --hub-id USER/NAME``).
+loads one with ``evaluate.load`` from that folder, without the Hub, from any working directory (the folder
+path ``evaluate.load("metrics/docsmatch")`` is relative: it works from a checkout's root only, and
+elsewhere ``evaluate`` raises its ``FileNotFoundError`` before any of amreval's code runs);
+:func:`write_space` copies one into a self-contained Hugging Face Space folder
+(``amreval space NAME OUT --hub-id USER/NAME``).
 
 Example:
     >>> metric_dir("docsmatch").name
@@ -12,7 +15,7 @@ Example:
     >>> metric_dir("bleu")
     Traceback (most recent call last):
     ...
-    amreval.errors.InputError: unknown metric 'bleu'; amreval ships docsmatch, mfbeta
+    amreval.errors.InputError: unknown metric 'bleu'; amreval ships docsmatch, mfbeta, smatch (load_metric(NAME))
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from amreval.hub.space_package import amreval_dependencies, bundle_package, pack
 __all__ = [
     "METRICS",
     "metric_dir",
+    "metric_source",
     "load_metric",
     "write_space",
     "space_readme",
@@ -44,7 +48,7 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: The metrics shipped with the package (folder names, as ``evaluate`` names the modules).
-METRICS: tuple[str, ...] = ("docsmatch", "mfbeta")
+METRICS: tuple[str, ...] = ("docsmatch", "mfbeta", "smatch")
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
 
@@ -57,7 +61,7 @@ def metric_dir(name: str) -> Path:
         InputError: an unknown metric, or its folder is missing from this installation.
     """
     if name not in METRICS:
-        raise InputError(f"unknown metric {name!r}; amreval ships {', '.join(METRICS)}")
+        raise InputError(f"unknown metric {name!r}; amreval ships {', '.join(METRICS)} (load_metric(NAME))")
     package = Path(__file__).resolve().parents[1]
     for folder in (package / "_metrics" / name, package.parents[1] / "metrics" / name):
         if (folder / f"{name}.py").is_file():
@@ -65,20 +69,55 @@ def metric_dir(name: str) -> Path:
     raise InputError(f"the {name} metric folder is not part of this installation of amreval (looked in {package})")
 
 
-def load_metric(name: str, config_name: str | None = None, **kwargs: Any) -> Any:
-    """``evaluate.load`` of a shipped metric's folder: no Hub access, the installed amreval's code.
+def metric_source(name: PathLike) -> Path:
+    """What :func:`load_metric` gives ``evaluate.load`` for ``name``: a shipped metric's folder for its name
+    (``"smatch"``) or for a path that ends in it and does not exist from here (``"metrics/smatch"``, the
+    checkout's path, typed in another directory; ``"metrics/smatch/smatch.py"``); an existing folder or
+    script as it is (a copy of one, a Space folder written by :func:`write_space`).
+
+    Example:
+        >>> metric_source("/elsewhere/metrics/smatch/") == metric_source("smatch") == metric_dir("smatch")
+        True
+
+    Raises:
+        InputError: neither a shipped metric nor an existing metric folder or script; the message lists
+            the shipped metrics.
+    """
+    text = os.fspath(name)
+    if text in METRICS:
+        return metric_dir(text)
+    path = Path(text).expanduser()
+    if path.is_file() and path.suffix == ".py":
+        return path
+    if path.is_dir() and (path / f"{path.resolve().name}.py").is_file():
+        return path
+    stem = path.stem if path.suffix == ".py" else path.name
+    if stem in METRICS and not path.exists():
+        return metric_dir(stem)
+    where = f" ({path.resolve()} is not a metric folder or script)" if text and path.exists() else ""
+    raise InputError(
+        f"unknown metric {text!r}{where}; amreval ships {', '.join(METRICS)}: "
+        "amreval.hub.load_metric(NAME) loads one from any directory"
+    )
+
+
+def load_metric(name: PathLike, config_name: str | None = None, **kwargs: Any) -> Any:
+    """``evaluate.load`` of a shipped metric's folder: no Hub access, the installed amreval's code, from any
+    working directory.
 
     Args:
-        name: ``"docsmatch"`` or ``"mfbeta"``.
+        name: ``"smatch"``, ``"docsmatch"`` or ``"mfbeta"``; or a path: ``"metrics/docsmatch"`` (the
+            checkout's folder, found from any directory), a metric folder or script of one's own
+            (:func:`metric_source`).
         config_name: the metric's config name (DocSmatch: the default solver; MFβ: the language model).
         kwargs: given to ``evaluate.load`` (``num_process``, ``process_id``, ``experiment_id``,
             ``cache_dir``, ...).
 
     Raises:
-        InputError: an unknown metric.
+        InputError: an unknown metric (the message lists the shipped ones).
         MissingDependencyError: evaluate is not installed.
     """
-    folder = metric_dir(name)
+    folder = metric_source(name)
     try:
         import evaluate
     except ImportError:
@@ -238,7 +277,7 @@ def write_space(
     and the usage written with ``hub_id``.
 
     Args:
-        name: ``"docsmatch"`` or ``"mfbeta"``.
+        name: ``"smatch"``, ``"docsmatch"`` or ``"mfbeta"``.
         out_dir: the folder to write; it must be missing or empty unless ``overwrite``.
         hub_id: the Space's id on the Hub, ``USER/NAME``.
         gradio_version: the card's ``sdk_version`` (default: the installed gradio's).

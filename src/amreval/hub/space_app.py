@@ -1,10 +1,10 @@
-"""The pieces the two Space apps share: number cells, notes, pictures in a viewer, upload boxes, the page style.
+"""The pieces the Space apps share: number cells, notes, pictures in a viewer, upload boxes, the page style.
 
-The apps (``metrics/docsmatch/app.py``, ``metrics/mfbeta/app.py``) are built by
-:mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta` from these pieces, in the amreval
-package, so that a Space folder's ``app.py`` stays a few lines: the amreval the folder installs when the app
-starts (:func:`~amreval.hub.space_package.bootstrap_code`) brings the apps with it, of the same version as
-the metric script beside them.
+The apps (``metrics/smatch/app.py``, ``metrics/docsmatch/app.py``, ``metrics/mfbeta/app.py``) are built by
+:mod:`amreval.hub.space_smatch`, :mod:`amreval.hub.space_docsmatch` and :mod:`amreval.hub.space_mfbeta` from
+these pieces, in the amreval package, so that a Space folder's ``app.py`` stays a few lines: the amreval the
+folder installs when the app starts (:func:`~amreval.hub.space_package.bootstrap_code`) brings the apps
+with it, of the same version as the metric script beside them.
 
 gradio is imported when a page is built or an event handled (:func:`gradio`), not with the module: amreval
 imports, and its tests collect, without the ``space`` extra.

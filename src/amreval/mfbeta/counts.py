@@ -36,7 +36,7 @@ from amreval.scores.bootstrap import bootstrap_statistics, check_counts
 from amreval.scores.checks import check_choice, check_confidence, check_int
 from amreval.scores.compare import compare_counts, named_systems, system_letter
 from amreval.scores.comparison_results import Comparison
-from amreval.scores.corpus_statistics import STATISTICS, Statistic, prf_statistic, prf_values
+from amreval.scores.corpus_statistics import PRF_COLUMNS, STATISTICS, Statistic, prf_statistic, prf_values
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.results import Config
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, s2match
@@ -256,7 +256,9 @@ def compare_mfbeta_systems(
         systems: name → the parses of the system's generated sentences (or a
             list of them, named ``A``, ``B``, ...), paired with ``references`` by position.
         references: the gold AMRs.
-        form: each system's preference scores or acceptability flags (by name, or in the systems' order).
+        form: each system's preference scores or acceptability flags (by name, or in the systems' order);
+            None with ``score="meaning"``: Meaning alone (S²match needs no Form), the breakdown without Form
+            and MFβ.
         score: ``mfbeta``, ``meaning`` or ``form``; the breakdown tests all three.
         statistic: ``f1``, ``precision`` or ``recall`` (of Meaning; MFβ and Form are F1 only).
         beta, tolerance: MFβ's β and Form's tolerance.
@@ -275,9 +277,17 @@ def compare_mfbeta_systems(
     refs = list(references)
     named = named_systems(systems, refs)
     search = {**search, "seed": seed}
+    # Meaning is S²match of the parses: it needs no Form (and no language model to make one)
+    meaning_only = form is None and score == "meaning"
+    if form is None and not meaning_only:
+        raise InputError(
+            "MFβ needs each system's Form: pass form= (preference scores or acceptability flags); "
+            "Meaning alone (score='meaning') needs none"
+        )
     if form is None:
-        raise InputError("MFβ needs each system's Form: pass form= (preference scores or acceptability flags)")
-    forms = dict(form) if isinstance(form, Mapping) else {system_letter(k): f for k, f in enumerate(form)}
+        forms: dict[str, Any] = {name: [False] * len(refs) for name in named}  # a column that is cut off below
+    else:
+        forms = dict(form) if isinstance(form, Mapping) else {system_letter(k): f for k, f in enumerate(form)}
     if set(forms) != set(named):
         raise InputError(f"form= names {sorted(forms)} but the systems are {sorted(named)}")
     items = {
@@ -299,6 +309,17 @@ def compare_mfbeta_systems(
         flags = {name: items[name][:, 3].astype(bool).tolist() for name in items}
         s2 = dict(vectors=vectors, cutoff=cutoff, diffsense=diffsense, progress=progress)
         parts.update(dimension_parts(named, refs, flags, dimensions=dimensions, beta=beta, **s2, **search))
+    main = mfbeta_statistic(beta, score, statistic if score == "meaning" else "f1")
+    if meaning_only:
+        # Meaning's counts alone: no Form column, and neither Form nor MFβ in the breakdown
+        items = {name: counts[:, :3] for name, counts in items.items()}
+        main = Statistic(main.name, PRF_COLUMNS, prf_statistic(statistic).function)
+        meaning_f1 = prf_statistic("f1").function  # Meaning (of a measure, too): S²match's F1 of the counts
+        parts = {
+            key: (Statistic(s.name, PRF_COLUMNS, meaning_f1), {n: c[:, :3] for n, c in counts.items()})
+            for key, (s, counts) in parts.items()
+            if key == "meaning" or key.startswith("meaning_")
+        }
     ids = [str(k + 1) for k in range(len(refs))]
     for k, g in enumerate(refs):
         gid = getattr(g, "id", None)
@@ -306,7 +327,7 @@ def compare_mfbeta_systems(
             ids[k] = gid
     return compare_counts(
         items,
-        statistic=mfbeta_statistic(beta, score, statistic if score == "meaning" else "f1"),
+        statistic=main,
         ids=ids,
         parts=parts,
         score=score,

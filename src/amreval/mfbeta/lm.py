@@ -61,6 +61,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from amreval._hub_access import cached_file, hub_load_options
 from amreval._progress import progress_counter, progress_enabled
 from amreval.errors import InputError, MissingDependencyError
 from amreval.mfbeta.cache import MEMORY, CacheLike, ResultCache, model_fingerprint, resolve_cache
@@ -257,6 +258,18 @@ _SCORERS: dict[tuple[Any, ...], LanguageModelScorer] = {}
 _LOCK = threading.RLock()
 
 
+def _hub_options(name: str, kind: str) -> dict[str, Any]:
+    """``from_pretrained``'s keywords for a Hub name (:func:`amreval._hub_access.hub_load_options`): the cache
+    only when the Hub does not answer and the model is cached; not cached, an InputError with the recipe."""
+    return hub_load_options(
+        name,
+        f"{kind} language model",
+        f"a local model folder instead (--lm ./FOLDER, lm=FOLDER: a folder written by save_pretrained, or "
+        f"downloaded with `hf download {name} --local-dir ./FOLDER`)",
+        lambda: cached_file(name, "config.json"),
+    )
+
+
 def _load(name: str, kind: str, device: str, dtype: str) -> LoadedModel:
     """The model and tokenizer for a key, loaded once and kept."""
     key = (name, kind, device, dtype)
@@ -276,14 +289,16 @@ def _load(name: str, kind: str, device: str, dtype: str) -> LoadedModel:
         if quiet:  # transformers' own loading bars only on a terminal, as ours
             transformers_logging.disable_progress_bar()
         auto: Any = AutoModelForCausalLM if kind == "causal" else AutoModelForMaskedLM
+        # a Hub name: fail at once, with the offline recipe, where the Hub does not answer (no retries)
+        hub = {} if os.path.exists(os.path.expanduser(name)) else _hub_options(name, kind)
         try:
-            tokenizer = AutoTokenizer.from_pretrained(name)
+            tokenizer = AutoTokenizer.from_pretrained(name, **hub)
             try:
-                model = auto.from_pretrained(name, dtype=getattr(torch, dtype), attn_implementation="sdpa")
+                model = auto.from_pretrained(name, dtype=getattr(torch, dtype), attn_implementation="sdpa", **hub)
             except (ValueError, ImportError) as exc:  # a model without sdpa: its default attention
                 if "sdpa" not in str(exc).lower() and "attention" not in str(exc).lower():
                     raise
-                model = auto.from_pretrained(name, dtype=getattr(torch, dtype))
+                model = auto.from_pretrained(name, dtype=getattr(torch, dtype), **hub)
         except Exception as exc:  # what the model's files or classes make transformers raise, damaged weights too
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise InputError(f"{name}: cannot load it as a {kind} language model: {message}") from exc

@@ -211,6 +211,8 @@ def score_corpus(
     pairs = map_pairs(
         score_pair, graphs, golds, searches, num_workers=num_workers, progress=progress, desc=desc, unit=unit
     )
+    for s, graph, gold in zip(pairs, graphs, golds):  # the pair's id: the gold graph's, else the prediction's
+        s.id = getattr(gold, "id", None) or getattr(graph, "id", None)
     result = summarize(pairs, config, bootstrap=bootstrap, confidence=confidence)
     result.unreadable_predictions = failed
     return result

@@ -57,6 +57,8 @@ class PairScore:
         mapping: the alignment scored: for each predicted node (in
             :func:`~amreval.match.triples.graph_triples` order) the gold node,
             or -1; pictures and explanations reuse it instead of aligning again.
+        id: the pair's id, as the command line names a pair: the gold graph's ``::id``, else the
+            prediction's; None when neither has one (set by the corpus scorers, which read the graphs).
     """
 
     match: float
@@ -65,6 +67,21 @@ class PairScore:
     optimal: bool
     bound: float
     mapping: np.ndarray | None = field(default=None, repr=False, compare=False)
+    id: str | None = field(default=None, repr=False, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The pair's counts and scores as plain data (with its ``id`` when it has one), for JSON and logs."""
+        out: dict[str, Any] = {"id": self.id} if self.id is not None else {}
+        out.update(
+            match=self.match,
+            test=self.test,
+            gold=self.gold,
+            precision=self.precision,
+            recall=self.recall,
+            f1=self.f1,
+            optimal=bool(self.optimal),
+        )
+        return out
 
     @property
     def precision(self) -> float:

@@ -137,6 +137,7 @@ def smatch(
     progress: bool | None = None,
     strict: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
+    num_workers: int = 1,
     **search: Unpack[SearchKeywords],
 ) -> SmatchResult:
     """Corpus Smatch of predicted graphs against gold graphs, paired by position.
@@ -155,6 +156,7 @@ def smatch(
             ``"smatch"`` (default, smatch 1.0.4's reading), ``"none"`` (as written),
             ``"smatchpp-generic"`` or ``"smatchpp-amr"`` (SMATCH++ 1.8's standardizations); a
             reading other than the default is recorded in the result's ``config``.
+        num_workers: pairs are scored in this many processes (default 1); the result is the same.
         **search: the search settings (:class:`~amreval.match.options.SearchKeywords`), each optional:
 
             * ``solver``: ``"exact"`` (default: certified), ``"hillclimb"`` or ``"auto"``
@@ -186,5 +188,6 @@ def smatch(
         progress=progress,
         desc="smatch",
         unit="pair",
+        num_workers=num_workers,
         strict=strict,
     )

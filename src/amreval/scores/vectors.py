@@ -363,10 +363,19 @@ def hub_vectors(
         from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError, LocalEntryNotFoundError
     except ImportError:
         raise MissingDependencyError("huggingface_hub", "s2match", "word vectors from the Hugging Face Hub") from None
+    from amreval._hub_access import cached_file, hub_load_options
+
     where = f"{repo_id}/{filename}" + (f"@{revision}" if revision else "")
+    folder = os.fspath(cache_dir) if cache_dir is not None else None
+    # fail at once, with the offline recipe, where the Hub does not answer (hf_hub_download retries)
+    hub = hub_load_options(
+        where,
+        "word vectors",
+        "a GloVe text file instead (--vectors FILE, vectors=FILE: e.g. glove.6B.100d.txt from the GloVe archive)",
+        lambda: cached_file(repo_id, filename, cache_dir=folder, revision=revision),
+    )
     try:
-        folder = os.fspath(cache_dir) if cache_dir is not None else None
-        path = hf_hub_download(repo_id, filename, revision=revision, cache_dir=folder)
+        path = hf_hub_download(repo_id, filename, revision=revision, cache_dir=folder, **hub)
     except LocalEntryNotFoundError:
         raise InputError(
             f"{where}: not in the Hugging Face cache and the Hub cannot be reached (offline?); download it once "
