@@ -13,7 +13,7 @@ from amreval import docsmatch
 from amreval.match import alignment as alignment_module
 from amreval.match.certify import tiebreak as tiebreak_module
 from amreval.match.certify.bounds import solve_milp
-from amreval.match.certify.tiebreak import split_weights, tie_break
+from amreval.match.certify.tiebreak import lagrangian_tie_break, split_weights, tie_break
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment, Candidates, Problem, build_problem
 from amreval.match.triples import Triples, encode_pair
@@ -63,12 +63,13 @@ def test_the_weights_split_into_the_main_ones_and_the_bonus_by_hand():
     assert split_weights(replace(problem, pair_u=problem.pair_u + 0.3 * eps), eps) is None
 
 
-def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents():
+@pytest.mark.parametrize("certify", [tie_break, lagrangian_tie_break])
+def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents(certify):
     """Where it proves a mapping, it is the graded optimum and a main optimum; most documents it proves."""
     proven = 0
     for seed in range(120):
         problem, eps, count = coref_document(random.Random(seed))
-        found = tie_break(problem, eps, count, SearchOptions())
+        found = certify(problem, eps, count, SearchOptions())
         if found is None:
             continue
         proven += 1
@@ -85,10 +86,10 @@ def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents(
 def test_the_tie_break_does_not_apply_where_the_bonuses_could_outweigh_a_match():
     rng = random.Random(5)
     problem, eps, count = coref_document(rng)
-    assert tie_break(problem, eps, int(1 / eps), SearchOptions()) is None
+    assert lagrangian_tie_break(problem, eps, int(1 / eps), SearchOptions()) is None
     # random_document's tie-break weights give some eps whatever the items: no bound below one match
     other = random_document(random.Random(2), "whole")
-    assert tie_break(other, 0.5, 1, SearchOptions()) is None
+    assert lagrangian_tie_break(other, 0.5, 1, SearchOptions()) is None
 
 
 def test_without_a_proven_main_optimum_the_graded_problem_is_searched_whole(monkeypatch):

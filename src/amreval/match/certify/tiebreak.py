@@ -8,7 +8,10 @@ problem must be proven to within one ``eps``: on documents with long chains (a n
 every sentence) many mappings share the main optimum and differ by a few bonuses, and the proof took
 3-20x the main score's time, often through the integer program.
 
-Here the two parts are taken apart. Every weight of the graded problem is ``m + eps * k`` with whole
+:func:`tie_break` first runs the certified search's steps short of the integer program on the graded
+problem itself (what :func:`amreval.match.alignment.align` runs first: where they prove it, at the same
+cost and with the same mapping). Where they do not, the two parts are taken apart
+(:func:`lagrangian_tie_break`). Every weight of the graded problem is ``m + eps * k`` with whole
 ``m`` (the main weight) and ``k`` (the bonus), so a mapping's value is ``main(x) + eps * bonus(x)``:
 
 1. the **main problem** (the weights ``m``) is solved and proven: its optimum ``M``;
@@ -23,8 +26,9 @@ Here the two parts are taken apart. Every weight of the graded problem is ``m + 
 
 Where a main-optimal mapping's bonus reaches the bound, it is the graded optimum ``M + eps * B``
 (proven: no proof here depends on the clock). Otherwise (the main score unproven, no reduced costs,
-or the bound not met on the ladder) :func:`tie_break` returns None and the caller searches the graded
-problem whole, as before.
+or the bound not met on the ladder) :func:`tie_break` returns None and the caller runs
+:func:`~amreval.match.alignment.align` on the graded problem, as before (its restarts, then the integer
+program within the time limit).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from amreval.match.certify.proof import PROOF_TOLERANCE, proves
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment, Problem, nodes_to_pairs, pairs_to_nodes
 
-__all__ = ["tie_break", "split_weights", "LADDER"]
+__all__ = ["tie_break", "lagrangian_tie_break", "split_weights", "LADDER"]
 
 #: The multipliers of the main weights tried, in order. A larger one is closer to the graded problem itself
 #: (a bound as tight, a search as hard): on the benchmarks' documents ``lam = 4`` proved none that ``lam = 1``
@@ -87,12 +91,27 @@ def _search(problem: Problem, init: np.ndarray | None, search: SearchOptions) ->
         if value > result.score + PROOF_TOLERANCE:
             result = Alignment(rounded, value, bound, False, "lp", result.climbs)
     result.bound = bound
-    if proves(result.score, bound, integral=True):
+    if proves(result.score, bound, integral=problem.integral):
         return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
     return fixed_search(problem, result, lp)
 
 
 def tie_break(problem: Problem, eps: float, bonus_bound: float, search: SearchOptions) -> Alignment | None:
+    """The graded ``problem``'s optimum where the steps of the certified search short of the integer program
+    prove it (on the graded problem itself: as :func:`amreval.match.alignment.align` would, at the same
+    cost), else by the main problem and a Lagrangian bound on the bonus (:func:`lagrangian_tie_break`);
+    None where neither proves it (the caller then runs :func:`~amreval.match.alignment.align`, whose
+    restarts and integer program come after the same steps).
+    """
+    if problem.groups is None:
+        return None
+    direct = _search(problem, None, search)
+    if direct.optimal:
+        return direct
+    return lagrangian_tie_break(problem, eps, bonus_bound, search)
+
+
+def lagrangian_tie_break(problem: Problem, eps: float, bonus_bound: float, search: SearchOptions) -> Alignment | None:
     """The graded ``problem``'s optimum by the main problem and a Lagrangian bound on the bonus (module docs).
 
     Args:
@@ -142,10 +161,14 @@ def tie_break(problem: Problem, eps: float, bonus_bound: float, search: SearchOp
         sub, _, _ = weighted.restrict(left)
         result = _search(sub, mapping, search)
         ceiling = min(ceiling, np.floor(result.bound + PROOF_TOLERANCE) - lam * best)
-        if main.value(result.mapping) >= best - PROOF_TOLERANCE:
-            bonus = _bonus(problem, main, result.mapping, eps)
-            if bonus > found:
-                mapping, found = result.mapping, bonus
+        # its mapping, and the graded climb from it (a mapping a match short of the optimum with a bonus
+        # more than the ceiling is often one move from a main-optimal one that reaches it)
+        again = hill_climb(graded, restarts=0, seed=search.seed, init=result.mapping).mapping
+        for candidate in (result.mapping, again):
+            if main.value(candidate) >= best - PROOF_TOLERANCE:
+                bonus = _bonus(problem, main, candidate, eps)
+                if bonus > found:
+                    mapping, found = candidate, bonus
         if found >= ceiling:
             value = problem.value(mapping)
             return Alignment(mapping, value, value, True, "tie-break", first.climbs + result.climbs)
