@@ -5,24 +5,32 @@ the same annotation, near-identical graphs that the block-by-block bound
 proves at once. Here each document is made of real parser output: the 200
 Little Prince sentences of ``../shared/data/parses`` (``gold.amr``,
 ``bart_sys.amr``, ``t5_sys.amr``, same sentences in the same order), the
-first 20, 50, 100 and 200 of them as one document. Coreference chains come
-from one deterministic rule-based builder (``doc_chains.py``: named entities,
-recurring concepts, pronoun chains, he/she to the nearest person-like
-mention, a few set-member and part-whole bridges) run on each side's own
-sentence graphs, so a parser's chains are what a coreference system would
-plausibly produce on that parse. The documents are converted by amreval's
-``convert_document`` in the ``docamr`` and ``no-merge`` representations. The
-parser graphs carry no ``::id``: they get the gold's, by position.
+first 50, 100, 200 and 400 of them as one document (400: the 200 told twice,
+one long story; the copies' ``::id`` end in ``.2``). Coreference chains come
+from three deterministic rule-based builders of different character
+(``--builders``, tests/fixtures/), each run on each side's own sentence
+graphs, so a parser's chains are what that kind of coreference system would
+plausibly produce on that parse: ``doc`` (``doc_chains.py``: named entities,
+recurring concepts, pronoun chains within a five-sentence window, he/she to
+the nearest person-like mention, a few bridges); ``story``
+(``story_chains.py``: the narrator's ``i``/``you`` and the recurring entities
+chained through the whole document with no gap limit); ``greedy``
+(``greedy_chains.py``: over-merging, every pronoun of one form one chain and
+head-noun matching). A benchmark with one builder is a benchmark tuned to it.
+The documents are converted by amreval's ``convert_document`` in the
+``docamr`` and ``no-merge`` representations. The parser graphs carry no
+``::id``: they get the gold's, by position.
 
-For each set (size x representation x parser), each in a fresh process,
+For each set (size x builder x representation x parser), each in a fresh process,
 wall time and peak memory measured as in ``bench_docsmatch.py`` (GNU time's
 maximum RSS; best of ``--runs``, the largest peak):
 
-* ``amreval docsmatch -f PRED GOLD --coref-subscore --json`` (the certified
-  default: seed 0, 19 restarts, 30 s per document for the integer program);
+* ``amreval docsmatch -f PRED GOLD --json``, and the same with ``--coref-subscore``
+  (the certified default: seed 0, 19 restarts, 30 s per document for the integer
+  program), side by side, with the ratio of the two;
 * the reference ``doc-smatch -r 0`` and ``-r 4`` (PyPI ``docAMR==0.1.1``,
   ``--coref-subscore --pr --significant 6``) under an address-space cap
-  (8 GB) and a time limit (300 s), run once (``--peer-runs``);
+  (8 GB) and a time limit (300 s), run once (``--peer-runs``), up to 200 sentences;
 * the baseline: ``amreval smatch -f PRED GOLD --json`` on the same sentences
   as sentence graphs (sentence Smatch, the same certified default).
 
@@ -44,15 +52,20 @@ sentence groups), the ``coupling`` (block by block, the blocks made to agree; it
 block-by-block bound), the ``assignment`` bound, the ``LP``,
 ``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
-``unproven`` where the time limit ran out.
+``unproven`` where the time limit ran out. With ``--coref-subscore`` the tie-break
+(``amreval.match.certify.tiebreak.tie_break``) is wrapped too: ``tie-break (step)`` where it proved the
+graded optimum (by the graded problem's own steps, or by the main optimum and the Lagrangian bound on
+the bonus), ending with that step; ``tie-break left`` and then the graded search's own record where it
+did not. The coupled searches' subtrees of exact search are counted per document. Whole-process times
+are printed with whether bytecode caches were present (``_common.bytecode_caches``).
 
 Data: ``../shared/data/parses`` from the project root (or ``--data``);
 without it the benchmark says so and stops. The peer's columns are skipped without
 ``doc-smatch`` or with ``--no-peer``.
 
-Run: ``python benchmarks/bench_docparse.py`` (tens of minutes, mostly the
-peer at 100 and 200 sentences), ``--quick`` (20 and 50 sentences), or e.g.
-``--no-peer --sizes 200 --parsers bart``. The tables are printed as Markdown
+Run: ``python benchmarks/bench_docparse.py`` (an hour or more: the peer at 100 and
+200 sentences, the greedy builder's documents), ``--quick`` (20 and 50 sentences), or e.g.
+``--no-peer --sizes 200 --parsers bart --builders story``. The tables are printed as Markdown
 and saved with the raw figures to ``benchmarks/results/docparse.md`` and
 ``docparse.json``.
 """
