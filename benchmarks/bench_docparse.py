@@ -5,24 +5,32 @@ the same annotation, near-identical graphs that the block-by-block bound
 proves at once. Here each document is made of real parser output: the 200
 Little Prince sentences of ``../shared/data/parses`` (``gold.amr``,
 ``bart_sys.amr``, ``t5_sys.amr``, same sentences in the same order), the
-first 20, 50, 100 and 200 of them as one document. Coreference chains come
-from one deterministic rule-based builder (``doc_chains.py``: named entities,
-recurring concepts, pronoun chains, he/she to the nearest person-like
-mention, a few set-member and part-whole bridges) run on each side's own
-sentence graphs, so a parser's chains are what a coreference system would
-plausibly produce on that parse. The documents are converted by amreval's
-``convert_document`` in the ``docamr`` and ``no-merge`` representations. The
-parser graphs carry no ``::id``: they get the gold's, by position.
+first 50, 100, 200 and 400 of them as one document (400: the 200 told twice,
+one long story; the copies' ``::id`` end in ``.2``). Coreference chains come
+from three deterministic rule-based builders of different character
+(``--builders``, tests/fixtures/), each run on each side's own sentence
+graphs, so a parser's chains are what that kind of coreference system would
+plausibly produce on that parse: ``doc`` (``doc_chains.py``: named entities,
+recurring concepts, pronoun chains within a five-sentence window, he/she to
+the nearest person-like mention, a few bridges); ``story``
+(``story_chains.py``: the narrator's ``i``/``you`` and the recurring entities
+chained through the whole document with no gap limit); ``greedy``
+(``greedy_chains.py``: over-merging, every pronoun of one form one chain and
+head-noun matching). A benchmark with one builder is a benchmark tuned to it.
+The documents are converted by amreval's ``convert_document`` in the
+``docamr`` and ``no-merge`` representations. The parser graphs carry no
+``::id``: they get the gold's, by position.
 
-For each set (size x representation x parser), each in a fresh process,
+For each set (size x builder x representation x parser), each in a fresh process,
 wall time and peak memory measured as in ``bench_docsmatch.py`` (GNU time's
 maximum RSS; best of ``--runs``, the largest peak):
 
-* ``amreval docsmatch -f PRED GOLD --coref-subscore --json`` (the certified
-  default: seed 0, 19 restarts, 30 s per document for the integer program);
+* ``amreval docsmatch -f PRED GOLD --json``, and the same with ``--coref-subscore``
+  (the certified default: seed 0, 19 restarts, 30 s per document for the integer
+  program), side by side, with the ratio of the two;
 * the reference ``doc-smatch -r 0`` and ``-r 4`` (PyPI ``docAMR==0.1.1``,
   ``--coref-subscore --pr --significant 6``) under an address-space cap
-  (8 GB) and a time limit (300 s), run once (``--peer-runs``);
+  (8 GB) and a time limit (300 s), run once (``--peer-runs``), up to 200 sentences;
 * the baseline: ``amreval smatch -f PRED GOLD --json`` on the same sentences
   as sentence graphs (sentence Smatch, the same certified default).
 
@@ -44,15 +52,20 @@ sentence groups), the ``coupling`` (block by block, the blocks made to agree; it
 block-by-block bound), the ``assignment`` bound, the ``LP``,
 ``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
-``unproven`` where the time limit ran out.
+``unproven`` where the time limit ran out. With ``--coref-subscore`` the tie-break
+(``amreval.match.certify.tiebreak.tie_break``) is wrapped too: ``tie-break (step)`` where it proved the
+graded optimum (by the graded problem's own steps, or by the main optimum and the Lagrangian bound on
+the bonus), ending with that step; ``tie-break left`` and then the graded search's own record where it
+did not. The coupled searches' subtrees of exact search are counted per document. Whole-process times
+are printed with whether bytecode caches were present (``_common.bytecode_caches``).
 
 Data: ``../shared/data/parses`` from the project root (or ``--data``);
 without it the benchmark says so and stops. The peer's columns are skipped without
 ``doc-smatch`` or with ``--no-peer``.
 
-Run: ``python benchmarks/bench_docparse.py`` (tens of minutes, mostly the
-peer at 100 and 200 sentences), ``--quick`` (20 and 50 sentences), or e.g.
-``--no-peer --sizes 200 --parsers bart``. The tables are printed as Markdown
+Run: ``python benchmarks/bench_docparse.py`` (an hour or more: the peer at 100 and
+200 sentences, the greedy builder's documents), ``--quick`` (20 and 50 sentences), or e.g.
+``--no-peer --sizes 200 --parsers bart --builders story``. The tables are printed as Markdown
 and saved with the raw figures to ``benchmarks/results/docparse.md`` and
 ``docparse.json``.
 """
@@ -60,6 +73,7 @@ and saved with the raw figures to ``benchmarks/results/docparse.md`` and
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import json
 import os
@@ -71,18 +85,20 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-from _common import amreval_command, best_run, build_chains, chain_stats, find_peer, write_documents
+from _common import amreval_command, best_run, bytecode_caches, chain_stats, find_peer, write_documents
+from _docparse_report import PROOFS, STEPS, doc_proof, floor_lines, ok, summary, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "parses"
 RESULTS = ROOT / "benchmarks" / "results"
 PARSERS = {"bart": "bart_sys.amr", "t5": "t5_sys.amr"}
 REPRESENTATIONS = ("docamr", "no-merge")
-SIZES = (20, 50, 100, 200)
-#: The steps of the certified search in the order they run (``restarts``: the random restarts after the LP).
-STEPS = ("climb", "coupling", "exact search", "assignment", "LP", "fixing", "restarts", "integer program")
-#: What can prove a problem (see the module docs), weakest first.
-PROOFS = ("climb", "coupling", "exact search", "assignment", "LP", "fixing", "LP+restarts", "integer program")
+SIZES = (50, 100, 200, 400)
+#: The chain builders (modules of tests/fixtures/, each with ``build_chains(graphs, doc_id)``).
+BUILDERS = {"doc": "doc_chains", "story": "story_chains", "greedy": "greedy_chains"}
+#: The peer runs on documents up to this many sentences (above, it takes tens of gigabytes).
+PEER_MAX_SENTENCES = 200
+__all__ = ["PROOFS", "STEPS", "main"]
 
 _PEER_SCORE = re.compile(r"Precision: ([\d.]+)\s+Recall: ([\d.]+)\s+F-score: ([\d.]+)")
 _PEER_TIME = re.compile(r"Time\(s\): ([\d.]+)")
@@ -107,24 +123,42 @@ def read_sets(data: Path, parsers: list[str]) -> tuple[list, dict[str, list]]:
     return gold, systems
 
 
-def write_sets(work: Path, gold: list, systems: dict[str, list], sizes: list[int], reps: list[str]) -> dict:
-    """The files of every set: sentence files and one-document files, and the chain counts."""
+def told(graphs: list, size: int) -> list:
+    """The first ``size`` graphs; above their number, the graphs again after them (one long story told twice,
+    the copies' ``::id`` ending in ``.2``, ``.3``, ...)."""
+    out = list(graphs[:size])
+    copy_number = 2
+    while len(out) < size:
+        for g in graphs[: size - len(out)]:
+            again = copy.deepcopy(g)
+            again.metadata["id"] = f"{g.id}.{copy_number}"
+            out.append(again)
+        copy_number += 1
+    return out
+
+
+def write_sets(
+    work: Path, gold: list, systems: dict[str, list], sizes: list[int], reps: list[str], builders: list[str]
+) -> dict:
+    """The files of every set: sentence files, and per chain builder one-document files and the chain counts."""
     from amreval.docamr import convert_document
 
     files: dict = {}
     for size in sizes:
-        sides = {"gold": gold[:size], **{p: g[:size] for p, g in systems.items()}}
+        sides = {"gold": told(gold, size), **{p: told(g, size) for p, g in systems.items()}}
         for side, graphs in sides.items():
             sent = work / f"{side}_{size}.sent.amr"
             write_documents(sent, graphs)
-            doc = build_chains(graphs, f"lpp_parses_1-{size}")
             amrs = {g.id: g for g in graphs}
-            entry = {"sentences": sent, "chains": chain_stats(doc), "docs": {}}
-            for rep in reps:
-                path = work / f"{side}_{size}.{rep}.amr"
-                write_documents(path, [convert_document(doc, amrs, rep, strict=True)])
-                entry["docs"][rep] = path
-            files[(side, size)] = entry
+            for builder in builders:
+                build = importlib.import_module(f"fixtures.{BUILDERS[builder]}").build_chains
+                doc = build(graphs, f"lpp_parses_1-{size}")
+                entry = {"sentences": sent, "chains": chain_stats(doc), "docs": {}}
+                for rep in reps:
+                    path = work / f"{side}_{size}.{builder}.{rep}.amr"
+                    write_documents(path, [convert_document(doc, amrs, rep, strict=True)])
+                    entry["docs"][rep] = path
+                files[(side, size, builder)] = entry
     return files
 
 
@@ -161,6 +195,36 @@ def run_peer(exe: str, restarts: int, pred: Path, gold: Path, args: argparse.Nam
     return row
 
 
+def measure_set(args: argparse.Namespace, peers: list[int], peer: str | None, p: dict, g: dict, rep: str) -> dict:
+    """One set: the CLI's main score and with the coreference sub-score, the peer's runs, the in-process child."""
+    pred, ref = p["docs"][rep], g["docs"][rep]
+    row: dict = {"chains": {"gold": g["chains"], "pred": p["chains"]}}
+    row["amreval_main"] = run_cli(["docsmatch", "-f", str(pred), str(ref)], args.runs)
+    row["amreval_doc"] = run_cli(["docsmatch", "-f", str(pred), str(ref), "--coref-subscore"], args.runs)
+    for r in peers:
+        assert peer is not None
+        row[f"peer_r{r}"] = run_peer(peer, r, pred, ref, args)
+    row["in_process"] = run_in_process([pred, ref, p["sentences"], g["sentences"]], args.runs)
+    return row
+
+
+def progress_line(row: dict, peers: list[int]) -> str:
+    """One set's line as it is measured."""
+    am, main, sent, rec = row["amreval_doc"], row["amreval_main"], row["amreval_sent"], doc_proof(row)
+    line = (
+        f"{row['sentences']:4} {row['builder']:6} {row['representation']:9} {row['parser']:5} amreval doc F "
+        f"{am['f1']:.4f} coref {am['coref_f1']:.4f} main {main['wall_s']:6.2f} s, with coref {am['wall_s']:6.2f} s "
+        f"{am['peak_mb']:5.0f} MB, proven by {doc_proof(row, 'doc_main_proofs')['proven_by']} / {rec['proven_by']}"
+        f" | sentence F {sent['f1']:.4f} {sent['wall_s']:5.2f} s"
+    )
+    for r in peers:
+        pr = row.get(f"peer_r{r}")
+        if pr is not None:
+            state = f"F {pr['f1']:.4f}" if ok(pr) else pr["status"]
+            line += f" | -r {r} {state} {pr['wall_s']:.1f} s {pr['peak_mb']:.0f} MB"
+    return line
+
+
 def run_in_process(paths: list[Path], runs: int) -> dict:
     """The in-process child (a fresh process): scoring times and how each problem was proven."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *map(str, paths), "--runs", str(runs)]
@@ -195,6 +259,8 @@ def install_counters() -> list[dict]:
     alignment = importlib.import_module("amreval.match.alignment")
     pricing = importlib.import_module("amreval.match.certify.pricing")
     fixing = importlib.import_module("amreval.match.certify.fixing")
+    coupling = importlib.import_module("amreval.match.certify.coupling")
+    tiebreak = importlib.import_module("amreval.match.certify.tiebreak")
     docsmatch_module = importlib.import_module("amreval.scores.docsmatch")
 
     records: list[dict] = []
@@ -226,10 +292,28 @@ def install_counters() -> list[dict]:
     fixing.fixed_search = timed(fixed("fixing"), fixing.fixed_search)
     alignment.solve_milp = timed(fixed("integer program"), alignment.solve_milp)
 
+    def counted(func):
+        def couple(*a, **k):
+            found = func(*a, **k)
+            if current:
+                current[-1]["subtrees"] += int(found.subtrees)
+            return found
+
+        return couple
+
+    # the tie-break's own steps (it imported them by name)
+    tiebreak.hill_climb = alignment.hill_climb
+    tiebreak.coupled_search = alignment.coupled_search
+    tiebreak.fixed_search = fixing.fixed_search
+    tiebreak.assignment_bound = alignment.assignment_bound
+    # the coupled search's block searches, in the first coupling and in the fixed search
+    coupling.couple = counted(coupling.couple)
+    fixing.couple = counted(fixing.couple)
+
     original = alignment.align
 
     def align(problem, *a, **k):
-        rec = {"pairs": int(problem.n_pairs), "terms": int(problem.n_terms), "steps": [], "step_s": {}}
+        rec = {"pairs": int(problem.n_pairs), "terms": int(problem.n_terms), "steps": [], "step_s": {}, "subtrees": 0}
         current.append(rec)
         t0 = time.perf_counter()
         try:
@@ -243,7 +327,27 @@ def install_counters() -> list[dict]:
         records.append(rec)
         return result
 
+    original_tie_break = tiebreak.tie_break
+
+    def tie_break(problem, *a, **k):
+        rec = {"pairs": int(problem.n_pairs), "terms": int(problem.n_terms), "steps": [], "step_s": {}, "subtrees": 0}
+        current.append(rec)
+        t0 = time.perf_counter()
+        try:
+            result = original_tie_break(problem, *a, **k)
+        finally:
+            current.pop()
+        rec["total_s"] = time.perf_counter() - t0
+        rec["optimal"] = result is not None
+        rec["gap"] = 0.0
+        last = proven_by(rec["steps"], True)
+        # proven: by the tie-break's last step; else the graded problem is searched whole (the next record)
+        rec["proven_by"] = f"tie-break ({last})" if result is not None else "tie-break left"
+        records.append(rec)
+        return result
+
     alignment.align = align  # align_triples (Smatch) looks it up here
+    docsmatch_module.tie_break = tie_break
     docsmatch_module.align = align  # DocSmatch imported it by name
     return records
 
@@ -265,6 +369,9 @@ def child(pred_doc: str, gold_doc: str, pred_sent: str, gold_sent: str, runs: in
 
     amreval.docsmatch([TINY], [TINY], coref=True, progress=False)  # loads the compiled kernels
     amreval.smatch(["(a / go-02 :ARG0 (b / boy))"], ["(a / go-02 :ARG0 (b / girl))"], progress=False)
+    # the document search's modules, which the first document that needs them would load
+    for name in ("coupling", "fixing", "tiebreak"):
+        importlib.import_module(f"amreval.match.certify.{name}")
     try:
         import highspy  # noqa: F401  (the LP and the integer program load it on first use)
     except ImportError:
@@ -278,7 +385,11 @@ def child(pred_doc: str, gold_doc: str, pred_sent: str, gold_sent: str, runs: in
         sents = (read_graphs(pred_sent), read_graphs(gold_sent))
         read_s = time.perf_counter() - t0
     out: dict = {"amreval_file": amreval.__file__, "load_s": load_s, "read_s": read_s}
-    for what, score, (preds, golds) in (("doc", amreval.docsmatch, docs), ("sent", amreval.smatch, sents)):
+    for what, score, (preds, golds) in (
+        ("doc_main", amreval.docsmatch, docs),
+        ("doc", amreval.docsmatch, docs),
+        ("sent", amreval.smatch, sents),
+    ):
         kwargs = {"coref": True} if what == "doc" else {}
         times, per_run = [], []
         for k in range(runs):
@@ -291,182 +402,17 @@ def child(pred_doc: str, gold_doc: str, pred_sent: str, gold_sent: str, runs: in
                 first = list(records)
         out[f"{what}_s"], out[f"{what}_times_s"] = min(times), times
         out[f"{what}_f1"] = r.f1
-        if what == "doc":
-            out["doc_coref_f1"] = r.coref_f1
+        if what.startswith("doc"):
+            if what == "doc":
+                out["doc_coref_f1"] = r.coref_f1
             # the first run's records; what proved the document in each run (the integer program
             # works within a time limit, so a loaded machine can leave a run unproven)
-            out["doc_proofs"], out["doc_proven_by_runs"] = first, [p[0] for p in per_run]
+            out[f"{what}_proofs"], out[f"{what}_proven_by_runs"] = first, [p[-1] for p in per_run]
         else:
             out["sent_proven_by"] = dict(Counter(rec["proven_by"] for rec in first))
             out["sent_step_s"] = {s: sum(rec["step_s"].get(s, 0.0) for rec in first) for s in STEPS}
     print(json.dumps(out))
     return 0
-
-
-# -- report ----------------------------------------------------------------------
-
-
-def _x(num: float | None, den: float | None) -> str:
-    if num is None or den is None or den <= 0:
-        return "–"
-    r = num / den
-    return f"{r:.0f}x" if r >= 10 else f"{r:.1f}x"
-
-
-def _ok(peer: dict | None) -> bool:
-    return peer is not None and peer["status"] == "ok"
-
-
-def _peer_cell(peer: dict | None, key: str) -> str:
-    if peer is None:
-        return "not run"
-    if peer["status"] != "ok":
-        where = {"wall_s": f" after {peer['wall_s']:.0f} s", "peak_mb": f" at {peer['peak_mb']:.0f} MB"}
-        return peer["status"] + where.get(key, "")
-    value = peer[key]
-    return f"{value:.4f}" if key.endswith("f1") else f"{value:.0f}" if key == "peak_mb" else f"{value:.1f}"
-
-
-def doc_proof(row: dict) -> dict:
-    """The one document's record of the in-process run (one ``align`` call)."""
-    return row["in_process"]["doc_proofs"][0]
-
-
-def _markdown(head: list[str], body: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return "\n".join([*lines, *("| " + " | ".join(cells) + " |" for cells in body)])
-
-
-def tables(rows: list[dict], peers: list[int]) -> list[str]:
-    """The three Markdown tables: scores, time and memory, proofs."""
-    key = ["sentences", "representation", "parser"]
-    head1 = [*key, "gold triples", "chains gold / pred", "F amreval doc", *(f"F doc-smatch -r {r}" for r in peers)]
-    head1 += ["coref F amreval", *(f"coref F -r {r}" for r in peers), "F sentence Smatch"]
-    head2 = [*key, "amreval doc s (in process)", "sentence Smatch s (in process)", "doc / sentence"]
-    head2 += [*(f"doc-smatch -r {r} s" for r in peers), *(f"-r {r} / amreval" for r in peers[:1])]
-    head2 += ["peak MB amreval doc", "peak MB sentence", *(f"peak MB -r {r}" for r in peers)]
-    head2 += [f"memory -r {r} / amreval" for r in peers[:1]]
-    head3 = [*key, "pairs / terms", "steps run", "proven by", "other runs", "time per step s"]
-    head3 += ["CLI: proven", "sentence pairs proven by"]
-    body: list[list[list[str]]] = [[], [], []]
-    for d in rows:
-        am, sent, ip = d["amreval_doc"], d["amreval_sent"], d["in_process"]
-        first = [str(d["sentences"]), d["representation"], d["parser"]]
-        pr = [d.get(f"peer_r{r}") for r in peers]
-        chains = f"{d['chains']['gold']['chains']} / {d['chains']['pred']['chains']}"
-        body[0].append(
-            [*first, str(am["gold"]), chains, f"{am['f1']:.4f}", *(_peer_cell(p, "f1") for p in pr)]
-            + [f"{am['coref_f1']:.4f}", *(_peer_cell(p, "coref_f1") for p in pr), f"{sent['f1']:.4f}"]
-        )
-        r0 = pr[0] if pr else None
-        speed = [_x(r0["wall_s"], am["wall_s"]) if _ok(r0) else "–" for _ in peers[:1]]
-        memory = [_x(r0["peak_mb"], am["peak_mb"]) if _ok(r0) else "–" for _ in peers[:1]]
-        body[1].append(
-            [*first, f"{am['wall_s']:.2f} ({ip['doc_s']:.2f})", f"{sent['wall_s']:.2f} ({ip['sent_s']:.2f})"]
-            + [f"{_x(am['wall_s'], sent['wall_s'])} ({_x(ip['doc_s'], ip['sent_s'])})"]
-            + [*(_peer_cell(p, "wall_s") for p in pr), *speed, f"{am['peak_mb']:.0f}", f"{sent['peak_mb']:.0f}"]
-            + [*(_peer_cell(p, "peak_mb") for p in pr), *memory]
-        )
-        rec = doc_proof(d)
-        steps = " → ".join(dict.fromkeys(rec["steps"])) or "climb"
-        step_s = ", ".join(f"{s} {rec['step_s'][s]:.2f}" for s in STEPS if s in rec["step_s"])
-        proven = rec["proven_by"] + (f" (gap {rec['gap']:.3g})" if not rec["optimal"] else "")
-        sp = ", ".join(f"{k} {v}" for k, v in sorted(ip["sent_proven_by"].items(), key=lambda kv: _rank(kv[0])))
-        others = ", ".join(ip["doc_proven_by_runs"][1:]) or "–"
-        cli = "yes" if not am["n_unproven"] else f"no (gap {am['gap']:.3g})"
-        body[2].append([*first, f"{rec['pairs']} / {rec['terms']}", steps, proven, others, step_s, cli, sp])
-    return [_markdown(h, b) for h, b in zip((head1, head2, head3), body)]
-
-
-def _rank(label: str) -> int:
-    base = label.removeprefix("unproven (after ").rstrip(")")
-    return (PROOFS.index(base) if base in PROOFS else len(PROOFS)) + (len(PROOFS) + 1) * label.startswith("unproven")
-
-
-def floor_lines(rows: list[dict], peers: list[int], floor: dict) -> list[str]:
-    """The floor, and what 30x the peer's speed and 1/20 of its memory come to at 100 and 200 sentences."""
-    cli, highs = floor["cli"], floor["with_highs"]
-    out = [
-        f"- floor: the CLI on a two-sentence document {cli['wall_s']:.2f} s / {cli['peak_mb']:.0f} MB; amreval "
-        f"with HiGHS loaded {highs['wall_s']:.2f} s / {highs['peak_mb']:.0f} MB"
-    ]
-    for size in (100, 200):
-        done = [d for d in rows if d["sentences"] == size and _ok(d.get("peer_r0"))] if 0 in peers else []
-        if not done:
-            continue
-        walls = [d["peer_r0"]["wall_s"] / 30 for d in done]
-        peaks = [d["peer_r0"]["peak_mb"] / 20 for d in done]
-        ours = [d["amreval_doc"]["peak_mb"] for d in done]
-        out.append(
-            f"- {size} sentences: 1/30 of doc-smatch -r 0's time is {min(walls):.2f}–{max(walls):.2f} s, 1/20 of "
-            f"its peak {min(peaks):.0f}–{max(peaks):.0f} MB (amreval doc {min(ours):.0f}–{max(ours):.0f} MB; "
-            f"above the floor {min(ours) - highs['peak_mb']:.0f}–{max(ours) - highs['peak_mb']:.0f} MB)"
-        )
-    return out
-
-
-def summary(rows: list[dict], peers: list[int]) -> list[str]:
-    """How the documents were proven, and the headline ratios."""
-    by = Counter(doc_proof(d)["proven_by"] for d in rows)
-    ip = [d for d in rows if "integer program" in doc_proof(d)["steps"]]
-    out = [
-        "- documents proven by (first in-process run): "
-        f"{', '.join(f'{k} {v}' for k, v in sorted(by.items(), key=lambda kv: _rank(kv[0])))} (of {len(rows)})",
-        f"- **{len(ip)} of {len(rows)} documents needed the integer program**"
-        + (
-            ": "
-            + ", ".join(f"{d['sentences']} {d['representation']} {d['parser']}" for d in ip)
-            + f"; in it {sum(doc_proof(d)['step_s']['integer program'] for d in ip):.1f} s in all"
-            if ip
-            else ""
-        ),
-    ]
-    for r in peers:
-        done = [d for d in rows if _ok(d.get(f"peer_r{r}"))]
-        # the peer prints 6 decimals
-        below = [d for d in done if round(d["amreval_doc"]["f1"], 6) < d[f"peer_r{r}"]["f1"]]
-        stopped = Counter(d[f"peer_r{r}"]["status"] for d in rows if not _ok(d.get(f"peer_r{r}")))
-        out.append(
-            f"- doc-smatch -r {r} finished {len(done)} of {len(rows)} sets"
-            + "".join(f", {v} {k}" for k, v in stopped.items())
-            + (
-                f"; amreval's F ≥ its F on {len(done) - len(below)} of them"
-                + (": below on " + ", ".join(f"{d['sentences']} {d['representation']} {d['parser']}" for d in below))
-                * bool(below)
-                if done
-                else ""
-            )
-        )
-    unproven = [d for d in rows if any(p.startswith("unproven") for p in d["in_process"]["doc_proven_by_runs"])]
-    unproven += [d for d in rows if d["amreval_doc"]["n_unproven"] and d not in unproven]
-    for d in unproven:
-        runs = d["in_process"]["doc_proven_by_runs"]
-        out.append(
-            f"- unproven (the integer program's time limit ran out): {d['sentences']} {d['representation']} "
-            f"{d['parser']} in {sum(p.startswith('unproven') for p in runs)} of {len(runs)} in-process runs"
-            + (
-                f" and in the fastest CLI run (gap {d['amreval_doc']['gap']:.3g})"
-                if d["amreval_doc"]["n_unproven"]
-                else ""
-            )
-        )
-    for d in rows:
-        if d["sentences"] != max(r["sentences"] for r in rows):
-            continue
-        am, sent, ipr = d["amreval_doc"], d["amreval_sent"], d["in_process"]
-        line = (
-            f"- {d['sentences']} sentences, {d['representation']}, {d['parser']}: amreval doc {am['wall_s']:.2f} s / "
-            f"{am['peak_mb']:.0f} MB against sentence Smatch {sent['wall_s']:.2f} s / {sent['peak_mb']:.0f} MB "
-            f"({_x(am['wall_s'], sent['wall_s'])} the time; in process {_x(ipr['doc_s'], ipr['sent_s'])})"
-        )
-        for r in peers:
-            p = d.get(f"peer_r{r}")
-            if _ok(p):
-                line += f"; doc-smatch -r {r} {p['wall_s']:.1f} s / {p['peak_mb']:.0f} MB"
-            elif p is not None:
-                line += f"; doc-smatch -r {r} {p['status']}"
-        out.append(line)
-    return out
 
 
 # -- main ------------------------------------------------------------------------
@@ -485,8 +431,11 @@ def _list(kind: type, choices: tuple | dict | None = None):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", type=_list(int), default=list(SIZES), help="document sizes (default 20,50,100,200)")
+    ap.add_argument("--sizes", type=_list(int), default=list(SIZES), help="document sizes (default 50,100,200,400)")
     ap.add_argument("--quick", action="store_true", help="sizes 20 and 50 only")
+    ap.add_argument(
+        "--builders", type=_list(str, BUILDERS), default=list(BUILDERS), help="doc,story,greedy (default all three)"
+    )
     ap.add_argument("--parsers", type=_list(str, PARSERS), default=list(PARSERS), help="bart,t5 (default both)")
     ap.add_argument(
         "--representations",
@@ -512,7 +461,9 @@ def main() -> int:
     if not (args.data / "gold.amr").exists():
         print(f"parser output not found at {args.data} (see ../shared/data/SOURCES.md): benchmark skipped")
         return 0
-    sizes = [s for s in (args.sizes if not args.quick else [20, 50]) if s <= 200]
+    sizes = args.sizes if not args.quick else [20, 50]
+    caches = bytecode_caches()
+    print(f"bytecode caches: {caches}", flush=True)
     # every child process scores with this worktree's amreval
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
     sys.path.insert(0, str(ROOT / "src"))
@@ -527,46 +478,32 @@ def main() -> int:
         work = args.keep_docs or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        files = write_sets(work, gold, systems, sizes, args.representations)
+        files = write_sets(work, gold, systems, sizes, args.representations, args.builders)
         print(f"documents built in {time.perf_counter() - t0:.1f} s", flush=True)
         for size in sizes:
-            g = files[("gold", size)]
             for parser in args.parsers:
-                p = files[(parser, size)]
-                sent = run_cli(["smatch", "-f", str(p["sentences"]), str(g["sentences"])], args.runs)
-                for rep in args.representations:
-                    pred, ref = p["docs"][rep], g["docs"][rep]
-                    row = {"sentences": size, "representation": rep, "parser": parser}
-                    row["chains"] = {"gold": g["chains"], "pred": p["chains"]}
-                    row["amreval_doc"] = run_cli(
-                        ["docsmatch", "-f", str(pred), str(ref), "--coref-subscore"], args.runs
-                    )
-                    row["amreval_sent"] = sent
-                    for r in peers:
-                        row[f"peer_r{r}"] = run_peer(peer, r, pred, ref, args)
-                    row["in_process"] = run_in_process([pred, ref, p["sentences"], g["sentences"]], args.runs)
-                    am, rec = row["amreval_doc"], doc_proof(row)
-                    line = (
-                        f"{size:4} {rep:9} {parser:5} amreval doc F {am['f1']:.4f} coref {am['coref_f1']:.4f} "
-                        f"{am['wall_s']:6.2f} s {am['peak_mb']:5.0f} MB, proven by {rec['proven_by']} | sentence "
-                        f"F {sent['f1']:.4f} {sent['wall_s']:5.2f} s"
-                    )
-                    for r in peers:
-                        pr = row[f"peer_r{r}"]
-                        state = f"F {pr['f1']:.4f}" if _ok(pr) else pr["status"]
-                        line += f" | -r {r} {state} {pr['wall_s']:.1f} s {pr['peak_mb']:.0f} MB"
-                    print(line, flush=True)
-                    rows.append(row)
+                sentences = [files[(side, size, args.builders[0])]["sentences"] for side in (parser, "gold")]
+                sent = run_cli(["smatch", "-f", *map(str, sentences)], args.runs)
+                for builder in args.builders:
+                    g, p = files[("gold", size, builder)], files[(parser, size, builder)]
+                    for rep in args.representations:
+                        row = measure_set(args, peers if size <= PEER_MAX_SENTENCES else [], peer, p, g, rep)
+                        row.update(sentences=size, builder=builder, representation=rep, parser=parser)
+                        row["amreval_sent"] = sent
+                        row["files"] = {"pred": p["docs"][rep].name}
+                        print(progress_line(row, peers), flush=True)
+                        rows.append(row)
         floor = run_floor(work, args.runs)
-        for row in rows:
-            row["files"] = {"pred": str(files[(row["parser"], row["sentences"])]["docs"][row["representation"]].name)}
 
     settings = (
-        "amreval: `amreval docsmatch -f PRED GOLD --coref-subscore --json` and `amreval smatch -f PRED GOLD --json` "
-        f"(certified defaults), best of {args.runs}; doc-smatch (docAMR 0.1.1): "
+        "amreval: `amreval docsmatch -f PRED GOLD --json`, the same with `--coref-subscore`, and `amreval smatch -f "
+        f"PRED GOLD --json` (certified defaults), best of {args.runs}, bytecode caches {caches}; chain builders "
+        + ", ".join(f"{b} (`tests/fixtures/{BUILDERS[b]}.py`)" for b in args.builders)
+        + "; doc-smatch (docAMR 0.1.1): "
         + (
             ", ".join(f"`-r {r}`" for r in peers)
-            + f" `--coref-subscore`, {args.peer_runs} run(s), cap {args.peer_mem_gb:g} GB, {args.peer_timeout:g} s"
+            + f" `--coref-subscore`, {args.peer_runs} run(s), cap {args.peer_mem_gb:g} GB, {args.peer_timeout:g} s, "
+            f"up to {PEER_MAX_SENTENCES} sentences"
             if peers
             else "not run"
         )

@@ -46,6 +46,7 @@ from amreval.docamr.document import document_graph, sentence_membership
 from amreval.errors import UsageError
 from amreval.match.alignment import align, align_triples
 from amreval.match.certify.proof import whole_bound
+from amreval.match.certify.tiebreak import tie_break
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
@@ -270,7 +271,11 @@ def score_docsmatch_pair(
             weights = problem.term_w.copy()
             weights[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
             problem.set_term_weights(weights)
-        result = align(problem, search)
+        # the main optimum first, then the most coref matches among the mappings that reach it; where that
+        # does not prove the graded optimum, the graded problem is searched whole
+        result = tie_break(problem, eps, items_b.count, search) if search.solver == "exact" else None
+        if result is None:
+            result = align(problem, search)
         diff = triple_diff(a, b, result.mapping)
         match = diff.match
         bound = whole_bound(result.bound)

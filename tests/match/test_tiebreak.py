@@ -1,0 +1,123 @@
+"""The coreference tie-break certified by the main optimum and a Lagrangian bound on the bonus
+(:mod:`amreval.match.certify.tiebreak`), against the integer program on random dense-coreference documents."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from amreval import docsmatch
+from amreval.match import alignment as alignment_module
+from amreval.match.certify import tiebreak as tiebreak_module
+from amreval.match.certify.bounds import solve_milp
+from amreval.match.certify.tiebreak import lagrangian_tie_break, split_weights, tie_break
+from amreval.match.options import SearchOptions
+from amreval.match.problem import Alignment, Candidates, Problem, build_problem
+from amreval.match.triples import Triples, encode_pair
+from amreval.scores import docsmatch as docsmatch_module
+
+from strategies import random_document
+
+
+def coref_document(rng: random.Random) -> tuple[Problem, float, int]:
+    """A random document with DocSmatch's tie-break weights: a third of the nodes in two or three sentences,
+    some of B's instances and relations coreference items worth ``1 + eps``, ``eps = 1 / (2 (n + 1))`` for
+    ``n`` items (with the bound ``n`` on any mapping's bonus)."""
+    n_sentences = rng.randint(2, 4)
+    sides = []
+    for _ in range(2):
+        n = rng.randint(4, 11)
+        concepts = ["top"] + [rng.choice("aabbc") for _ in range(n - 1)]
+        groups = [[0]] + [
+            sorted(rng.sample(range(1, n_sentences + 1), rng.choice([2, 2, 3]) if n_sentences > 2 else 2))
+            if rng.random() < 0.35
+            else [rng.randint(1, n_sentences)]
+            for _ in range(n - 1)
+        ]
+        relations = [("snt", 0, k) for k in range(1, n) if rng.random() < 0.3]
+        for _ in range(rng.randint(n, 3 * n)):
+            relations.append((rng.choice("rs"), rng.randrange(1, n), rng.randrange(1, n)))
+        triples = Triples([f"v{k}" for k in range(n)], concepts, [("TOP", 0, "top")], list(dict.fromkeys(relations)))
+        sides.append((triples, groups))
+    (a, ga), (b, gb) = sides
+    nodes = np.array([rng.random() < 0.4 for _ in b.concepts])
+    edges = np.array([rng.random() < 0.4 for _ in b.relations])
+    count = int(nodes.sum() + edges.sum())
+    eps = 1.0 / (2 * (count + 1))
+    problem = build_problem(
+        encode_pair(a, b), allowed=Candidates.from_lists(ga, gb), b_weights=(1.0 + eps * nodes, None, 1.0 + eps * edges)
+    )
+    return problem, eps, count
+
+
+def test_the_weights_split_into_the_main_ones_and_the_bonus_by_hand():
+    problem, eps, _ = coref_document(random.Random(3))
+    main, bonus_u, bonus_t = split_weights(problem, eps)
+    assert main.integral and set(np.unique(main.pair_u)) <= {0.0, 1.0, 2.0, 3.0, 4.0}
+    np.testing.assert_allclose(main.pair_u + eps * bonus_u, problem.pair_u, atol=1e-12)
+    np.testing.assert_allclose(main.term_w + eps * bonus_t, problem.term_w, atol=1e-12)
+    # weights of another form do not split
+    assert split_weights(replace(problem, pair_u=problem.pair_u + 0.3 * eps), eps) is None
+
+
+@pytest.mark.parametrize("certify", [tie_break, lagrangian_tie_break])
+def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents(certify):
+    """Where it proves a mapping, it is the graded optimum and a main optimum; most documents it proves."""
+    proven = 0
+    for seed in range(120):
+        problem, eps, count = coref_document(random.Random(seed))
+        found = certify(problem, eps, count, SearchOptions())
+        if found is None:
+            continue
+        proven += 1
+        optimum = solve_milp(problem)
+        main, _, _ = split_weights(problem, eps)
+        main_optimum = solve_milp(main)
+        assert optimum.optimal and main_optimum.optimal
+        assert found.optimal and found.score == pytest.approx(optimum.score, abs=1e-9), seed
+        assert problem.value(found.mapping) == pytest.approx(found.score, abs=1e-12)
+        assert main.value(found.mapping) == main_optimum.score, seed
+    assert proven >= 100
+
+
+def test_the_tie_break_does_not_apply_where_the_bonuses_could_outweigh_a_match():
+    rng = random.Random(5)
+    problem, eps, count = coref_document(rng)
+    assert lagrangian_tie_break(problem, eps, int(1 / eps), SearchOptions()) is None
+    # random_document's tie-break weights give some eps whatever the items: no bound below one match
+    other = random_document(random.Random(2), "whole")
+    assert lagrangian_tie_break(other, 0.5, 1, SearchOptions()) is None
+
+
+def test_without_a_proven_main_optimum_the_graded_problem_is_searched_whole(monkeypatch):
+    problem, eps, count = coref_document(random.Random(11))
+
+    def unproven(problem, init, search):
+        return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, problem.bound, False, "hillclimb", 1)
+
+    monkeypatch.setattr(tiebreak_module, "_search", unproven)
+    assert tie_break(problem, eps, count, SearchOptions()) is None
+
+
+def test_docsmatch_counts_the_coref_subscore_under_the_tie_breaks_mapping(monkeypatch):
+    # a coreference node in two sentences on both sides (its node and two :ARG0 edges: 3 coref items), a boy
+    # the prediction lacks: the main optimum and the tie-break are proven without the integer program
+    pred = "(d / document :snt1 (g / go-02 :ARG0 (c / coref-entity)) :snt2 (s / sleep-01 :ARG0 c))"
+    gold = "(d / document :snt1 (g / go-02 :ARG0 (c / coref-entity)) :snt2 (s / sleep-01 :ARG0 c :ARG1 (b / boy)))"
+    calls = []
+    monkeypatch.setattr(alignment_module, "solve_milp", lambda *a, **k: calls.append(a) or solve_milp(*a, **k))
+    searched = []
+    real = tiebreak_module.tie_break
+    monkeypatch.setattr(docsmatch_module, "tie_break", lambda *a: searched.append(real(*a)) or searched[-1])
+    r = docsmatch([pred], [gold], coref=True)
+    assert (r.match, r.test, r.gold) == (9, 9, 11)
+    assert r.coref.total == (3, 3, 3)
+    assert len(searched) == 1 and searched[0] is not None and searched[0].optimal
+    assert not calls
+    # the same numbers as the graded problem searched whole
+    monkeypatch.setattr(docsmatch_module, "tie_break", lambda *a: None)
+    whole = docsmatch([pred], [gold], coref=True)
+    assert (whole.match, whole.test, whole.gold, whole.coref.total) == (9, 9, 11, (3, 3, 3))
