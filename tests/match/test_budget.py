@@ -166,19 +166,20 @@ def test_the_estimate_is_what_the_budget_refuses(monkeypatch):
         build_problem(pair)
 
 
-def test_a_pair_over_the_budget_is_named_by_the_corpus_scores(monkeypatch, tmp_path, capsys):
+def test_a_pair_over_the_budget_is_named_by_the_corpus_scores_under_strict(monkeypatch, tmp_path, capsys):
+    # without strict the pair is scored over each node's best candidates (tests/match/test_over_budget.py)
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 134_292_991)
     preds, golds = ["(a / b)", chain(4, "c")], ["(a / b)", chain(3, "d")]
     for workers in (1, 2):
         with pytest.raises(TooLargeError) as refused:
-            score_corpus(preds, golds, score_smatch_pair, Config("smatch"), num_workers=workers)
+            score_corpus(preds, golds, score_smatch_pair, Config("smatch"), num_workers=workers, strict=True)
         assert str(refused.value).startswith(
             "pair #1 (<string> against <string>): the alignment problem of 4 x 3 nodes has 6 pairwise terms"
         )
         assert refused.value.n_terms == 6
     (tmp_path / "p.amr").write_text("(a / b)\n\n" + chain(4, "c").to_string() + "\n")
     (tmp_path / "g.amr").write_text("(a / b)\n\n" + chain(3, "d").to_string() + "\n")
-    assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]) == 1
+    assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr"), "--strict"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(
         f"amreval: error: pair #1 ({tmp_path / 'p.amr'}, graph #2, line 3 against {tmp_path / 'g.amr'}, graph #2, "
@@ -192,7 +193,8 @@ def test_out_of_memory_in_any_step_names_the_pair(monkeypatch, tmp_path, capsys)
         raise MemoryError("out of memory in hill climbing on 2 x 2 nodes")
 
     monkeypatch.setattr(alignment_module, "hill_climb", no_memory)
-    preds, golds = ["(a / b)", "(a / b :r (c / d))"], ["(x / b)", "(x / b :r (y / d))"]
+    # graphs the same up to names are aligned without the search: the gold graphs differ from the predictions
+    preds, golds = ["(a / b)", "(a / b :r (c / d))"], ["(x / b :r (y / e))", "(x / b :r (y / e))"]
     for workers in (1, 2):  # the workers are forks: they take the patch; the error comes back pickled
         with pytest.raises(OutOfMemory) as failed:
             score_corpus(preds, golds, score_smatch_pair, Config("smatch"), num_workers=workers)

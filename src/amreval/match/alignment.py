@@ -51,7 +51,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from amreval.errors import InputError
+from amreval.errors import InputError, TooLarge
+from amreval.match.approximate import OVER_BUDGET_RESTARTS, identity_alignment, restricted_problem
 from amreval.match.certify import pricing
 from amreval.match.certify.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.certify.exact import BRANCH_MAX_PAIRS, branch_and_bound
@@ -313,7 +314,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
        left of the time limit, which counts from the start of the search.
 
     A result is ``optimal`` when its score reaches a bound; otherwise ``bound`` is the best bound found, so
-    ``bound - score`` is the gap.
+    ``bound - score`` is the gap. A problem over the memory budget, restricted to each node's best
+    candidates (:func:`amreval.match.approximate.restricted_problem`), is hill climbed whatever the solver
+    (:func:`_restricted_climb`).
 
     Args:
         problem: from :func:`build_problem`.
@@ -323,6 +326,8 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     Returns:
         The best :class:`Alignment` found.
     """
+    if problem.restricted:
+        return _restricted_climb(problem, search, init)
     deadline = time.perf_counter() + search.time_limit
     if search.solver == "hillclimb" or (
         search.solver == "auto" and (problem.n_pairs > AUTO_MAX_PAIRS or problem.n_terms > AUTO_MAX_TERMS)
@@ -350,6 +355,15 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     return _integer_program(problem, result, priced, deadline)
 
 
+def _restricted_climb(problem: Problem, search: SearchOptions, init: np.ndarray | None) -> Alignment:
+    """A problem restricted to each node's best candidates: hill climbing from the greedy start and at most
+    :data:`~amreval.match.approximate.OVER_BUDGET_RESTARTS` random ones, under the whole problem's bound
+    (proven only where the climb reaches it), marked over the budget."""
+    found = hill_climb(problem, restarts=min(search.restarts, OVER_BUDGET_RESTARTS), seed=search.seed, init=init)
+    proven = _reaches(problem, found.score, problem.bound)
+    return Alignment(found.mapping, found.score, problem.bound, proven, "restricted", found.climbs, over_budget=True)
+
+
 def align_triples(
     a: Triples,
     b: Triples,
@@ -359,6 +373,12 @@ def align_triples(
 ) -> Alignment:
     """Align two graphs' triples (the building block of every score).
 
+    Two graphs the same up to variable names are aligned node for node, proven without the search
+    (:func:`amreval.match.approximate.identity_alignment`), under the certified search at any size and
+    under the others where the problem is over the memory budget. A problem over the budget is otherwise
+    restricted to each node's best candidates and hill climbed (:func:`align`), or with ``search.strict``
+    raises :class:`~amreval.errors.TooLargeError`.
+
     Example:
         >>> from amreval.amr.read import loads_graph
         >>> from amreval.match.triples import graph_triples
@@ -367,4 +387,20 @@ def align_triples(
         >>> found.score, found.mapping.tolist()
         (3.0, [0, 1])
     """
-    return align(build_problem(encode_pair(a, b), allowed=allowed), search)
+    pair = encode_pair(a, b)
+    if search.solver == "exact":
+        same = identity_alignment(pair, allowed)
+        if same is not None:
+            return same
+    try:
+        problem = build_problem(pair, allowed=allowed)
+    except TooLarge:
+        if search.strict:
+            raise
+        same = identity_alignment(pair, allowed)
+        if same is not None:
+            return same
+        if isinstance(allowed, np.ndarray):
+            allowed = Candidates.from_matrix(allowed)
+        problem = restricted_problem(pair, allowed=allowed)
+    return align(problem, search)

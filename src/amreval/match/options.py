@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Literal, TypedDict, get_args
 
 from amreval.errors import InputError
@@ -61,6 +61,9 @@ class SearchOptions:
         restarts: random starts of hill climbing after the greedy one (smatch's ``-r``).
         seed: seed of the random starts; the same inputs and seed give the same result.
         time_limit: seconds allowed to the integer program, per problem.
+        strict: a problem over the memory budget raises :class:`~amreval.errors.TooLargeError` instead
+            of being aligned over each node's best candidates (:mod:`amreval.match.approximate`). Not a
+            search keyword: the scores set it from their own ``strict``; not shown, not compared.
 
     Raises:
         InputError: an unknown solver, negative restarts, a time limit that is
@@ -79,6 +82,7 @@ class SearchOptions:
     restarts: int = DEFAULT_RESTARTS
     seed: int = 0
     time_limit: float = DEFAULT_TIME_LIMIT
+    strict: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.solver not in SOLVERS:
@@ -89,6 +93,8 @@ class SearchOptions:
             raise InputError(f"seed must be an integer, got {self.seed!r}")
         if not isinstance(self.time_limit, (int, float)) or not self.time_limit > 0:
             raise InputError(f"time_limit must be a positive number of seconds, got {self.time_limit!r}")
+        if not isinstance(self.strict, bool):
+            raise InputError(f"strict must be True or False, got {self.strict!r}")
         object.__setattr__(self, "restarts", int(self.restarts))
         object.__setattr__(self, "seed", int(self.seed))
         object.__setattr__(self, "time_limit", float(self.time_limit))
@@ -114,6 +120,17 @@ class SearchOptions:
             raise TypeError(f"unexpected keyword argument {unknown[0]!r} (search settings: {', '.join(_FIELDS)})")
         return cls(**search)
 
+    def as_strict(self, strict: bool = True) -> SearchOptions:
+        """The same options, a problem over the memory budget an error (``strict``) or aligned within it.
+
+        Example:
+            >>> SearchOptions().as_strict().strict, SearchOptions().as_strict() == SearchOptions()
+            (True, True)
+        """
+        new = object.__new__(SearchOptions)
+        new.__dict__.update(self.__dict__, strict=bool(strict))
+        return new
+
     def with_seed(self, seed: int) -> SearchOptions:
         """The same options with another seed (the others checked already: quicker than ``replace``).
 
@@ -128,4 +145,4 @@ class SearchOptions:
         return new
 
 
-_FIELDS = tuple(f.name for f in fields(SearchOptions))
+_FIELDS = tuple(f.name for f in fields(SearchOptions) if f.name != "strict")

@@ -64,6 +64,9 @@ class Problem(ProblemArrays):
             bound proves a score that reaches its whole part.
         groups: the :class:`Candidates` that restricted the pairs, if any (DocSmatch's sentences:
             the blocks :mod:`amreval.match.certify.blocks` bounds one by one).
+        restricted: the problem keeps only each node's best candidates, because the whole one is over
+            :data:`MEMORY_BUDGET` (:func:`amreval.match.approximate.restricted_problem`): its optimum is a
+            lower bound, ``bound`` the whole problem's upper bound, and it is hill climbed, not certified.
     """
 
     n_a: int
@@ -71,6 +74,7 @@ class Problem(ProblemArrays):
     bound: float
     integral: bool = False
     groups: Candidates | None = None
+    restricted: bool = False
     _adj: Adjacency | None = None
     _rows: Ints | None = None
 
@@ -216,9 +220,13 @@ class Alignment:
         optimal: whether ``score`` is proven to be the optimum.
         method: what produced the mapping: ``hillclimb``, ``branch-and-bound`` (the exact search),
             ``blocks`` (blocks' choices put into the climb's), ``coupling`` (the coupled search of a
-            document, :mod:`amreval.match.certify.coupling`), ``lp`` (the LP relaxation's solution, rounded)
-            or ``milp``.
+            document, :mod:`amreval.match.certify.coupling`), ``lp`` (the LP relaxation's solution, rounded),
+            ``milp``, ``identity`` (two graphs the same up to variable names,
+            :func:`amreval.match.approximate.identity_alignment`) or ``restricted`` (a problem over the memory
+            budget, :func:`amreval.match.approximate.restricted_problem`).
         climbs: number of hill-climbing runs made.
+        over_budget: the whole problem was over :data:`MEMORY_BUDGET`; the mapping was found over each node's
+            best candidates (method ``restricted``), its score a lower bound unless it reaches ``bound``.
     """
 
     mapping: np.ndarray
@@ -227,6 +235,7 @@ class Alignment:
     optimal: bool
     method: str
     climbs: int = 0
+    over_budget: bool = False
 
 
 def sorted_distinct(values: np.ndarray) -> np.ndarray:

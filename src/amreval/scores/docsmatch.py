@@ -45,10 +45,11 @@ from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
 from amreval.errors import UsageError
 from amreval.match.alignment import align, align_triples
+from amreval.match.approximate import build_within_budget
+from amreval.match.certify.proof import whole_bound
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
-from amreval.match.problem import Candidates, build_problem
-from amreval.match.certify.proof import whole_bound
+from amreval.match.problem import Candidates
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool
@@ -260,8 +261,9 @@ def score_docsmatch_pair(
     if coref:
         items_a, items_b = coref_items(pred, a, ma), coref_items(gold, b, mb)
         eps = 1.0 / (2 * (items_b.count + 1))
-        problem = build_problem(
+        problem = build_within_budget(
             encode_pair(a, b),
+            strict=search.strict,
             allowed=allowed,
             b_weights=(1.0 + eps * items_b.nodes, None, 1.0 + eps * items_b.edges),
         )
@@ -281,6 +283,7 @@ def score_docsmatch_pair(
             bool(result.optimal or match >= bound),
             bound,
             mapping=result.mapping,
+            over_budget=result.over_budget,
             coref=count_coref(a, b, items_a, items_b, diff),
         )
     else:
@@ -292,12 +295,16 @@ def score_docsmatch_pair(
             result.optimal,
             whole_bound(result.bound),
             mapping=result.mapping,
+            over_budget=result.over_budget,
         )
     if fine_grained:
-        fine = SearchOptions(search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit)
+        fine = SearchOptions(
+            search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit, search.strict
+        )
 
         def aligner(x: Triples, y: Triples, sub: Candidates | None, init: np.ndarray | None) -> int:
-            return int(round(align(build_problem(encode_pair(x, y), allowed=sub), fine, init=init).score))
+            problem = build_within_budget(encode_pair(x, y), strict=search.strict, allowed=sub)
+            return int(round(align(problem, fine, init=init).score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
     if aspects is not None:

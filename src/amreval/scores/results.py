@@ -57,6 +57,10 @@ class PairScore:
         mapping: the alignment scored: for each predicted node (in
             :func:`~amreval.match.triples.graph_triples` order) the gold node,
             or -1; pictures and explanations reuse it instead of aligning again.
+        over_budget: the pair's alignment problem was over the memory budget
+            (:data:`~amreval.match.problem.MEMORY_BUDGET`) and was aligned over each
+            node's best candidates (:mod:`amreval.match.approximate`): ``match`` is a
+            lower bound, proven only where it reaches ``bound``.
     """
 
     match: float
@@ -65,6 +69,7 @@ class PairScore:
     optimal: bool
     bound: float
     mapping: np.ndarray | None = field(default=None, repr=False, compare=False)
+    over_budget: bool = field(default=False, repr=False)
 
     @property
     def precision(self) -> float:
@@ -139,8 +144,9 @@ class SmatchResult(Result):
             be read and were scored as empty graphs (``strict=False``).
 
     With the default (certified) search every pair is proven optimal unless
-    its time limit ran out: :attr:`unproven` lists those pairs and
-    :attr:`gap` is how many matches the optimum could still add.
+    its time limit ran out or its alignment problem was over the memory budget
+    (:attr:`over_budget`, aligned within it instead): :attr:`unproven` lists
+    those pairs and :attr:`gap` is how many matches the optimum could still add.
     """
 
     precision: float
@@ -159,6 +165,12 @@ class SmatchResult(Result):
     def unproven(self) -> list[int]:
         """Positions of the pairs whose score is not proven optimal."""
         return [k for k, p in enumerate(self.pairs) if not p.optimal]
+
+    @property
+    def over_budget(self) -> list[int]:
+        """Positions of the pairs whose alignment problem was over the memory budget (aligned over each
+        node's best candidates, :attr:`PairScore.over_budget`)."""
+        return [k for k, p in enumerate(self.pairs) if p.over_budget]
 
     @property
     def gap(self) -> float:
@@ -181,6 +193,7 @@ class SmatchResult(Result):
             "n_optimal": self.n_optimal,
             "n_unreadable": len(self.unreadable_predictions),
             "n_unproven": len(self.pairs) - self.n_optimal,
+            "n_over_budget": len(self.over_budget),
             "gap": self.gap,
         }
         if self.ci is not None:
