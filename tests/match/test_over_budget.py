@@ -91,8 +91,8 @@ def test_a_pair_over_the_budget_is_scored_as_a_lower_bound(monkeypatch):
     out = r.as_dict()
     assert (out["n_over_budget"], out["n_unproven"], out["gap"]) == (2, 1, 2.0)
     assert [str(w.message) for w in caught] == [
-        "2 of 3 pairs were over the alignment's memory budget (0.0 GiB) and were aligned over each node's best "
-        "candidates, scores not proven optimal (pair #1 (prediction #1, graph #1, line 1 against reference #1, "
+        "2 of 3 pairs were over the alignment's memory budget (0.0 GiB) and were aligned within it, scores not "
+        "proven optimal (pair #1 (prediction #1, graph #1, line 1 against reference #1, "
         "graph #1, line 1); pair #2 (prediction #2, graph #1, line 1 against reference #2, graph #1, line 1)); "
         "pass strict=True (--strict) to stop at the first"
     ]
@@ -209,3 +209,26 @@ def test_identity_needs_the_same_triples_in_the_same_order():
     assert identity_alignment(encode_pair(a, a), Candidates.from_lists([[0], [0], [1]], [[0], [1], [1]])) is None
     b = graph_triples(one_concept_chain(4))
     assert identity_alignment(encode_pair(a, b)) is None
+
+
+def test_lp_bounds_over_the_budget_end_the_search_unproven(monkeypatch):
+    # the build and the climbs are counted by memory_estimate (1 term, 3 entries: 1 MiB and 480 bytes), the
+    # LP steps apart by lp_memory_estimate (128 MiB and more): a budget of 2 MiB holds the first, not the
+    # second. The exact search and the assignment bound are kept from proving the pair, so the LP is next
+    from amreval.match import alignment as alignment_module
+
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 2 * 1024**2)
+    monkeypatch.setattr(alignment_module, "BRANCH_MAX_PAIRS", 0)
+    monkeypatch.setattr(alignment_module, "assignment_bound", lambda problem: problem.bound)
+    with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over the alignment's memory budget"):
+        r = smatch([SWAPPED[0]], [SWAPPED[1]])
+    assert [(p.match, p.optimal, p.bound, p.over_budget) for p in r.pairs] == [(2, False, 4, True)]
+    with pytest.raises(
+        TooLargeError,
+        match=r"^pair #0 \(.*\): the alignment problem of 2 x 2 nodes has 1 pairwise terms and 4 candidate "
+        r"pairs; its LP bounds need about 0.1 GiB, over the budget of 0.0 GiB",
+    ):
+        smatch([SWAPPED[0]], [SWAPPED[1]], strict=True)
+    # within the budget, the LP proves the 2
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**3)
+    assert smatch([SWAPPED[0]], [SWAPPED[1]]).n_optimal == 1

@@ -72,6 +72,7 @@ from amreval.match.problem import (
     Problem,
     build_problem,
     check_one_to_one,
+    lp_memory_estimate,
     nodes_to_pairs,
     pairs_to_nodes,
 )
@@ -302,7 +303,10 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
        subtrees), else :func:`~amreval.match.certify.exact.branch_and_bound` on problems of up to
        :data:`~amreval.match.certify.exact.BRANCH_MAX_PAIRS` pairs; its better mapping replaces the climb's;
     3. :func:`~amreval.match.certify.bounds.assignment_bound`;
-    4. the LP relaxation (:func:`~amreval.match.certify.bounds.lp_relaxation`, or on problems over
+    4. (where the LP steps' memory, :func:`~amreval.match.problem.lp_memory_estimate`, is within
+       :data:`~amreval.match.problem.MEMORY_BUDGET`; otherwise the search ends here, unproven and marked
+       ``over_budget``, or with ``search.strict`` raises :class:`~amreval.errors.TooLargeError`)
+       the LP relaxation (:func:`~amreval.match.certify.bounds.lp_relaxation`, or on problems over
        :data:`PRICED_LP_MIN_PAIRS` pairs and on every document
        :func:`amreval.match.certify.pricing.priced_lp`), whose rounded solution replaces the mapping where
        it scores higher;
@@ -342,6 +346,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     result = _bounded(problem, result, assignment_bound(problem))
     if result.optimal:
         return result
+    if _lp_over_budget(problem, search):
+        result.over_budget = True
+        return result
     result, priced = _lp(problem, result, deadline)
     if result.optimal:
         return result
@@ -353,6 +360,32 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     if result.optimal:
         return result
     return _integer_program(problem, result, priced, deadline)
+
+
+def _lp_over_budget(problem: Problem, search: SearchOptions) -> bool:
+    """Whether the LP steps could take more than the memory budget on ``problem``
+    (:func:`~amreval.match.problem.lp_memory_estimate`): then the search ends before them, its score
+    unproven under the bound found so far, marked over the budget.
+
+    Raises:
+        TooLarge: so, with ``search.strict``.
+    """
+    from amreval.match import problem as problem_module
+
+    unary = int(np.count_nonzero(problem.pair_u > 0.0))
+    need = lp_memory_estimate(problem.n_terms, unary)
+    if need <= problem_module.MEMORY_BUDGET:
+        return False
+    if search.strict:
+        raise TooLarge(
+            problem.n_terms,
+            unary,
+            f"the alignment problem of {problem.n_a} x {problem.n_b} nodes has {problem.n_terms:,} pairwise terms "
+            f"and {problem.n_pairs:,} candidate pairs; its LP bounds need about {need / 1024**3:,.1f} GiB, over "
+            f"the budget of {problem_module.MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph (DocSmatch: :sntK "
+            "edges restrict alignments to their sentence)",
+        )
+    return True
 
 
 def _restricted_climb(problem: Problem, search: SearchOptions, init: np.ndarray | None) -> Alignment:

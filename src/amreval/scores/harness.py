@@ -224,14 +224,15 @@ def score_corpus(
 def warn_over_budget(names: Sequence[str], count: int, n: int) -> None:
     """The one warning that names the pairs (``count`` of ``n``; ``names``: the first few, as
     :func:`~amreval.scores.workers.pair_name` names them) whose alignment problem was over the memory
-    budget and was aligned over each node's best candidates, their scores not proven."""
+    budget and was aligned within it (over each node's best candidates, or without the LP bounds), their
+    scores not proven."""
     from amreval.match.problem import MEMORY_BUDGET
 
     listed = "; ".join(names) + ("; ..." if count > len(names) else "")
     were = "was" if count == 1 else "were"
     warn_caller(
         f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB) "
-        f"and {were} aligned over each node's best candidates, scores not proven optimal ({listed}); "
+        f"and {were} aligned within it, scores not proven optimal ({listed}); "
         "pass strict=True (--strict) to stop at the first"
     )
 

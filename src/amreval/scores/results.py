@@ -57,10 +57,11 @@ class PairScore:
         mapping: the alignment scored: for each predicted node (in
             :func:`~amreval.match.triples.graph_triples` order) the gold node,
             or -1; pictures and explanations reuse it instead of aligning again.
-        over_budget: the pair's alignment problem was over the memory budget
-            (:data:`~amreval.match.problem.MEMORY_BUDGET`) and was aligned over each
-            node's best candidates (:mod:`amreval.match.approximate`): ``match`` is a
-            lower bound, proven only where it reaches ``bound``.
+        over_budget: the pair's alignment problem, or its LP bounds, were over the
+            memory budget (:data:`~amreval.match.problem.MEMORY_BUDGET`): it was aligned
+            over each node's best candidates (:mod:`amreval.match.approximate`), or
+            certified without the LP; ``match`` is a lower bound, proven only where it
+            reaches ``bound``.
     """
 
     match: float
