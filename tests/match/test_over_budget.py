@@ -232,3 +232,16 @@ def test_lp_bounds_over_the_budget_end_the_search_unproven(monkeypatch):
     # within the budget, the LP proves the 2
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**3)
     assert smatch([SWAPPED[0]], [SWAPPED[1]]).n_optimal == 1
+
+
+@pytest.mark.parametrize("extra", [[], ["--coref-subscore", "-j", "2"]], ids=["streamed", "coref-workers"])
+def test_docsmatch_on_the_command_line_keeps_the_documents_before_and_after(monkeypatch, tmp_path, capsys, extra):
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
+    (tmp_path / "p.amr").write_text(f"(a / b)\n\n{SWAPPED[0]}\n\n(c / d :r (e / f))\n")
+    (tmp_path / "g.amr").write_text(f"(a / b)\n\n{SWAPPED[1]}\n\n(c / d :r (e / f))\n")
+    assert main(["docsmatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr"), "--json", *extra]) == 0
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)
+    assert (out["match"], out["test"], out["gold"], out["n_pairs"]) == (8, 10, 10, 3)
+    assert (out["n_optimal"], out["n_unproven"], out["n_over_budget"], out["gap"]) == (2, 1, 1, 2.0)
+    assert "1 of 3 pairs was over the alignment's memory budget (0.0 GiB)" in printed.err
