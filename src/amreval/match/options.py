@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Literal, TypedDict, get_args
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, ClassVar, Literal, TypedDict, get_args
 
 from amreval.errors import InputError
 
@@ -62,8 +62,9 @@ class SearchOptions:
         seed: seed of the random starts; the same inputs and seed give the same result.
         time_limit: seconds allowed to the integer program, per problem.
         strict: a problem over the memory budget raises :class:`~amreval.errors.TooLargeError` instead
-            of being aligned over each node's best candidates (:mod:`amreval.match.approximate`). Not a
-            search keyword: the scores set it from their own ``strict``; not shown, not compared.
+            of being aligned within it (:mod:`amreval.match.approximate`). Not a field and not a search
+            keyword: the scores set it from their own ``strict`` (:meth:`as_strict`); not shown, not
+            compared, kept by :meth:`with_seed` and by pickling (the workers').
 
     Raises:
         InputError: an unknown solver, negative restarts, a time limit that is
@@ -82,7 +83,7 @@ class SearchOptions:
     restarts: int = DEFAULT_RESTARTS
     seed: int = 0
     time_limit: float = DEFAULT_TIME_LIMIT
-    strict: bool = field(default=False, repr=False, compare=False)
+    strict: ClassVar[bool] = False  # an instance's own value, where set, is in its __dict__ (as_strict)
 
     def __post_init__(self) -> None:
         if self.solver not in SOLVERS:
@@ -93,8 +94,6 @@ class SearchOptions:
             raise InputError(f"seed must be an integer, got {self.seed!r}")
         if not isinstance(self.time_limit, (int, float)) or not self.time_limit > 0:
             raise InputError(f"time_limit must be a positive number of seconds, got {self.time_limit!r}")
-        if not isinstance(self.strict, bool):
-            raise InputError(f"strict must be True or False, got {self.strict!r}")
         object.__setattr__(self, "restarts", int(self.restarts))
         object.__setattr__(self, "seed", int(self.seed))
         object.__setattr__(self, "time_limit", float(self.time_limit))
@@ -145,4 +144,4 @@ class SearchOptions:
         return new
 
 
-_FIELDS = tuple(f.name for f in fields(SearchOptions) if f.name != "strict")
+_FIELDS = tuple(f.name for f in fields(SearchOptions))

@@ -312,8 +312,8 @@ def score_docsmatch_pair(
         )
     if fine_grained:
         fine = SearchOptions(
-            search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit, search.strict
-        )
+            search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit
+        ).as_strict(search.strict)
 
         def aligner(x: Triples, y: Triples, sub: Candidates | None, init: np.ndarray | None) -> int:
             problem = build_within_budget(encode_pair(x, y), strict=search.strict, allowed=sub)
