@@ -44,6 +44,29 @@ the highest peak / estimate is 0.54 (``matching`` 1000 x 1000, 250,000 terms: 1.
 against an estimate of 2.6 GiB. The estimate is about twice the highest peak measured because it covers
 two copies of an LP over the whole problem, which a growing solver's arrays may be for a moment.
 
+Since issue 48 the estimate counts what is certain to run, the build, the climbs, the exact search of small
+problems or of a document's blocks and the assignment bound (``memory_estimate``: 1 MiB + 240 bytes a term +
+80 an entry); the LP steps' worst case is counted apart when they are reached (``lp_memory_estimate``: the
+former estimate, 128 MiB + 12 KiB a term + 1.5 KiB a pair of unary weight), and a problem whose LP is over the
+budget ends unproven before it. Peak RSS increase (VmHWM, each pair in a child process, ``--child SHAPE N``;
+the certified default; every row proven by the climb) against the estimate:
+
+| pair | terms | unary entries | peak | estimate | estimate / peak | LP estimate |
+|---|---:|---:|---:|---:|---:|---:|
+| one-concept chain 100 x 99 | 9,702 | 9,901 | 2 MiB | 4 MiB | 1.77 | 0.3 GiB |
+| one-concept chain 300 x 299 | 89,102 | 89,701 | 19 MiB | 28 MiB | 1.51 | 1.3 GiB |
+| one-concept chain 549 x 548 | 299,756 | 300,853 | 63 MiB | 93 MiB | 1.48 | 4.0 GiB |
+| one-concept chain 1000 x 999 | 997,002 | 999,001 | 208 MiB | 305 MiB | 1.47 | 13.0 GiB |
+| one-concept chain 2000 x 1999 | 3,994,002 | 3,998,001 | 835 MiB | 1,220 MiB | 1.46 | 51.6 GiB |
+| chains of distinct concepts 1000 x 1000 | 998,001 | 1 | 198 MiB | 229 MiB | 1.16 | 11.5 GiB |
+| star 1000 x 1000 | 998,001 | 1 | 198 MiB | 229 MiB | 1.16 | 11.5 GiB |
+| document, 50 sentences of 30 x 29 one-concept chains | 40,650 | 43,502 | 10 MiB | 14 MiB | 1.32 | 0.7 GiB |
+| document, 1000 sentences of 30 x 29 one-concept chains | 813,000 | 870,002 | 222 MiB | 253 MiB | 1.14 | 10.7 GiB |
+
+(The 1000-node chain took 2.0 s, the 2000-node one 11.3 s, the 1000-sentence document 2.3 s; the chains of
+distinct concepts and the star 28 s each. Before, every one from the 549-node chain on was refused by the LP's
+worst case; ``random8x20 600``, which reaches the LP, peaked at 244 MiB against an LP estimate of 2.2 GiB.)
+
 Run: ``python benchmarks/bench_budget.py`` (about 5 minutes: the calibration's LPs run to their 30 s time
 limit; not in ``make bench``), ``--quick`` (no calibration, under a minute), ``--compare SRC`` (the refusal
 and corpus timings of another checkout too, e.g. ``--compare ../main``). The figures are saved to
@@ -69,6 +92,9 @@ GiB = 1024**3
 #: (shape, size) of the calibration: chains, stars and a clique the climb proves; matchings the priced LP
 #: grows to the whole problem (matchmost, matchone: rounds that add most of it); random graphs it keeps small
 CALIBRATION = [
+    ("onechain", 300),
+    ("onechain", 1000),
+    ("onedoc", 1000),
     ("chain", 300),
     ("star", 300),
     ("clique", 20),
@@ -103,6 +129,10 @@ def graphs(shape: str, n: int):
     if shape == "chain":
         e = [(i, "r", i + 1) for i in range(n - 1)]
         return graph(distinct[0], e), graph(distinct[1], e)
+    if shape == "onechain":  # one concept, n nodes against n - 1 (against itself it is proven without a problem)
+        return graph(["x"] * n, [(i, "r", i + 1) for i in range(n - 1)]), graph(
+            ["x"] * (n - 1), [(i, "r", i + 1) for i in range(n - 2)]
+        )
     if shape == "star":
         e = [(0, "r", i) for i in range(1, n)]
         return graph(distinct[0], e), graph(distinct[1], e)
@@ -140,7 +170,9 @@ def child(shape: str, n: int) -> None:
     import highspy  # noqa: F401 - the libraries loaded belong to what the process held before
 
     import amreval.match.alignment as alignment
+    import amreval.match.approximate as approximate
     import amreval.scores.docsmatch as docsmatch
+    from amreval.amr.read import loads_graph
     from amreval.errors import TooLargeError
     from amreval.match import problem
     from amreval.match.options import SearchOptions
@@ -162,8 +194,22 @@ def child(shape: str, n: int) -> None:
                 problem.MEMORY_BUDGET = budget
         return build(*args, **kwargs)
 
-    alignment.build_problem = docsmatch.build_problem = counted
-    if shape == "lppdoc":
+    alignment.build_problem = approximate.build_problem = counted
+    if shape == "onedoc":
+        from amreval.docamr import MsAmrDocument, convert_document
+
+        def document(size: int):
+            """``n`` sentences, each a chain of one concept of ``size`` nodes: size x size candidates each."""
+            sentences = {}
+            for k in range(n):
+                text = "".join(f"(s{k}n{i} / x :r " for i in range(size - 1)) + f"(s{k}n{size - 1} / x" + ")" * size
+                sentences[f"s{k}"] = loads_graph(text)
+                sentences[f"s{k}"].metadata["id"] = f"s{k}"
+            return convert_document(MsAmrDocument("doc", list(sentences), []), sentences, "docamr", strict=True)
+
+        a, b = document(30), document(29)
+        score = lambda: docsmatch.score_docsmatch_pair(a, b, pair_search(SearchOptions(), 0))  # noqa: E731
+    elif shape == "lppdoc":
         from bench_docsmatch import lpp_document
 
         from amreval import read_graphs
@@ -184,6 +230,7 @@ def child(shape: str, n: int) -> None:
     estimate = problem.memory_estimate(terms, entries)
     out = {"shape": shape, "n": n, "terms": terms, "entries": entries, "peak": peak, "estimate": estimate}
     out.update(seconds=seconds, optimal=found.optimal, accepted=estimate <= problem.MEMORY_BUDGET)
+    out.update(over_budget=bool(found.over_budget), lp_estimate=problem.lp_memory_estimate(terms, entries))
     print(json.dumps(out))
 
 

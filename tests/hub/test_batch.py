@@ -25,10 +25,22 @@ def test_a_batch_gives_each_example_its_counts():
         "gold": [4, 2, 4],
         "optimal": [True, True, True],
         "unreadable": [False, True, False],
+        "over_budget": [False, False, False],
     }
     totals = corpus_counts(out)
     assert (totals["match"], totals["test"], totals["gold"], totals["n_unreadable"]) == (5, 6, 10, 1)
     assert totals["f1"] == pytest.approx(2 * 5 / 16)
+
+
+def test_a_pair_over_the_memory_budget_is_scored_and_counted(monkeypatch):
+    from amreval.match import problem as problem_module
+
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
+    # concepts swapped: 2 of 4 (the instances, crossed) under the bound 4; the same text: proven, no problem
+    batch = {"prediction": ["(a / x :r (b / y))", "(a / b)"], "reference": ["(a / y :r (b / x))", "(a / b)"]}
+    out = smatch_batch(batch, [0, 1])
+    assert (out["match"], out["optimal"], out["over_budget"]) == ([2, 2], [False, True], [True, False])
+    assert corpus_counts(out)["n_over_budget"] == 1
 
 
 def test_the_same_text_on_both_sides_is_scored_without_the_search(monkeypatch):

@@ -132,6 +132,7 @@ def test_smatch_s_numbers_by_hand():
         "n_optimal": 2,
         "n_unreadable": 0,
         "n_unproven": 0,
+        "n_over_budget": 0,
         "gap": 0.0,
         "score": "smatch",
     }

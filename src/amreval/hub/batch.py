@@ -3,8 +3,10 @@
 :func:`smatch_batch` takes a batch of a :class:`datasets.Dataset` with a column
 of predicted and a column of gold PENMAN graphs and gives, for each example,
 the Smatch counts of its pair (``match``, ``test``, ``gold``), whether the
-match is proven optimal, and whether the prediction could not be read (it is
-then scored as an empty graph, as the command line scores it). Summed over the
+match is proven optimal, whether the prediction could not be read (it is
+then scored as an empty graph, as the command line scores it), and whether the
+pair's alignment problem was over the memory budget (aligned within it, not
+proven: :mod:`amreval.match.approximate`). Summed over the
 dataset they are the corpus counts of ``amreval smatch`` on the same pairs, so
 a corpus that outgrows one process is scored with ``Dataset.map(...,
 batched=True, num_proc=N)``; :func:`corpus_counts` sums them and computes the
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["smatch_batch", "corpus_counts", "BATCH_COLUMNS"]
 
 #: The columns :func:`smatch_batch` adds.
-BATCH_COLUMNS = ("match", "test", "gold", "optimal", "unreadable")
+BATCH_COLUMNS = ("match", "test", "gold", "optimal", "unreadable", "over_budget")
 
 
 def smatch_batch(
@@ -107,12 +109,14 @@ def smatch_batch(
         out["gold"].append(s.gold)
         out["optimal"].append(bool(s.optimal))
         out["unreadable"].append(bool(errors))
+        out["over_budget"].append(bool(s.over_budget))
     return out
 
 
 def corpus_counts(scored: Any) -> dict[str, float | int]:
     """The corpus score of examples scored by :func:`smatch_batch` (a Dataset or a mapping of its columns):
-    summed counts, the number of pairs proven optimal and unreadable, micro-averaged precision, recall, F1."""
+    summed counts, the number of pairs proven optimal, unreadable and over the memory budget (where the
+    examples have that column), micro-averaged precision, recall, F1."""
     from amreval.scores.f1 import prf
 
     match, test, gold = (sum(scored[c]) for c in ("match", "test", "gold"))
@@ -127,4 +131,5 @@ def corpus_counts(scored: Any) -> dict[str, float | int]:
         "n_pairs": len(scored["match"]),
         "n_optimal": sum(bool(x) for x in scored["optimal"]),
         "n_unreadable": sum(bool(x) for x in scored["unreadable"]),
+        "n_over_budget": sum(bool(x) for x in scored["over_budget"]) if "over_budget" in scored else 0,
     }

@@ -51,7 +51,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from amreval.errors import InputError
+from amreval.errors import InputError, TooLarge
+from amreval.match.approximate import OVER_BUDGET_RESTARTS, identity_alignment, restricted_problem
 from amreval.match.certify import pricing
 from amreval.match.certify.bounds import assignment_bound, lp_relaxation, solve_milp
 from amreval.match.certify.exact import BRANCH_MAX_PAIRS, branch_and_bound
@@ -71,6 +72,7 @@ from amreval.match.problem import (
     Problem,
     build_problem,
     check_one_to_one,
+    lp_memory_estimate,
     nodes_to_pairs,
     pairs_to_nodes,
 )
@@ -80,6 +82,7 @@ __all__ = [
     "align",
     "align_triples",
     "hill_climb",
+    "lp_within_budget",
     "SearchOptions",
     "SOLVERS",
     "DEFAULT_SOLVER",
@@ -301,7 +304,10 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
        subtrees), else :func:`~amreval.match.certify.exact.branch_and_bound` on problems of up to
        :data:`~amreval.match.certify.exact.BRANCH_MAX_PAIRS` pairs; its better mapping replaces the climb's;
     3. :func:`~amreval.match.certify.bounds.assignment_bound`;
-    4. the LP relaxation (:func:`~amreval.match.certify.bounds.lp_relaxation`, or on problems over
+    4. (where the LP steps' memory, :func:`~amreval.match.problem.lp_memory_estimate`, is within
+       :data:`~amreval.match.problem.MEMORY_BUDGET`; otherwise the search ends here, unproven and marked
+       ``over_budget``, or with ``search.strict`` raises :class:`~amreval.errors.TooLargeError`)
+       the LP relaxation (:func:`~amreval.match.certify.bounds.lp_relaxation`, or on problems over
        :data:`PRICED_LP_MIN_PAIRS` pairs and on every document
        :func:`amreval.match.certify.pricing.priced_lp`), whose rounded solution replaces the mapping where
        it scores higher;
@@ -313,7 +319,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
        left of the time limit, which counts from the start of the search.
 
     A result is ``optimal`` when its score reaches a bound; otherwise ``bound`` is the best bound found, so
-    ``bound - score`` is the gap.
+    ``bound - score`` is the gap. A problem over the memory budget, restricted to each node's best
+    candidates (:func:`amreval.match.approximate.restricted_problem`), is hill climbed whatever the solver
+    (:func:`_restricted_climb`).
 
     Args:
         problem: from :func:`build_problem`.
@@ -323,6 +331,8 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     Returns:
         The best :class:`Alignment` found.
     """
+    if problem.restricted:
+        return _restricted_climb(problem, search, init)
     deadline = time.perf_counter() + search.time_limit
     if search.solver == "hillclimb" or (
         search.solver == "auto" and (problem.n_pairs > AUTO_MAX_PAIRS or problem.n_terms > AUTO_MAX_TERMS)
@@ -337,6 +347,9 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     result = _bounded(problem, result, assignment_bound(problem))
     if result.optimal:
         return result
+    if _lp_over_budget(problem, search):
+        result.over_budget = True
+        return result
     result, priced = _lp(problem, result, deadline)
     if result.optimal:
         return result
@@ -350,6 +363,50 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     return _integer_program(problem, result, priced, deadline)
 
 
+def lp_within_budget(problem: Problem) -> bool:
+    """Whether the LP steps' memory on ``problem`` (:func:`~amreval.match.problem.lp_memory_estimate`) is within
+    :data:`~amreval.match.problem.MEMORY_BUDGET` (a step that runs them, the tie-break's too, asks first)."""
+    from amreval.match import problem as problem_module
+
+    unary = int(np.count_nonzero(problem.pair_u > 0.0))
+    return lp_memory_estimate(problem.n_terms, unary) <= problem_module.MEMORY_BUDGET
+
+
+def _lp_over_budget(problem: Problem, search: SearchOptions) -> bool:
+    """Whether the LP steps could take more than the memory budget on ``problem``
+    (:func:`~amreval.match.problem.lp_memory_estimate`): then the search ends before them, its score
+    unproven under the bound found so far, marked over the budget.
+
+    Raises:
+        TooLarge: so, with ``search.strict``.
+    """
+    from amreval.match import problem as problem_module
+
+    unary = int(np.count_nonzero(problem.pair_u > 0.0))
+    need = lp_memory_estimate(problem.n_terms, unary)
+    if need <= problem_module.MEMORY_BUDGET:
+        return False
+    if search.strict:
+        raise TooLarge(
+            problem.n_terms,
+            unary,
+            f"the alignment problem of {problem.n_a} x {problem.n_b} nodes has {problem.n_terms:,} pairwise terms "
+            f"and {problem.n_pairs:,} candidate pairs; its LP bounds need about {need / 1024**3:,.1f} GiB, over "
+            f"the budget of {problem_module.MEMORY_BUDGET / 1024**3:.1f} GiB; split the graph (DocSmatch: :sntK "
+            "edges restrict alignments to their sentence)",
+        )
+    return True
+
+
+def _restricted_climb(problem: Problem, search: SearchOptions, init: np.ndarray | None) -> Alignment:
+    """A problem restricted to each node's best candidates: hill climbing from the greedy start and at most
+    :data:`~amreval.match.approximate.OVER_BUDGET_RESTARTS` random ones, under the whole problem's bound
+    (proven only where the climb reaches it), marked over the budget."""
+    found = hill_climb(problem, restarts=min(search.restarts, OVER_BUDGET_RESTARTS), seed=search.seed, init=init)
+    proven = _reaches(problem, found.score, problem.bound)
+    return Alignment(found.mapping, found.score, problem.bound, proven, "restricted", found.climbs, over_budget=True)
+
+
 def align_triples(
     a: Triples,
     b: Triples,
@@ -359,6 +416,12 @@ def align_triples(
 ) -> Alignment:
     """Align two graphs' triples (the building block of every score).
 
+    Two graphs the same up to variable names are aligned node for node, proven without the search
+    (:func:`amreval.match.approximate.identity_alignment`), under the certified search at any size and
+    under the others where the problem is over the memory budget. A problem over the budget is otherwise
+    restricted to each node's best candidates and hill climbed (:func:`align`), or with ``search.strict``
+    raises :class:`~amreval.errors.TooLargeError`.
+
     Example:
         >>> from amreval.amr.read import loads_graph
         >>> from amreval.match.triples import graph_triples
@@ -367,4 +430,20 @@ def align_triples(
         >>> found.score, found.mapping.tolist()
         (3.0, [0, 1])
     """
-    return align(build_problem(encode_pair(a, b), allowed=allowed), search)
+    pair = encode_pair(a, b)
+    if search.solver == "exact":
+        same = identity_alignment(pair, allowed)
+        if same is not None:
+            return same
+    try:
+        problem = build_problem(pair, allowed=allowed)
+    except TooLarge:
+        if search.strict:
+            raise
+        same = identity_alignment(pair, allowed)
+        if same is not None:
+            return same
+        if isinstance(allowed, np.ndarray):
+            allowed = Candidates.from_matrix(allowed)
+        problem = restricted_problem(pair, allowed=allowed)
+    return align(problem, search)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Literal, TypedDict, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, TypedDict, get_args
 
 from amreval.errors import InputError
 
@@ -61,6 +61,10 @@ class SearchOptions:
         restarts: random starts of hill climbing after the greedy one (smatch's ``-r``).
         seed: seed of the random starts; the same inputs and seed give the same result.
         time_limit: seconds allowed to the integer program, per problem.
+        strict: a problem over the memory budget raises :class:`~amreval.errors.TooLargeError` instead
+            of being aligned within it (:mod:`amreval.match.approximate`). Not a field and not a search
+            keyword: the scores set it from their own ``strict`` (:meth:`as_strict`); not shown, not
+            compared, kept by :meth:`with_seed` and by pickling (the workers').
 
     Raises:
         InputError: an unknown solver, negative restarts, a time limit that is
@@ -79,6 +83,7 @@ class SearchOptions:
     restarts: int = DEFAULT_RESTARTS
     seed: int = 0
     time_limit: float = DEFAULT_TIME_LIMIT
+    strict: ClassVar[bool] = False  # an instance's own value, where set, is in its __dict__ (as_strict)
 
     def __post_init__(self) -> None:
         if self.solver not in SOLVERS:
@@ -113,6 +118,17 @@ class SearchOptions:
         if unknown:
             raise TypeError(f"unexpected keyword argument {unknown[0]!r} (search settings: {', '.join(_FIELDS)})")
         return cls(**search)
+
+    def as_strict(self, strict: bool = True) -> SearchOptions:
+        """The same options, a problem over the memory budget an error (``strict``) or aligned within it.
+
+        Example:
+            >>> SearchOptions().as_strict().strict, SearchOptions().as_strict() == SearchOptions()
+            (True, True)
+        """
+        new = object.__new__(SearchOptions)
+        new.__dict__.update(self.__dict__, strict=bool(strict))
+        return new
 
     def with_seed(self, seed: int) -> SearchOptions:
         """The same options with another seed (the others checked already: quicker than ``replace``).

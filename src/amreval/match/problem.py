@@ -43,6 +43,7 @@ __all__ = [
     "nodes_to_pairs",
     "MEMORY_BUDGET",
     "memory_estimate",
+    "lp_memory_estimate",
 ]
 
 
@@ -64,6 +65,9 @@ class Problem(ProblemArrays):
             bound proves a score that reaches its whole part.
         groups: the :class:`Candidates` that restricted the pairs, if any (DocSmatch's sentences:
             the blocks :mod:`amreval.match.certify.blocks` bounds one by one).
+        restricted: the problem keeps only each node's best candidates, because the whole one is over
+            :data:`MEMORY_BUDGET` (:func:`amreval.match.approximate.restricted_problem`): its optimum is a
+            lower bound, ``bound`` the whole problem's upper bound, and it is hill climbed, not certified.
     """
 
     n_a: int
@@ -71,6 +75,7 @@ class Problem(ProblemArrays):
     bound: float
     integral: bool = False
     groups: Candidates | None = None
+    restricted: bool = False
     _adj: Adjacency | None = None
     _rows: Ints | None = None
 
@@ -216,9 +221,14 @@ class Alignment:
         optimal: whether ``score`` is proven to be the optimum.
         method: what produced the mapping: ``hillclimb``, ``branch-and-bound`` (the exact search),
             ``blocks`` (blocks' choices put into the climb's), ``coupling`` (the coupled search of a
-            document, :mod:`amreval.match.certify.coupling`), ``lp`` (the LP relaxation's solution, rounded)
-            or ``milp``.
+            document, :mod:`amreval.match.certify.coupling`), ``lp`` (the LP relaxation's solution, rounded),
+            ``milp``, ``identity`` (two graphs the same up to variable names,
+            :func:`amreval.match.approximate.identity_alignment`) or ``restricted`` (a problem over the memory
+            budget, :func:`amreval.match.approximate.restricted_problem`).
         climbs: number of hill-climbing runs made.
+        over_budget: the whole problem was over :data:`MEMORY_BUDGET` (the mapping was found over each node's
+            best candidates, method ``restricted``), or its LP bounds were (the search ended before them): the
+            score is a lower bound unless it reaches ``bound``.
     """
 
     mapping: np.ndarray
@@ -227,6 +237,7 @@ class Alignment:
     optimal: bool
     method: str
     climbs: int = 0
+    over_budget: bool = False
 
 
 def sorted_distinct(values: np.ndarray) -> np.ndarray:
@@ -320,38 +331,57 @@ class Candidates:
 
 #: The memory (bytes) scoring one pair may take beyond what the process held before (the interpreter, the
 #: modules and libraries loaded, the graphs read): the problem's arrays and each step's working memory
-#: at its peak (the build, the climbs, the exact searches, the bounds, HiGHS's LP and integer program),
-#: per process (each worker has its own). A problem whose estimate is over it is refused before
-#: anything is allocated for it; see :func:`memory_estimate`.
+#: at its peak, per process (each worker has its own). A problem whose build and climbs are over it
+#: (:func:`memory_estimate`) is not built: it is aligned over each node's best candidates
+#: (:mod:`amreval.match.approximate`), or refused under ``strict``; one whose LP bounds are over it
+#: (:func:`lp_memory_estimate`) is certified without them, as far as the steps before go.
 MEMORY_BUDGET = 4 * 1024**3
-# What the estimate charges, calibrated on measured peaks with a margin (benchmarks/bench_budget.py).
-# Every step but the LP takes a few hundred bytes a term (the build ~200, a climb ~140). HiGHS's LP
-# takes ~4.6 KB a term (its column, its four group rows, their entries) and ~0.65 KB a pair, and the
-# priced LP (amreval.match.certify.pricing) grows one solver round by round, whose arrays may be held twice while
-# they grow: the worst case is two LPs over every term, the two pairs each term may add, and every pair
-# of unary weight (~12 KB a term, ~1.3 KB an entry).
-_BYTES_PER_TERM = 12 * 1024
-_BYTES_PER_ENTRY = 1536
-# HiGHS's own memory whatever the size (~40 MB a solver, two at once) and the steps' small arrays
-_BYTES_FIXED = 128 * 1024**2
+# What the estimates charge, calibrated on measured peaks with a margin (benchmarks/bench_budget.py).
+# Building a problem and climbing over it (and the exact search of a small problem or of a document's
+# blocks) peaked at ~210 bytes a term where the problem is all terms (two 1000-node chains of distinct
+# concepts, a star), ~110 bytes a term and entry together on one-concept chains (300 to 1000 nodes, as
+# many entries as terms) and ~140 on a 1000-sentence document of such chains: 240 a term and 80 an entry
+# keep the estimate 1.2 to 1.8 times those peaks.
+_BYTES_PER_TERM = 240
+_BYTES_PER_ENTRY = 80
+# HiGHS's LP takes ~4.6 KB a term (its column, its four group rows, their entries) and ~0.65 KB a pair,
+# and the priced LP (amreval.match.certify.pricing) grows one solver round by round, whose arrays may be
+# held twice while they grow: the worst case is two LPs over every term, the two pairs each term may add,
+# and every pair of unary weight (~12 KB a term, ~1.3 KB an entry).
+_LP_BYTES_PER_TERM = 12 * 1024
+_LP_BYTES_PER_ENTRY = 1536
+# the steps' small arrays whatever the size; HiGHS's own memory (~40 MB a solver, two at once) with the LP's
+_BYTES_FIXED = 1024**2
+_LP_BYTES_FIXED = 128 * 1024**2
 
 
 def memory_estimate(n_terms: int, n_entries: int) -> int:
-    """The memory (bytes) :data:`MEMORY_BUDGET` counts for a problem of ``n_terms`` pairwise terms and
-    ``n_entries`` unary entries (instance, attribute and self-relation matches gathered before they are
-    merged into pairs; a dense instance table counts every cell).
+    """The memory (bytes) :data:`MEMORY_BUDGET` counts for building a problem of ``n_terms`` pairwise terms
+    and ``n_entries`` unary entries (instance, attribute and self-relation matches gathered before they
+    are merged into pairs; a dense instance table counts every cell) and for the steps of the search that
+    need no LP: the climbs, the exact search (of up to
+    :data:`amreval.match.certify.exact.BRANCH_MAX_PAIRS` pairs, or a document's blocks one by one) and the
+    assignment bound. The LP steps are counted apart, when they are reached (:func:`lp_memory_estimate`).
 
-    It covers the peak of every step of the search that grows with the problem: at most
-    ``n_entries + 2 * n_terms`` candidate pairs, and the LP relaxation over all of them and the terms
-    (twice: the priced LP's rounds). The integer program is tried only on problems of up to
+    Example:
+        >>> memory_estimate(0, 0) // 1024**2, memory_estimate(100_000, 50_000) // 1024**2
+        (1, 27)
+    """
+    return _BYTES_FIXED + n_terms * _BYTES_PER_TERM + n_entries * _BYTES_PER_ENTRY
+
+
+def lp_memory_estimate(n_terms: int, n_entries: int) -> int:
+    """The memory (bytes) the LP steps of the certified search may take at their peak on a problem of
+    ``n_terms`` pairwise terms and ``n_entries`` pairs of unary weight: the LP relaxation over all of them
+    and the terms, twice (the priced LP's rounds). The integer program is tried only on problems of up to
     :data:`amreval.match.alignment.MILP_MAX_COLUMNS` columns; there it peaked below 0.6 GB within the
     default time limit (a longer limit lets its search grow further).
 
     Example:
-        >>> memory_estimate(0, 0) // 1024**2, memory_estimate(100_000, 50_000) // 1024**2
+        >>> lp_memory_estimate(0, 0) // 1024**2, lp_memory_estimate(100_000, 50_000) // 1024**2
         (128, 1373)
     """
-    return _BYTES_FIXED + n_terms * _BYTES_PER_TERM + n_entries * _BYTES_PER_ENTRY
+    return _LP_BYTES_FIXED + n_terms * _LP_BYTES_PER_TERM + n_entries * _LP_BYTES_PER_ENTRY
 
 
 def build_problem(

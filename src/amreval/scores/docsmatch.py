@@ -44,12 +44,13 @@ import numpy as np
 from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
 from amreval.errors import UsageError
-from amreval.match.alignment import align, align_triples
+from amreval.match.alignment import align, align_triples, lp_within_budget
+from amreval.match.approximate import build_within_budget, identity_alignment
 from amreval.match.certify.proof import whole_bound
 from amreval.match.certify.tiebreak import tie_break
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
-from amreval.match.problem import Candidates, build_problem
+from amreval.match.problem import Candidates
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool
@@ -261,21 +262,37 @@ def score_docsmatch_pair(
     if coref:
         items_a, items_b = coref_items(pred, a, ma), coref_items(gold, b, mb)
         eps = 1.0 / (2 * (items_b.count + 1))
-        problem = build_problem(
-            encode_pair(a, b),
-            allowed=allowed,
-            b_weights=(1.0 + eps * items_b.nodes, None, 1.0 + eps * items_b.edges),
+        pair = encode_pair(a, b)
+        # the same document up to names, with the same coreference items: the identity matches every triple
+        # with its bonus, the most any mapping earns, so it is proven without the problem
+        same = (
+            identity_alignment(pair, allowed)
+            if search.solver == "exact"
+            and np.array_equal(items_a.nodes, items_b.nodes)
+            and np.array_equal(items_a.edges, items_b.edges)
+            else None
         )
-        if problem.n_terms:
-            # the bonus only where the predicted triple is a coref edge too
-            weights = problem.term_w.copy()
-            weights[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
-            problem.set_term_weights(weights)
-        # the main optimum first, then the most coref matches among the mappings that reach it; where that
-        # does not prove the graded optimum, the graded problem is searched whole
-        result = tie_break(problem, eps, items_b.count, search) if search.solver == "exact" else None
-        if result is None:
-            result = align(problem, search)
+        if same is not None:
+            result = same
+        else:
+            problem = build_within_budget(
+                pair,
+                strict=search.strict,
+                allowed=allowed,
+                b_weights=(1.0 + eps * items_b.nodes, None, 1.0 + eps * items_b.edges),
+            )
+            if problem.n_terms:
+                # the bonus only where the predicted triple is a coref edge too
+                weights = problem.term_w.copy()
+                weights[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
+                problem.set_term_weights(weights)
+            # the main optimum first, then the most coref matches among the mappings that reach it; where that
+            # does not prove the graded optimum (or the problem is over the budget), the graded problem is
+            # searched whole
+            broken = None
+            if search.solver == "exact" and not problem.restricted and lp_within_budget(problem):
+                broken = tie_break(problem, eps, items_b.count, search)
+            result = broken if broken is not None else align(problem, search)
         diff = triple_diff(a, b, result.mapping)
         match = diff.match
         bound = whole_bound(result.bound)
@@ -286,6 +303,7 @@ def score_docsmatch_pair(
             bool(result.optimal or match >= bound),
             bound,
             mapping=result.mapping,
+            over_budget=result.over_budget,
             coref=count_coref(a, b, items_a, items_b, diff),
         )
     else:
@@ -297,12 +315,16 @@ def score_docsmatch_pair(
             result.optimal,
             whole_bound(result.bound),
             mapping=result.mapping,
+            over_budget=result.over_budget,
         )
     if fine_grained:
-        fine = SearchOptions(search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit)
+        fine = SearchOptions(
+            search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit
+        ).as_strict(search.strict)
 
         def aligner(x: Triples, y: Triples, sub: Candidates | None, init: np.ndarray | None) -> int:
-            return int(round(align(build_problem(encode_pair(x, y), allowed=sub), fine, init=init).score))
+            problem = build_within_budget(encode_pair(x, y), strict=search.strict, allowed=sub)
+            return int(round(align(problem, fine, init=init).score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
     if aspects is not None:

@@ -33,7 +33,7 @@ from amreval.scores.checks import check_bool, check_confidence, check_int
 from amreval.scores.f1 import bootstrap_f1, prf
 from amreval.scores.results import Config, PairScore, SmatchResult
 from amreval.scores.text import plural
-from amreval.scores.workers import map_pairs
+from amreval.scores.workers import map_pairs, pair_name
 
 __all__ = [
     "score_corpus",
@@ -42,6 +42,7 @@ __all__ = [
     "pair_seed",
     "read_predictions",
     "warn_unreadable",
+    "warn_over_budget",
     "strict_option",
     "ScorePair",
     "ReadGraph",
@@ -207,7 +208,8 @@ def score_corpus(
         raise InputError("nothing to score: predictions and references are empty")
     golds = [read(r, "reference", k) for k, r in enumerate(refs)]
     graphs, failed = read_predictions(preds, read, strict=strict, noun=noun)
-    searches = [pair_search(config.search, k) for k in range(len(graphs))]
+    search = config.search.as_strict(strict)
+    searches = [pair_search(search, k) for k in range(len(graphs))]
     pairs = map_pairs(
         score_pair, graphs, golds, searches, num_workers=num_workers, progress=progress, desc=desc, unit=unit
     )
@@ -215,7 +217,26 @@ def score_corpus(
         s.id = getattr(gold, "id", None) or getattr(graph, "id", None)
     result = summarize(pairs, config, bootstrap=bootstrap, confidence=confidence)
     result.unreadable_predictions = failed
+    over = result.over_budget
+    if over:
+        warn_over_budget([pair_name(k, (graphs[k], golds[k])) for k in over[:10]], len(over), len(pairs))
     return result
+
+
+def warn_over_budget(names: Sequence[str], count: int, n: int) -> None:
+    """The one warning that names the pairs (``count`` of ``n``; ``names``: the first few, as
+    :func:`~amreval.scores.workers.pair_name` names them) whose alignment problem was over the memory
+    budget and was aligned within it (over each node's best candidates, or without the LP bounds), their
+    scores not proven."""
+    from amreval.match.problem import MEMORY_BUDGET
+
+    listed = "; ".join(names) + ("; ..." if count > len(names) else "")
+    were = "was" if count == 1 else "were"
+    warn_caller(
+        f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB) "
+        f"and {were} aligned within it, scores not proven optimal ({listed}); "
+        "pass strict=True (--strict) to stop at the first"
+    )
 
 
 def summarize(

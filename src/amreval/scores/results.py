@@ -57,6 +57,11 @@ class PairScore:
         mapping: the alignment scored: for each predicted node (in
             :func:`~amreval.match.triples.graph_triples` order) the gold node,
             or -1; pictures and explanations reuse it instead of aligning again.
+        over_budget: the pair's alignment problem, or its LP bounds, were over the
+            memory budget (:data:`~amreval.match.problem.MEMORY_BUDGET`): it was aligned
+            over each node's best candidates (:mod:`amreval.match.approximate`), or
+            certified without the LP; ``match`` is a lower bound, proven only where it
+            reaches ``bound``.
         id: the pair's id, as the command line names a pair: the gold graph's ``::id``, else the
             prediction's; None when neither has one (set by the corpus scorers, which read the graphs).
     """
@@ -67,6 +72,7 @@ class PairScore:
     optimal: bool
     bound: float
     mapping: np.ndarray | None = field(default=None, repr=False, compare=False)
+    over_budget: bool = field(default=False, repr=False)
     id: str | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
@@ -156,8 +162,9 @@ class SmatchResult(Result):
             be read and were scored as empty graphs (``strict=False``).
 
     With the default (certified) search every pair is proven optimal unless
-    its time limit ran out: :attr:`unproven` lists those pairs and
-    :attr:`gap` is how many matches the optimum could still add.
+    its time limit ran out or its alignment problem was over the memory budget
+    (:attr:`over_budget`, aligned within it instead): :attr:`unproven` lists
+    those pairs and :attr:`gap` is how many matches the optimum could still add.
     """
 
     precision: float
@@ -176,6 +183,12 @@ class SmatchResult(Result):
     def unproven(self) -> list[int]:
         """Positions of the pairs whose score is not proven optimal."""
         return [k for k, p in enumerate(self.pairs) if not p.optimal]
+
+    @property
+    def over_budget(self) -> list[int]:
+        """Positions of the pairs whose alignment problem was over the memory budget (aligned over each
+        node's best candidates, :attr:`PairScore.over_budget`)."""
+        return [k for k, p in enumerate(self.pairs) if p.over_budget]
 
     @property
     def gap(self) -> float:
@@ -198,6 +211,7 @@ class SmatchResult(Result):
             "n_optimal": self.n_optimal,
             "n_unreadable": len(self.unreadable_predictions),
             "n_unproven": len(self.pairs) - self.n_optimal,
+            "n_over_budget": len(self.over_budget),
             "gap": self.gap,
         }
         if self.ci is not None:

@@ -66,8 +66,9 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.errors import InputError
 from amreval.match.alignment import align
+from amreval.match.approximate import build_within_budget
 from amreval.match.options import SearchOptions
-from amreval.match.problem import Alignment, build_problem
+from amreval.match.problem import Alignment
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.harness import ReadGraph, pair_search, score_corpus, strict_option
 from amreval.scores.results import Config, PairScore, SmatchResult
@@ -210,7 +211,8 @@ def align_s2match(
     a, b = graph_triples(prediction), graph_triples(gold)
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
     weights = _top_weights(a, b, sim) if top == "graded" else None
-    result = align(build_problem(encode_pair(a, b), instance_weights=sim, b_weights=weights), search)
+    problem = build_within_budget(encode_pair(a, b), strict=search.strict, instance_weights=sim, b_weights=weights)
+    result = align(problem, search)
     score = PairScore(
         float(result.score),
         a.count,
@@ -218,6 +220,7 @@ def align_s2match(
         result.optimal,
         float(result.bound),  # type: ignore[arg-type]
         mapping=result.mapping,
+        over_budget=result.over_budget,
     )
     return S2Alignment(score, result.mapping, a, b, sim, result)
 

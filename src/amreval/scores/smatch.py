@@ -42,7 +42,6 @@ __all__ = [
     "smatch_pair",
     "score_smatch_pair",
     "identical_smatch_score",
-    "IDENTICAL_MAX_TRIPLES",
     "reading_score",
     "standardize_option",
 ]
@@ -57,17 +56,12 @@ def score_smatch_pair(
     return reading_score(align_triples(a, b, search), (a, loose_a), (b, loose_b), PairScore)
 
 
-#: Triples up to which :func:`identical_smatch_score` scores a graph against itself without the search
-#: (far below the sizes whose search :data:`~amreval.match.problem.MEMORY_BUDGET` refuses: at most
-#: 256 * 256 pairwise terms and unary entries, about 1 GB by its estimate).
-IDENTICAL_MAX_TRIPLES = 256
-
-
 def identical_smatch_score(graph: Graph) -> PairScore | None:
     """Smatch of a graph against itself under smatch's reading, without the search, as the certified
     search (``solver="exact"``) scores it: the identity matches every triple, and a mapping matches at
-    most every triple of either side (each at most once), so it is optimal and proven. Without a
-    mapping; None for a graph of more than :data:`IDENTICAL_MAX_TRIPLES` triples (left to the search).
+    most every triple of either side (each at most once), so it is optimal and proven, at any size (no
+    problem is built, so none is over the memory budget). Without a mapping; None for a graph without
+    triples (left to the search, which scores it as it scores empty graphs).
 
     Example:
         >>> from amreval.amr.read import loads_graph
@@ -75,7 +69,7 @@ def identical_smatch_score(graph: Graph) -> PairScore | None:
         PairScore(match=4, test=4, gold=4, optimal=True, bound=4.0)
     """
     n = graph_triples(graph).count
-    if not 0 < n <= IDENTICAL_MAX_TRIPLES:
+    if not n:
         return None
     return PairScore(n, n, n, True, float(n))
 
@@ -95,6 +89,7 @@ def reading_score(
         found.optimal,
         whole_bound(found.bound) + extra,
         mapping=found.mapping,
+        over_budget=found.over_budget,
     )
 
 

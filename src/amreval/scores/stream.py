@@ -48,7 +48,7 @@ from amreval.errors import AmrevalError, InputError
 from amreval.match.options import SearchOptions
 from amreval.scores.checks import check_int
 from amreval.scores.f1 import bootstrap_f1, prf
-from amreval.scores.harness import ReadGraph, ScorePair, pair_search, warn_unreadable
+from amreval.scores.harness import ReadGraph, ScorePair, pair_search, warn_over_budget, warn_unreadable
 from amreval.scores.results import Config, PairScore, SmatchResult
 from amreval.scores.workers import score_named, start_workers
 
@@ -62,7 +62,7 @@ PairRecord = tuple[int, PairScore, "str | None", "str | None", bool]
 
 
 class CompactPairs(Sequence[PairScore]):
-    """Per-pair scores kept as five numbers each; items are :class:`PairScore` (without mapping)."""
+    """Per-pair scores kept as six numbers each; items are :class:`PairScore` (without mapping)."""
 
     def __init__(self) -> None:
         self._match = array("d")
@@ -70,6 +70,7 @@ class CompactPairs(Sequence[PairScore]):
         self._gold = array("q")
         self._optimal = array("b")
         self._bound = array("d")
+        self._over_budget = array("b")
 
     def append(self, s: PairScore) -> None:
         """Keep one pair's numbers."""
@@ -78,6 +79,7 @@ class CompactPairs(Sequence[PairScore]):
         self._gold.append(s.gold)
         self._optimal.append(bool(s.optimal))
         self._bound.append(s.bound)
+        self._over_budget.append(bool(s.over_budget))
 
     def __len__(self) -> int:
         return len(self._test)
@@ -93,7 +95,12 @@ class CompactPairs(Sequence[PairScore]):
             return [self[i] for i in range(*k.indices(len(self)))]
         m = self._match[k]
         return PairScore(
-            int(m) if m.is_integer() else m, self._test[k], self._gold[k], bool(self._optimal[k]), self._bound[k]
+            int(m) if m.is_integer() else m,
+            self._test[k],
+            self._gold[k],
+            bool(self._optimal[k]),
+            self._bound[k],
+            over_budget=bool(self._over_budget[k]),
         )
 
 
@@ -149,7 +156,8 @@ def stream_score(
     pred_label, pred_blocks = open_blocks(pred_path)
     gold_label, gold_blocks = open_blocks(gold_path)
     state = _State(config, on_pair, CompactPairs() if keep is None else keep)
-    job = _Job(score_pair, config.search, pred_label, gold_label, strict, read, identical)
+    state.labels = (pred_label, gold_label)
+    job = _Job(score_pair, config.search.as_strict(strict), pred_label, gold_label, strict, read, identical)
     if num_workers > 1:
         rest = _score_in_workers(job, pred_blocks, gold_blocks, state, num_workers, chunk)
     else:
@@ -164,6 +172,8 @@ def stream_score(
         raise AmrevalError(f"{pred_path} has {n_pred} {noun} but {gold_path} has {n_gold}; they are paired by position")
     if state.failed:
         warn_unreadable(state.failed, len(state.pairs), state.first_error, noun=noun)
+    if state.over_budget:
+        warn_over_budget(state.over_budget_names, len(state.over_budget), len(state.pairs))
     p, r, f = prf(state.match, state.test, state.gold)
     result = SmatchResult(p, r, f, state.match, state.test, state.gold, n_optimal=state.n_optimal, config=config)
     result.pairs = state.pairs  # type: ignore[assignment]  # a sequence of PairScore, not a list
@@ -190,6 +200,9 @@ class _State:
         self.n_gold = 0
         self.failed: list[int] = []
         self.first_error: object = None
+        self.labels = ("predictions", "references")
+        self.over_budget: list[int] = []
+        self.over_budget_names: list[str] = []  # the first ten
 
     def add(self, index: int, s: PairScore, pred_id: str | None, gold_id: str | None, error: str | None) -> None:
         self.pairs.append(s)
@@ -199,6 +212,13 @@ class _State:
         self.n_optimal += bool(s.optimal)
         self.n_pred += 1
         self.n_gold += 1
+        if s.over_budget:
+            self.over_budget.append(index)
+            if len(self.over_budget_names) < 10:
+                pred, gold = self.labels
+                self.over_budget_names.append(
+                    f"pair #{index} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})"
+                )
         if error is not None:
             self.failed.append(index)
             if self.first_error is None:

@@ -26,6 +26,7 @@ T = TypeVar("T")
 
 __all__ = [
     "map_pairs",
+    "pair_name",
     "score_named",
     "start_workers",
     "end_workers",
@@ -165,7 +166,7 @@ class _OnePair:
         try:
             return self.func(*row)
         except TooLargeError as exc:
-            raise TooLargeError(exc.n_terms, exc.n_entries, f"{_pair_name(index, row)}: {exc}") from None
+            raise TooLargeError(exc.n_terms, exc.n_entries, f"{pair_name(index, row)}: {exc}") from None
         except OutOfMemory:
             raise
         except MemoryError as exc:
@@ -174,21 +175,21 @@ class _OnePair:
         from amreval.match.problem import MEMORY_BUDGET
 
         raise OutOfMemory(
-            f"{_pair_name(index, row)}: out of memory scoring the pair ({detail}); scoring a pair may take up "
+            f"{pair_name(index, row)}: out of memory scoring the pair ({detail}); scoring a pair may take up "
             f"to the alignment's memory budget, {MEMORY_BUDGET / 1024**3:.1f} GiB, beyond what the process "
             "holds: allow the process more memory (or run fewer workers), or split the graph"
         )
 
 
-def _pair_name(index: int, row: Sequence[Any]) -> str:
+def pair_name(index: int, row: Sequence[Any]) -> str:
     """The pair at ``index`` as messages name it: ``pair #index``, and where its first two items are graphs
     read from somewhere, where they came from.
 
     Example:
         >>> from amreval.amr.read import as_graph
-        >>> _pair_name(3, (as_graph("(a / b)", "prediction", 3), as_graph("(c / d)", "reference", 3)))
+        >>> pair_name(3, (as_graph("(a / b)", "prediction", 3), as_graph("(c / d)", "reference", 3)))
         'pair #3 (prediction #3, graph #1, line 1 against reference #3, graph #1, line 1)'
-        >>> _pair_name(0, ("x", "y"))
+        >>> pair_name(0, ("x", "y"))
         'pair #0'
     """
     origins = [getattr(x, "origin", None) for x in row[:2]]
