@@ -47,6 +47,10 @@ __all__ = [
 ]
 
 
+#: the problem arrays' names, in the order the kernels lay them out (read once: ``fields`` makes a new tuple each call)
+ARRAY_NAMES = tuple(f.name for f in fields(ProblemArrays))
+
+
 @dataclass(kw_only=True)
 class Problem(ProblemArrays):
     """A candidate pool with unary and pairwise weights (see module docs), made by :func:`build_problem`
@@ -87,7 +91,7 @@ class Problem(ProblemArrays):
         return cls(
             n_a=n_a,
             n_b=n_b,
-            **{array.name: getattr(block, array.name) for array in fields(ProblemArrays)},
+            **{name: getattr(block, name) for name in ARRAY_NAMES},
             bound=block.bound,
             integral=integral,
             groups=groups,
