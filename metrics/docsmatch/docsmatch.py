@@ -92,15 +92,17 @@ Args:
     averages (bool): add the micro and the macro average over documents (the mean of the documents'
         precision, recall and F1), each with its bootstrap interval (`bootstrap` resamples, 10000 when
         it is 0; `seed`, `confidence`): micro_f1, micro_f1_ci_low, macro_f1, ... (default False).
-    zero_division (float): the value of a score that is 0/0 (a precision without predicted items, a
-        recall without gold items, an F1 with neither) and of its interval: float("nan") (default),
-        0.0 (Smatch's convention) or 1.0.
+    zero_division (float): the value used for an undefined score, one that is 0/0 (a precision
+        without predicted items, a recall without gold items, an F1 with neither), its interval, and a
+        paired test's difference, interval and p-value involving it: None (default: undefined, `null`
+        in JSON, as in every output of amreval), 0.0 (Smatch's convention), 1.0, or float("nan")
+        (not valid JSON when saved).
 Returns:
     precision, recall, f1: overall DocSmatch, micro-averaged.
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
         coref_named_entity_*, coref_bridging_*, coref_other_*, noncoref_* likewise; each with its
-        counts (`_match`, `_test`, `_gold`); `zero_division` (NaN by default) where there is nothing
-        to score (no predicted items: precision; no gold items: recall; neither: F1).
+        counts (`_match`, `_test`, `_gold`); None (`zero_division`) where there is nothing to score
+        (no predicted items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
     aspect_main_*, aspect_agent_*, aspect_cause_*, aspect_concept_*, aspect_focus_*,
@@ -113,7 +115,8 @@ Returns:
         `_ci_low` and `_ci_high` (when `averages`).
     match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
     config: the one string: solver, restarts, seed, the score (`score=docsmatch`), its options and
-        the amreval version. Every other value is a number (`per_document_f1`: a list of numbers).
+        the amreval version. Every other value is a number, or None where undefined
+        (`per_document_f1`: a list of them).
     With `compare_predictions`, for `f1` and every other F1 (`coref_f1`, `srl_f1`, ...):
         compare_f1 (the second system's), f1_difference (first minus second), its interval
         f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
@@ -126,7 +129,7 @@ Examples:
     >>> round(results["f1"], 4), results["coref_recall"], round(results["noncoref_f1"], 4)
     (0.8421, 0.0, 0.8235)
     >>> results["coref_precision"], results["coref_test"]  # no coref items predicted: nothing to score
-    (nan, 0)
+    (None, 0)
     >>> results = docsmatch.compute(predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]],
     ...                             references=[gold], coref=False)
     >>> results["match"], results["test"], results["gold"]

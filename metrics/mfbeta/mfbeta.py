@@ -11,7 +11,7 @@ import evaluate
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
 from amreval.hub.metric_compute import mfbeta_results
-from amreval.hub.metric_io import check_batch, penman_text, sentence_text
+from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.mfbeta.counts import check_mfbeta_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
@@ -87,6 +87,9 @@ Args:
         wikification, ignore_vars, reentrancies, srl, under S²match's graded alignment) or "smatch"
         (Damonte's measures under the Smatch alignment) (default None: none). Adds `meaning_<measure>`
         and `mf_beta_<measure>`; with `compare_predictions`, a paired test of each.
+    zero_division (float): the value used for an undefined score (0/0: nothing to score) and for a
+        test's difference, interval and p-value involving one: None (default: undefined, `null` in
+        JSON, as in every output of amreval), 0.0, 1.0 or float("nan") (not valid JSON when saved).
     per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
     explain (bool): add `explanations`: per example, the gold triples lost, those added, and
         concepts credited partly.
@@ -118,10 +121,13 @@ Returns:
     parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
         dummy graph `(er / serialization-error)`);
     config: the one string: the settings (`score=mfbeta`, ...) and the amreval version. Every other
-        value is a number (`per_example`'s lists and `explanations` are lists). No score of MFβ is 0/0:
-        a gold AMR has triples, and MFβ of Meaning 0 and Form 0 is 0.
-    At the document level also: coreference (the DocSmatch coreference sub-score, `zero_division` when
-        neither side has coreference), its counts, sentence_mismatches (documents whose sentence counts
+        value is a number (`per_example`'s lists and `explanations` are lists), or None where it is
+        undefined (0/0, nothing to score: a `meaning_<measure>` and `mf_beta_<measure>` of a dimension
+        neither side has, such as wikification; the difference and p-value of a test of one). MFβ,
+        Meaning and Form themselves are never 0/0: a gold AMR has triples, and MFβ of Meaning 0 and
+        Form 0 is 0.
+    At the document level also: coreference (the DocSmatch coreference sub-score, None when neither
+        side has coreference), its counts, sentence_mismatches (documents whose sentence counts
         differ) and unmapped_mentions; per_example gives docsmatch_f1 and the sentence counts.
     With `compare_predictions`, for mf_beta, meaning and form: compare_mf_beta (the second system's),
         mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
@@ -285,10 +291,12 @@ class Mfbeta(evaluate.Metric):
         window=None,
         stride=None,
         rep="docamr",
+        zero_division=ZERO_DIVISION,
     ):
         # the config name is the default language model; the core checks every other setting, and
         # amreval.hub.metric_compute adds what DocSmatch's door adds too (intervals, the paired test)
         per_example = check_bool("per_example", per_example)
+        zero_division = check_zero_division(zero_division)
         if level not in ("sentence", "document"):
             raise InputError(f"level must be 'sentence' or 'document', got {level!r}")
         if level == "document" and (bootstrap or compare_predictions is not None):
@@ -343,4 +351,5 @@ class Mfbeta(evaluate.Metric):
             window=window,
             stride=stride,
             rep=rep,
+            zero_division=zero_division,
         )

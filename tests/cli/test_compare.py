@@ -68,9 +68,9 @@ def test_two_systems_as_text_csv_and_svg(capsys, files, tmp_path):
     assert lines[6].startswith("pred - other: F1 difference +0.1818, 95% CI [") and lines[6].endswith("p = 0.5000")
     # s3: 2 of 2 and 4 (2/3) against 1 of 2 and 4 (1/3); s2: 1 against 3/4
     assert lines[-3:] == [
-        "#  id    pred   other  difference",
-        "3  s3  0.6667  0.3333     +0.3333",
-        "2  s2  1.0000  0.7500     +0.2500",
+        "item  id    pred   other  difference",
+        "   3  s3  0.6667  0.3333     +0.3333",
+        "   2  s2  1.0000  0.7500     +0.2500",
     ]
     rows = list(csv.reader((tmp_path / "items.csv").open(encoding="utf-8")))
     assert [r[:2] for r in rows] == [["position", "id"], ["3", "s3"], ["2", "s2"], ["1", "s1"]]

@@ -100,6 +100,8 @@ def test_zero_division_applies_to_scores_and_their_bounds():
     calls: list[str] = []
     empty = Counts([(0, 0, 0)], calls, "a", {"f1_ci_low": 0.0, "f1_ci_high": 0.0})
     out = door_results(empty, bootstrap=5)
+    assert (out["f1"], out["f1_ci_low"], out["f1_ci_high"]) == (None, None, None)  # undefined: JSON null
+    out = door_results(empty, bootstrap=5, zero_division=math.nan)
     assert math.isnan(out["f1"]) and math.isnan(out["f1_ci_low"]) and math.isnan(out["f1_ci_high"])
     out = door_results(empty, bootstrap=5, zero_division=1.0)
     assert (out["f1"], out["f1_ci_low"], out["f1_ci_high"]) == (1.0, 1.0, 1.0)
@@ -139,7 +141,7 @@ def test_docsmatch_results_zero_division():
     # the gold's coref items: the boy merged across the sentences and the :ARG0 into it; none predicted
     out = docsmatch_results([PRED], [GOLD], coref=True)
     assert (out["coref_match"], out["coref_test"], out["coref_gold"]) == (0, 0, 2)
-    assert math.isnan(out["coref_precision"]) and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
+    assert out["coref_precision"] is None and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
     out = docsmatch_results([PRED], [GOLD], coref=True, zero_division=1.0)
     assert (out["coref_precision"], out["coref_recall"], out["coref_f1"]) == (1.0, 0.0, 0.0)
 
@@ -152,7 +154,7 @@ def test_docsmatch_scored_reads_a_result():
     )
     assert DocsmatchScored(result).results() == {"f1": 0.75}
     scored = DocsmatchScored(result, per_document=True)
-    assert scored.results()["per_document_f1"][0] == 0.75 and math.isnan(scored.item_scores()["per_document_f1"][1])
+    assert scored.results()["per_document_f1"][0] == 0.75 and scored.item_scores()["per_document_f1"][1] is None
 
 
 def mf_result(meaning_items, acceptable, beta=1.0):

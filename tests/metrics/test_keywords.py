@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import math
 import os
 import re
 from dataclasses import fields
@@ -43,7 +42,7 @@ DOCSMATCH = {
     "aspects": None,
     "frames": None,
     "averages": False,
-    "zero_division": math.nan,  # the one object: dict equality finds it by identity
+    "zero_division": None,  # undefined scores are None (JSON null)
 }
 MFBETA = {
     "reference_amrs": None,
@@ -84,6 +83,7 @@ MFBETA = {
     "window": None,
     "stride": None,
     "rep": "docamr",
+    "zero_division": None,
 }
 
 

@@ -267,8 +267,14 @@ def test_docsmatch_breakdown_and_parts():
     assert by_part["coref"] == cmp.test()
     assert (by_part["docsmatch"].score_a, by_part["docsmatch"].score_b) == (r1.f1, r2.f1)
     assert by_part["srl"].score_b == prf(*r2.fine_grained["srl"])[2]
+    # neither system nor the gold has bridging coreference: nothing to score, so nothing to test (not
+    # 0.0 against 0.0 with p = 1.0)
+    assert r1.coref.bridging == r2.coref.bridging == (0, 0, 0) or list(r1.coref.bridging) == [0, 0, 0]
+    assert [t.score for t in cmp.breakdown if t.p_value is None] == ["coref_bridging"]
+    b = by_part["coref_bridging"]
+    assert (b.score_a, b.score_b, b.difference, b.ci_low, b.ci_high, b.p_value, b.exact) == (None,) * 6 + (False,)
     # two documents: 4 swaps, exact
-    assert all(t.exact for t in cmp.breakdown)
+    assert all(t.exact for t in cmp.breakdown if t.p_value is not None)
     assert part_counts(r1.pairs, "coref_bridging").tolist() == [list(p.coref.bridging) for p in r1.pairs]
     assert part_counts(r1.pairs, "noncoref").tolist() == [
         list(p.coref.noncoref(p.match, p.test, p.gold)) for p in r1.pairs
@@ -318,3 +324,20 @@ def test_bart_against_t5(parses):
     boot = compare_systems({"bart": bart, "t5": t5}, gold, test="bootstrap").test()
     assert (boot.ci_low, boot.ci_high) == (t.ci_low, t.ci_high)
     assert round(boot.p_value, 4) == 0.9779
+
+
+def test_a_part_with_nothing_to_score_is_not_tested():
+    from amreval.scores.compare import compare_against
+    from amreval.scores.corpus_statistics import prf_statistic
+
+    f1, precision = prf_statistic("f1"), prf_statistic("precision")
+    # the first system predicts nothing where the gold has 3 items: precision 0/0, F1 genuinely 0
+    a = {"f1": (f1, [[0, 0, 1], [0, 0, 2]]), "precision": (precision, [[0, 0, 1], [0, 0, 2]])}
+    b = {"f1": (f1, [[1, 1, 1], [1, 2, 2]]), "precision": (precision, [[1, 1, 1], [1, 2, 2]])}
+    out = compare_against(a, b)
+    # b: 2 of 3 and 3; swapping item 1 or 2 alone gives -0.1 or +0.1, both swaps +2/3: p = 2/4
+    assert out["compare_f1"] == 2 / 3 and out["f1_difference"] == -2 / 3 and out["f1_p_value"] == 0.5
+    assert [out[f"precision{k}"] for k in ("_difference", "_difference_ci_low", "_difference_ci_high", "_p_value")] == [
+        None
+    ] * 4
+    assert out["compare_precision"] == 2 / 3

@@ -151,18 +151,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_scores(s: Any, args: argparse.Namespace) -> None:
     """A document's or the corpus's scores in the reference's layout."""
-    from amreval.scores.f1 import prf
+    from amreval.scores.f1 import prf_or_none
 
     print("Overall Score:")
     print_prf(s.precision, s.recall, s.f1, args)
     if args.coref_subscore:
         print("Coref Score")
-        print_prf(*prf(*s.coref.total), args)
+        print_prf(*prf_or_none(*s.coref.total), args)
 
 
 def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
     """What follows the documents' scores (printed as they came with ``--ms``)."""
-    from amreval.scores.f1 import prf
+    from amreval.scores.f1 import prf_or_none
     from amreval.scores.finegrained import MEASURE_LABELS
 
     if not args.ms:
@@ -172,7 +172,7 @@ def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
         print_intervals(result, args)
     if result.fine_grained is not None:
         for name, label in MEASURE_LABELS.items():
-            p, r, f = (decimals(x, args.significant) for x in prf(*result.fine_grained[name]))
+            p, r, f = (decimals(x, args.significant) for x in prf_or_none(*result.fine_grained[name]))
             print(f"{label} -> P: {p}, R: {r}, F: {f}")
     logging.getLogger("amreval").info(
         "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",

@@ -35,9 +35,12 @@ __all__ = [
 ]
 
 
-def decimals(value: float, digits: int) -> str:
-    """``value`` with ``digits`` digits after the point (the layout of every printed score)."""
-    return f"{value:.{digits}f}"
+def decimals(value: float | None, digits: int) -> str:
+    """``value`` with ``digits`` digits after the point (the layout of every printed score); ``n/a`` for
+    a score with nothing to score (:func:`~amreval.scores.f1.undefined`)."""
+    from amreval.scores.f1 import score_text
+
+    return score_text(value, digits)
 
 
 def print_unproven(result: Any) -> None:
@@ -76,7 +79,7 @@ def print_intervals(result: Any, args: argparse.Namespace) -> None:
     print(f"F-score 95% CI: {decimals(lo, args.significant)} - {decimals(hi, args.significant)}")
 
 
-def print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
+def print_prf(p: float | None, r: float | None, f: float | None, args: argparse.Namespace) -> None:
     if args.pr:
         print("Precision: " + decimals(p, args.significant))
         print("Recall: " + decimals(r, args.significant))

@@ -92,7 +92,7 @@ def door_results(
     test: str = "permutation",
     n_resamples: int = DEFAULT_RESAMPLES,
     alternative: str = "two-sided",
-    zero_division: float = ZERO_DIVISION,
+    zero_division: float | None = ZERO_DIVISION,
 ) -> dict[str, Any]:
     """A metric's results from a scored system: its dict and per-item scores, then, when asked, the
     bootstrap intervals, the metric's own additions and the paired test against ``other``.
@@ -186,7 +186,7 @@ def docsmatch_results(
     test: str = "permutation",
     n_resamples: int = DEFAULT_RESAMPLES,
     alternative: str = "two-sided",
-    zero_division: float = ZERO_DIVISION,
+    zero_division: float | None = ZERO_DIVISION,
     **options: Any,
 ) -> dict[str, Any]:
     """The DocSmatch metric's results: :func:`~amreval.scores.docsmatch.docsmatch` of the documents, with
@@ -291,6 +291,7 @@ def mfbeta_results(
     alternative: str = "two-sided",
     batch_size: int | None = None,
     device: str | None = None,
+    zero_division: float | None = ZERO_DIVISION,
     **settings: Any,
 ) -> dict[str, Any]:
     """The MFβ metric's results, with the language model ``scorer`` the metric made.
@@ -301,7 +302,8 @@ def mfbeta_results(
     them there). ``settings`` are MFβ's other flat keywords (``parser``, ``beta``, ``tolerance``,
     ``solver``, ...), given as they are to the level's function; those of the other level
     (:data:`SENTENCE_KEYWORDS`, :data:`DOCUMENT_KEYWORDS`) are left out, as the metric takes them all.
-    ``batch_size`` None: MFβ's default.
+    ``batch_size`` None: MFβ's default; ``zero_division``: the value of an undefined score
+    (:func:`~amreval.hub.metric_io.numeric_results`).
     """
     settings = {**settings, "seed": seed, **({} if batch_size is None else {"batch_size": batch_size})}
     if level == "document":
@@ -317,7 +319,7 @@ def mfbeta_results(
             device=device,
             **kept,
         )
-        return numeric_results(document.as_dict(per_example=per_example))
+        return numeric_results(document.as_dict(per_example=per_example), zero_division=zero_division)
     from amreval.mfbeta.score import mfbeta
 
     options = {key: value for key, value in settings.items() if key not in DOCUMENT_KEYWORDS}
@@ -348,4 +350,5 @@ def mfbeta_results(
         test=test,
         n_resamples=n_resamples,
         alternative=alternative,
+        zero_division=zero_division,
     )

@@ -45,15 +45,15 @@ from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
 from amreval.errors import UsageError
 from amreval.match.alignment import align, align_triples
+from amreval.match.certify.proof import whole_bound
 from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates, build_problem
-from amreval.match.certify.proof import whole_bound
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import check_bool
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
-from amreval.scores.f1 import prf, prf_or_none
+from amreval.scores.f1 import prf_or_none
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
 from amreval.scores.harness import pair_search, score_corpus, strict_option
 from amreval.scores.results import Config, PairScore, SmatchResult
@@ -134,16 +134,16 @@ class DocsmatchResult(SmatchResult):
     aspects: AspectResult | None = None
 
     @property
-    def coref_precision(self) -> float:
-        return prf(*self._coref_total())[0]
+    def coref_precision(self) -> float | None:
+        return prf_or_none(*self._coref_total())[0]
 
     @property
-    def coref_recall(self) -> float:
-        return prf(*self._coref_total())[1]
+    def coref_recall(self) -> float | None:
+        return prf_or_none(*self._coref_total())[1]
 
     @property
-    def coref_f1(self) -> float:
-        return prf(*self._coref_total())[2]
+    def coref_f1(self) -> float | None:
+        return prf_or_none(*self._coref_total())[2]
 
     def _coref_total(self) -> tuple[int, int, int]:
         if self.coref is None:

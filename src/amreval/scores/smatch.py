@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, TypeVar
 from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.match.alignment import align_triples
-from amreval.match.options import SearchOptions
 from amreval.match.certify.proof import whole_bound
+from amreval.match.options import SearchOptions
 from amreval.match.standard import DEFAULT_STANDARDIZATION, check_standardization, loose_matches, standard_triples
 from amreval.match.triples import graph_triples
 from amreval.scores.harness import pair_search, score_corpus, strict_option
