@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from amreval.cli.options import add_progress, add_search, add_verbose, beta, integer, tolerance
+from amreval.cli.options import add_progress, add_search, add_significant, add_verbose, beta, integer, tolerance
 from amreval.errors import InputError
 
 __all__ = ["add_model_options", "command_scorer", "scoring_keywords", "sentence_lines", "check_paired_by_line"]
@@ -38,7 +38,7 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
     add_search(p, restarts=False)
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
-    p.add_argument("--significant", type=integer(0), default=4, metavar="D", help="digits (default 4)")
+    add_significant(p, 4)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_progress(p)
     add_verbose(p)

@@ -192,18 +192,34 @@ def add_search(p: argparse.ArgumentParser, *, restarts: bool = True, full_help: 
     p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help=limit_help)
 
 
-def add_scoring_flags(
-    p: argparse.ArgumentParser, *, significant: int = 2, pr_help: str = "print precision and recall as well as F-score"
-) -> None:
-    """The options of every command that scores a pair of files (smatch, s2match, docsmatch)."""
-    add_pair_files(p)
+#: Why ``amreval smatch`` prints two digits, said where the user meets it (its help).
+SMATCH_DIGITS = (
+    "2, as smatch.py prints them, so that scripts reading its output keep working; two parsers that differ "
+    "in the third digit print the same score: pass --significant 4, as the other commands print"
+)
+
+
+def add_significant(p: argparse.ArgumentParser, default: int, why: str = "") -> None:
+    """``--significant D``: the digits after the point of every printed score, its default in the help."""
     p.add_argument(
         "--significant",
         type=integer(0),
-        default=significant,
+        default=default,
         metavar="D",
-        help=f"digits after the decimal point (default {significant})",
+        help=f"digits after the decimal point (default {why or default})",
     )
+
+
+def add_scoring_flags(
+    p: argparse.ArgumentParser,
+    *,
+    significant: int = 2,
+    significant_why: str = "",
+    pr_help: str = "print precision and recall as well as F-score",
+) -> None:
+    """The options of every command that scores a pair of files (smatch, s2match, docsmatch)."""
+    add_pair_files(p)
+    add_significant(p, significant, significant_why)
     p.add_argument("--pr", action="store_true", help=pr_help)
     p.add_argument(
         "--ms",

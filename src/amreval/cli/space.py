@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from amreval.cli.options import add_verbose
+from amreval.errors import UsageError
 
 __all__ = ["add_arguments", "run"]
 
@@ -33,8 +34,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the Space folder, say how to upload it."""
+    """Write the Space folder, say how to upload it. A folder with files is refused here, naming the
+    command line's ``--force`` (the API names its own ``overwrite=True``)."""
+    from pathlib import Path
+
     from amreval.hub.metrics import write_space
+
+    out = Path(args.out)
+    if out.is_dir() and any(out.iterdir()) and not args.force:
+        raise UsageError(f"{out} is not empty (pass --force to write into it)")
 
     written = write_space(
         args.metric,

@@ -206,7 +206,7 @@ def write_space(
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} is not a folder")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise InputError(f"{out} is not empty (pass overwrite=True, --force, to write into it)")
+        raise InputError(f"{out} is not empty (pass overwrite=True to write into it)")
     card = space_readme(
         (folder / "README.md").read_text(encoding="utf-8"), hub_id=hub_id, gradio_version=version, name=name
     )  # fails early without huggingface_hub
