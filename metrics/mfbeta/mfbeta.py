@@ -15,7 +15,7 @@ from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_divisio
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.mfbeta.counts import check_mfbeta_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
-from amreval.scores.checks import check_bool
+from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
@@ -90,11 +90,13 @@ Args:
     zero_division (float): the value used for an undefined score (0/0: nothing to score) and for a
         test's difference, interval and p-value involving one: None (default: undefined, `null` in
         JSON, as in every output of amreval), 0.0, 1.0 or float("nan") (not valid JSON when saved).
+    bootstrap (int): the old spelling of `ci=True, n_resamples=N` (0: `ci=False`); deprecated, it warns
+        once. With it the intervals take N resamples and a test keeps `n_resamples`.
     per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
     explain (bool): add `explanations`: per example, the gold triples lost, those added, and
         concepts credited partly.
     progress (bool): progress bars (default None: on a terminal only).
-    bootstrap (int): add bootstrap intervals (examples resampled this many times; default 0, none):
+    ci (bool): add bootstrap intervals (examples resampled `n_resamples` times; default False):
         `mf_beta_ci_low`, `mf_beta_ci_high`, `meaning_ci_*`, `form_ci_*`. Needs `prediction_amrs`
         and `reference_amrs` (Meaning's counts per example are taken from them).
     confidence (float): of the intervals (default 0.95).
@@ -102,7 +104,8 @@ Args:
         parses: adds a paired test of the first system against it (needs `prediction_amrs` and
         `reference_amrs`).
     test (str): "permutation" (default) or "bootstrap": the paired test over examples.
-    n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
+    n_resamples (int): resamples of every resampling: the intervals (`ci`), the test and the interval
+        of the difference (default 10000).
     alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
     level (str): "sentence" (default) or "document": each prediction is then a generated paragraph and each
         reference the reference document's text; `reference_amrs` are the gold DocAMRs (a PENMAN string
@@ -278,7 +281,7 @@ class Mfbeta(evaluate.Metric):
         progress=None,
         dimensions=None,
         per_example=False,
-        bootstrap=0,
+        ci=False,
         confidence=0.95,
         compare_predictions=None,
         compare_prediction_amrs=None,
@@ -292,15 +295,17 @@ class Mfbeta(evaluate.Metric):
         stride=None,
         rep="docamr",
         zero_division=ZERO_DIVISION,
+        bootstrap=None,
     ):
         # the config name is the default language model; the core checks every other setting, and
         # amreval.hub.metric_compute adds what DocSmatch's door adds too (intervals, the paired test)
         per_example = check_bool("per_example", per_example)
         zero_division = check_zero_division(zero_division)
+        intervals = interval_resamples(ci, n_resamples, bootstrap)
         if level not in ("sentence", "document"):
             raise InputError(f"level must be 'sentence' or 'document', got {level!r}")
-        if level == "document" and (bootstrap or compare_predictions is not None):
-            raise InputError("bootstrap and compare_predictions are for level='sentence'")
+        if level == "document" and (intervals or compare_predictions is not None):
+            raise InputError("ci and compare_predictions are for level='sentence'")
         if compare_predictions is not None:
             compare_predictions = _sentences(compare_predictions, "compare_predictions")
         if compare_prediction_amrs is not None:
@@ -309,7 +314,7 @@ class Mfbeta(evaluate.Metric):
         lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
         gold = None if reference_amrs is None else _given_amrs(reference_amrs, "reference_amrs")
         parses = None if prediction_amrs is None else _given_amrs(prediction_amrs, "prediction_amrs")
-        if bootstrap or compare_predictions is not None:
+        if intervals or compare_predictions is not None:
             check_mfbeta_parts(parses, gold)
         if compare_predictions is not None:
             check_mfbeta_parts(compare_prediction_amrs, gold)
@@ -323,7 +328,7 @@ class Mfbeta(evaluate.Metric):
             compare_prediction_amrs=compare_prediction_amrs,
             level=level,
             per_example=per_example,
-            bootstrap=bootstrap,
+            intervals=intervals,
             seed=seed,
             confidence=confidence,
             test=test,

@@ -82,7 +82,7 @@ def test_keys_names_and_metric_inference(hand):
     ]
     # without the coref sub-score the default keys are the overall ones; the metric comes from the
     # result's score entry, not from its keys (which look like Smatch's)
-    plain = eval_results(docsmatch([PRED], [GOLD]))
+    plain = eval_results(docsmatch([PRED], [GOLD], coref=False))
     assert [e.metric_name for e in plain] == ["DocSmatch precision", "DocSmatch recall", "DocSmatch F1"]
     # a metric output (a plain mapping) is read the same way, and never by parsing the config line
     [s2] = eval_results({"f1": 0.5, "score": "s2match", "config": "score=docsmatch"}, keys=["f1"])

@@ -184,7 +184,7 @@ def test_saved_results_are_valid_json(metric, tmp_path):
     def no_nan(constant):
         raise ValueError(f"not valid JSON: {constant}")
 
-    out = metric.compute(predictions=[PRED, GOLD], references=[GOLD, GOLD], fine_grained=True, bootstrap=20)
+    out = metric.compute(predictions=[PRED, GOLD], references=[GOLD, GOLD], fine_grained=True, ci=True, n_resamples=20)
     path = evaluate.save(str(tmp_path), **out)
     saved = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=no_nan)
     assert (saved["wikification_f1"], saved["wikification_f1_ci_low"], saved["coref_bridging_recall"]) == (None,) * 3

@@ -84,7 +84,7 @@ def test_averages_over_documents(metric):
     assert (out["micro_f1"], out["macro_f1"]) == (out["f1"], (0.75 + 1.0) / 2) and out["micro_f1"] == 18 / 21
     core = averages(docsmatch([PRED, SAME], [GOLD, SAME]), n_resamples=10000, seed=3).as_dict()
     assert {k: out[k] for k in core} == core and len(core) == 18
-    few = metric.compute(predictions=[PRED, SAME], references=[GOLD, SAME], averages=True, bootstrap=50)
+    few = metric.compute(predictions=[PRED, SAME], references=[GOLD, SAME], averages=True, ci=True, n_resamples=50)
     assert few["macro_f1_ci_low"] == averages(docsmatch([PRED, SAME], [GOLD, SAME]), n_resamples=50).macro.f1_ci[0]
     with pytest.raises(InputError, match="averages"):
         metric.compute(predictions=[PRED], references=[GOLD], averages="yes")

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
 
 DOCSMATCH = {
-    "coref": True,
+    "coref": None,  # on, unless standardize reads otherwise than smatch
     "fine_grained": False,
     "per_document": False,
     "solver": None,  # the config name's solver, else exact
@@ -32,7 +32,7 @@ DOCSMATCH = {
     "num_workers": 1,
     "strict": False,
     "progress": None,
-    "bootstrap": 0,
+    "ci": False,
     "confidence": 0.95,
     "compare_predictions": None,
     "test": "permutation",
@@ -43,6 +43,7 @@ DOCSMATCH = {
     "frames": None,
     "averages": False,
     "zero_division": None,  # undefined scores are None (JSON null)
+    "bootstrap": None,  # the old spelling of ci=True, n_resamples=N
 }
 MFBETA = {
     "reference_amrs": None,
@@ -70,7 +71,7 @@ MFBETA = {
     "progress": None,
     "dimensions": None,
     "per_example": False,
-    "bootstrap": 0,
+    "ci": False,
     "confidence": 0.95,
     "compare_predictions": None,
     "compare_prediction_amrs": None,
@@ -84,6 +85,7 @@ MFBETA = {
     "stride": None,
     "rep": "docamr",
     "zero_division": None,
+    "bootstrap": None,
 }
 
 

@@ -102,6 +102,7 @@ def run_doc_aspects(args: argparse.Namespace) -> int:
         aspects=args.aspects,
         frames=frames,
         standardize=standardize,
+        coref=False,  # the aspects are scored under the overall alignment alone, without the coref tie-break
         num_workers=args.num_workers,
         progress=args.progress,
         strict=args.strict,

@@ -85,7 +85,7 @@ def door_results(
     scored: ScoredSystem,
     other: Callable[[], ScoredSystem] | None = None,
     *,
-    bootstrap: int = 0,
+    intervals: int = 0,
     added: Callable[[], Mapping[str, Any]] | None = None,
     seed: int = 0,
     confidence: float = 0.95,
@@ -101,7 +101,7 @@ def door_results(
         scored: the first system.
         other: scores the second system (called once, after the first system's parts are read, so that a
             part the first system cannot give fails before the second system is scored); None: no test.
-        bootstrap: resamples of the intervals; 0: none. An interval the core's dict already holds (the
+        intervals: resamples of the intervals; 0: none. An interval the core's dict already holds (the
             core may compute F1's itself) is kept.
         added: what the metric adds after the intervals (DocSmatch's averages).
         seed, confidence: of the intervals and the test.
@@ -112,9 +112,9 @@ def door_results(
     from amreval.scores.compare import compare_against
 
     out = dict(scored.results())
-    if bootstrap:
-        intervals = scored.intervals(bootstrap, seed=seed, confidence=confidence)
-        out.update({key: value for key, value in intervals.items() if key not in out})
+    if intervals:
+        bounds = scored.intervals(intervals, seed=seed, confidence=confidence)
+        out.update({key: value for key, value in bounds.items() if key not in out})
     if added is not None:
         out.update(added())
     if other is not None:
@@ -179,7 +179,7 @@ def docsmatch_results(
     *,
     compare_predictions: Sequence[Any] | None = None,
     per_document: bool = False,
-    bootstrap: int = 0,
+    intervals: int = 0,
     averages: bool = False,
     seed: int = 0,
     confidence: float = 0.95,
@@ -190,8 +190,9 @@ def docsmatch_results(
     **options: Any,
 ) -> dict[str, Any]:
     """The DocSmatch metric's results: :func:`~amreval.scores.docsmatch.docsmatch` of the documents, with
-    the core's own F1 intervals (``bootstrap``) and :func:`door_results`' steps; ``averages`` adds the micro
-    and macro averages with their intervals (``bootstrap`` resamples, 10000 when it is 0).
+    the core's own F1 intervals (``intervals`` resamples; 0: none) and :func:`door_results`' steps; ``averages``
+    adds the micro and macro averages with their intervals (``intervals`` resamples, ``n_resamples`` when it
+    is 0).
 
     ``options`` are DocSmatch's other keywords (``coref``, ``solver``, ...); the second system is scored with
     the same ones. The documents are given as the metric holds them (PENMAN strings, or lists of them).
@@ -200,10 +201,11 @@ def docsmatch_results(
     from amreval.scores.docsmatch import docsmatch
 
     options = {**options, "seed": seed, "confidence": confidence}
-    result = docsmatch(predictions, references, bootstrap=bootstrap, **options)
+    result = docsmatch(predictions, references, ci=bool(intervals), n_resamples=intervals or n_resamples, **options)
 
     def averaged() -> dict[str, Any]:
-        return average_scores(result, n_resamples=bootstrap or 10000, seed=seed, confidence=confidence).as_dict()
+        resamples = intervals or n_resamples
+        return average_scores(result, n_resamples=resamples, seed=seed, confidence=confidence).as_dict()
 
     def other() -> DocsmatchScored:
         assert compare_predictions is not None
@@ -212,7 +214,7 @@ def docsmatch_results(
     return door_results(
         DocsmatchScored(result, per_document),
         None if compare_predictions is None else other,
-        bootstrap=bootstrap,
+        intervals=intervals,
         added=averaged if averages else None,
         seed=seed,
         confidence=confidence,
@@ -283,7 +285,7 @@ def mfbeta_results(
     compare_prediction_amrs: Sequence[Any] | None = None,
     level: str = "sentence",
     per_example: bool = False,
-    bootstrap: int = 0,
+    intervals: int = 0,
     seed: int = 0,
     confidence: float = 0.95,
     test: str = "permutation",
@@ -344,7 +346,7 @@ def mfbeta_results(
     return door_results(
         scored(predictions, prediction_amrs),
         None if compare_predictions is None else other,
-        bootstrap=bootstrap,
+        intervals=intervals,
         seed=seed,
         confidence=confidence,
         test=test,
