@@ -78,6 +78,12 @@ def test_docsmatch_json_is_null_and_valid(capsys, files):
     assert (data["negations_precision"], data["negations_recall"], data["negations_f1"]) == (None, 0.0, 0.0)
     assert (data["coref_precision"], data["coref_f1"], data["coref_test"]) == (None, None, 0)
     assert data["f1"] == pytest.approx(20 / 23, abs=1e-15)
+    # the intervals of a sub-score with nothing to score are undefined too; a genuine 0 has its interval
+    data = strict_json(run(capsys, "docsmatch", "-f", *files, "--fine-grained", "--ci", "--resamples", "50", "--json"))
+    assert (data["wikification_f1_ci_low"], data["wikification_f1_ci_high"]) == (None, None)
+    assert (data["coref_bridging_recall_ci_low"], data["negations_precision_ci_high"]) == (None, None)
+    assert (data["negations_f1_ci_low"], data["negations_f1_ci_high"]) == (0.0, 0.0)
+    assert data["f1_ci_low"] <= data["f1"] <= data["f1_ci_high"]
 
 
 def test_aspects_text_and_json(capsys, files):

@@ -56,7 +56,7 @@ def print_unproven(result: Any) -> None:
         )
 
 
-def intervals(result: Any, args: argparse.Namespace) -> dict[str, float]:
+def intervals(result: Any, args: argparse.Namespace) -> dict[str, float | None]:
     """With ``--ci``: the intervals of every precision, recall and F1 of the result (``--resamples``
     resamples; F1's is the result's own)."""
     if not args.ci:

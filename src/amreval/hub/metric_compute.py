@@ -72,7 +72,7 @@ class ScoredSystem(Protocol):
         second system."""
         ...
 
-    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> Mapping[str, float]:
+    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> Mapping[str, float | None]:
         """Bootstrap bounds of the scores (``f1_ci_low``, ...), items resampled ``n_resamples`` times."""
         ...
 
@@ -154,7 +154,7 @@ class DocsmatchScored:
             return {}
         return {"per_document_f1": per_item_f1([(p.match, p.test, p.gold) for p in self.result.pairs])}
 
-    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> dict[str, float]:
+    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> dict[str, float | None]:
         from amreval.scores.bootstrap import score_intervals
         from amreval.scores.doc_aspects import aspect_intervals
 

@@ -195,12 +195,13 @@ def bootstrap_prf(
 
 def score_intervals(
     result: Any, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Bootstrap intervals of every precision, recall and F1 a Smatch, S²match or DocSmatch result holds.
 
     Items are resampled once for all scores. Keys are the result's own keys
     with ``_ci_low`` and ``_ci_high``: ``precision_ci_low``, ``f1_ci_high``,
-    ``coref_recall_ci_low``, ``srl_f1_ci_high``, ...
+    ``coref_recall_ci_low``, ``srl_f1_ci_high``, ...; both None for a sub-score with nothing to score
+    (:func:`~amreval.scores.f1.undefined`), whose interval is undefined too.
     """
     n_resamples = check_int("n_resamples", n_resamples, 1)
     confidence = check_confidence(confidence)
@@ -216,7 +217,10 @@ def score_intervals(
             statistics.append(columns_statistic(prf_statistic(which), 3 * j))
             names.append(f"{prefix}{which}")
     low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
-    out: dict[str, float] = {}
-    for name, lo, hi in zip(names, low, high):
-        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
+    totals = counts.sum(axis=0)
+    out: dict[str, float | None] = {}
+    for name, statistic, lo, hi in zip(names, statistics, low, high):
+        # a sub-score with nothing to score has no interval either (the main score keeps smatch's 0)
+        undefined = name not in ("precision", "recall", "f1") and bool(statistic.is_undefined(totals))
+        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = (None, None) if undefined else (float(lo), float(hi))
     return out

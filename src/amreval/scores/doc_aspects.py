@@ -253,9 +253,10 @@ def aspect_parts(result: AspectResult, statistic: str = "f1") -> dict[str, tuple
 
 def aspect_intervals(
     result: AspectResult, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Bootstrap intervals of every aspect row's precision, recall and F1, documents resampled as
     :func:`~amreval.scores.bootstrap.score_intervals` resamples them: ``aspect_agent_f1_ci_low``, ...
+    (None for an aspect with nothing to score).
 
     Raises:
         InputError: fewer than 2 documents, or a setting out of range.
@@ -279,9 +280,12 @@ def aspect_intervals(
         for which in ("precision", "recall", "f1")
     ]
     low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
-    out: dict[str, float] = {}
-    for name, lo, hi in zip(names, low, high):
-        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
+    totals = counts.sum(axis=0)
+    out: dict[str, float | None] = {}
+    for name, statistic, lo, hi in zip(names, statistics, low, high):
+        # an aspect with nothing to score has no interval either (aspect_main keeps smatch's convention)
+        undefined = not name.startswith("aspect_main_") and bool(statistic.is_undefined(totals))
+        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = (None, None) if undefined else (float(lo), float(hi))
     return out
 
 
