@@ -25,7 +25,8 @@ For each set (size x builder x representation x parser), each in a fresh process
 wall time and peak memory measured as in ``bench_docsmatch.py`` (GNU time's
 maximum RSS; best of ``--runs``, the largest peak):
 
-* ``amreval docsmatch -f PRED GOLD --json``, and the same with ``--coref-subscore``
+* ``amreval docsmatch -f PRED GOLD --json --no-coref-subscore`` (the main score alone), and the same
+  with ``--coref-subscore``
   (the certified default: seed 0, 19 restarts, 30 s per document for the integer
   program), side by side, with the ratio of the two;
 * the reference ``doc-smatch -r 0`` and ``-r 4`` (PyPI ``docAMR==0.1.1``,
@@ -199,7 +200,7 @@ def measure_set(args: argparse.Namespace, peers: list[int], peer: str | None, p:
     """One set: the CLI's main score and with the coreference sub-score, the peer's runs, the in-process child."""
     pred, ref = p["docs"][rep], g["docs"][rep]
     row: dict = {"chains": {"gold": g["chains"], "pred": p["chains"]}}
-    row["amreval_main"] = run_cli(["docsmatch", "-f", str(pred), str(ref)], args.runs)
+    row["amreval_main"] = run_cli(["docsmatch", "-f", str(pred), str(ref), "--no-coref-subscore"], args.runs)
     row["amreval_doc"] = run_cli(["docsmatch", "-f", str(pred), str(ref), "--coref-subscore"], args.runs)
     for r in peers:
         assert peer is not None
@@ -496,7 +497,8 @@ def main() -> int:
         floor = run_floor(work, args.runs)
 
     settings = (
-        "amreval: `amreval docsmatch -f PRED GOLD --json`, the same with `--coref-subscore`, and `amreval smatch -f "
+        "amreval: `amreval docsmatch -f PRED GOLD --json --no-coref-subscore`, the same with `--coref-subscore`, "
+        "and `amreval smatch -f "
         f"PRED GOLD --json` (certified defaults), best of {args.runs}, bytecode caches {caches}; chain builders "
         + ", ".join(f"{b} (`tests/fixtures/{BUILDERS[b]}.py`)" for b in args.builders)
         + "; doc-smatch (docAMR 0.1.1): "

@@ -13,7 +13,7 @@ from amreval.errors import InputError
 from amreval.hub.metric_compute import docsmatch_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
-from amreval.scores.checks import check_bool
+from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 
 _CITATION = """\
@@ -65,24 +65,26 @@ Args:
     time_limit (float): seconds per document for the bounds and the integer program (default 30).
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.
-    coref (bool): compute the coreference sub-score (default True).
+    coref (bool): compute the coreference sub-score (default None: on, as in every other door of
+        amreval, unless `standardize` is another reading than "smatch").
     fine_grained (bool): add the Damonte et al. (2017) scores (default False).
     num_workers (int): documents are scored in this many processes (default 1).
     per_document (bool): add `per_document_f1`, the F1 of each document (default False).
     strict (bool): raise on a prediction that cannot be read (default False).
     progress (bool): progress bars (default None: on a terminal only).
-    bootstrap (int): add bootstrap intervals (documents resampled this many times; default 0,
-        none) of every precision, recall and F1 returned: `precision_ci_low`, `precision_ci_high`,
+    ci (bool): add bootstrap intervals (documents resampled `n_resamples` times; default False)
+        of every precision, recall and F1 returned: `precision_ci_low`, `precision_ci_high`,
         `recall_ci_*`, `f1_ci_*`, `coref_f1_ci_*`, ...
     confidence (float): of the intervals (default 0.95).
     compare_predictions: a second system's predictions of the same references: adds a paired test
         of the first system against it, for every score returned (see below).
     test (str): "permutation" (default) or "bootstrap": the paired test over documents.
-    n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
+    n_resamples (int): resamples of every resampling: the intervals (`ci`), the test and the interval
+        of the difference (default 10000).
     alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
     standardize (str): how triples are read: "smatch" (default, smatch 1.0.4's reading), "none" (as
         written), "smatchpp-generic" or "smatchpp-amr" (SMATCH++ 1.8's); another than "smatch" needs
-        `coref` and `fine_grained` off, and is recorded in `config`.
+        `fine_grained` off (and turns the default `coref` off), and is recorded in `config`.
     aspects (str): None (default), "onealign" or "multialign": add SMATCH++'s aspect scores of the
         documents (AGENT, LOCATION, POLARITY, ..., cut from the triples of `standardize`, or of
         "smatchpp-amr" when it is "smatch"): each aspect's triples counted under DocSmatch's alignment
@@ -90,17 +92,21 @@ Args:
     frames (str): with `aspects`, a PropBank frame description file (SMATCH++'s
         propbank-amr-frames-arg-descr.txt) whose descriptions rename core roles (default None).
     averages (bool): add the micro and the macro average over documents (the mean of the documents'
-        precision, recall and F1), each with its bootstrap interval (`bootstrap` resamples, 10000 when
-        it is 0; `seed`, `confidence`): micro_f1, micro_f1_ci_low, macro_f1, ... (default False).
-    zero_division (float): the value of a score that is 0/0 (a precision without predicted items, a
-        recall without gold items, an F1 with neither) and of its interval: float("nan") (default),
-        0.0 (Smatch's convention) or 1.0.
+        precision, recall and F1), each with its bootstrap interval (`n_resamples` resamples, `seed`,
+        `confidence`): micro_f1, micro_f1_ci_low, macro_f1, ... (default False).
+    zero_division (float): the value used for an undefined score, one that is 0/0 (a precision
+        without predicted items, a recall without gold items, an F1 with neither), its interval, and a
+        paired test's difference, interval and p-value involving it: None (default: undefined, `null`
+        in JSON, as in every output of amreval), 0.0 (Smatch's convention), 1.0, or float("nan")
+        (not valid JSON when saved).
+    bootstrap (int): the old spelling of `ci=True, n_resamples=N` (0: `ci=False`); deprecated, it warns
+        once. With it the intervals take N resamples and a test keeps `n_resamples`.
 Returns:
     precision, recall, f1: overall DocSmatch, micro-averaged.
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
         coref_named_entity_*, coref_bridging_*, coref_other_*, noncoref_* likewise; each with its
-        counts (`_match`, `_test`, `_gold`); `zero_division` (NaN by default) where there is nothing
-        to score (no predicted items: precision; no gold items: recall; neither: F1).
+        counts (`_match`, `_test`, `_gold`); None (`zero_division`) where there is nothing to score
+        (no predicted items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
     aspect_main_*, aspect_agent_*, aspect_cause_*, aspect_concept_*, aspect_focus_*,
@@ -113,7 +119,8 @@ Returns:
         `_ci_low` and `_ci_high` (when `averages`).
     match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
     config: the one string: solver, restarts, seed, the score (`score=docsmatch`), its options and
-        the amreval version. Every other value is a number (`per_document_f1`: a list of numbers).
+        the amreval version. Every other value is a number, or None where undefined
+        (`per_document_f1`: a list of them).
     With `compare_predictions`, for `f1` and every other F1 (`coref_f1`, `srl_f1`, ...):
         compare_f1 (the second system's), f1_difference (first minus second), its interval
         f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
@@ -126,7 +133,7 @@ Examples:
     >>> round(results["f1"], 4), results["coref_recall"], round(results["noncoref_f1"], 4)
     (0.8421, 0.0, 0.8235)
     >>> results["coref_precision"], results["coref_test"]  # no coref items predicted: nothing to score
-    (nan, 0)
+    (None, 0)
     >>> results = docsmatch.compute(predictions=[["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"]],
     ...                             references=[gold], coref=False)
     >>> results["match"], results["test"], results["gold"]
@@ -200,7 +207,7 @@ class Docsmatch(evaluate.Metric):
         self,
         predictions,
         references,
-        coref=True,
+        coref=None,
         fine_grained=False,
         per_document=False,
         solver=None,
@@ -210,7 +217,7 @@ class Docsmatch(evaluate.Metric):
         num_workers=1,
         strict=False,
         progress=None,
-        bootstrap=0,
+        ci=False,
         confidence=0.95,
         compare_predictions=None,
         test="permutation",
@@ -221,12 +228,14 @@ class Docsmatch(evaluate.Metric):
         frames=None,
         averages=False,
         zero_division=ZERO_DIVISION,
+        bootstrap=None,
     ) -> dict[str, Any]:
         # the config name is the default solver; the core checks every other setting, and
         # amreval.hub.metric_compute adds what MFβ's door adds too (per-item F1, intervals, the paired test)
         per_document = check_bool("per_document", per_document)
         averages = check_bool("averages", averages)
         zero_division = check_zero_division(zero_division)
+        intervals = interval_resamples(ci, n_resamples, bootstrap)
         if compare_predictions is not None:
             compare_predictions = [_document(d) for d in _stored(compare_predictions, "compare_predictions")]
         if solver is None:
@@ -236,7 +245,7 @@ class Docsmatch(evaluate.Metric):
             [_document(r) for r in references],
             compare_predictions=compare_predictions,
             per_document=per_document,
-            bootstrap=bootstrap,
+            intervals=intervals,
             averages=averages,
             test=test,
             n_resamples=n_resamples,

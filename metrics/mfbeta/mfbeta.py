@@ -11,11 +11,11 @@ import evaluate
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
 from amreval.hub.metric_compute import mfbeta_results
-from amreval.hub.metric_io import check_batch, penman_text, sentence_text
+from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from amreval.mfbeta.counts import check_mfbeta_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
-from amreval.scores.checks import check_bool
+from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
@@ -87,11 +87,16 @@ Args:
         wikification, ignore_vars, reentrancies, srl, under S²match's graded alignment) or "smatch"
         (Damonte's measures under the Smatch alignment) (default None: none). Adds `meaning_<measure>`
         and `mf_beta_<measure>`; with `compare_predictions`, a paired test of each.
+    zero_division (float): the value used for an undefined score (0/0: nothing to score) and for a
+        test's difference, interval and p-value involving one: None (default: undefined, `null` in
+        JSON, as in every output of amreval), 0.0, 1.0 or float("nan") (not valid JSON when saved).
+    bootstrap (int): the old spelling of `ci=True, n_resamples=N` (0: `ci=False`); deprecated, it warns
+        once. With it the intervals take N resamples and a test keeps `n_resamples`.
     per_example (bool): add `pref_scores`, `acceptable` and `s2match_f1` lists.
     explain (bool): add `explanations`: per example, the gold triples lost, those added, and
         concepts credited partly.
     progress (bool): progress bars (default None: on a terminal only).
-    bootstrap (int): add bootstrap intervals (examples resampled this many times; default 0, none):
+    ci (bool): add bootstrap intervals (examples resampled `n_resamples` times; default False):
         `mf_beta_ci_low`, `mf_beta_ci_high`, `meaning_ci_*`, `form_ci_*`. Needs `prediction_amrs`
         and `reference_amrs` (Meaning's counts per example are taken from them).
     confidence (float): of the intervals (default 0.95).
@@ -99,7 +104,8 @@ Args:
         parses: adds a paired test of the first system against it (needs `prediction_amrs` and
         `reference_amrs`).
     test (str): "permutation" (default) or "bootstrap": the paired test over examples.
-    n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
+    n_resamples (int): resamples of every resampling: the intervals (`ci`), the test and the interval
+        of the difference (default 10000).
     alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
     level (str): "sentence" (default) or "document": each prediction is then a generated paragraph and each
         reference the reference document's text; `reference_amrs` are the gold DocAMRs (a PENMAN string
@@ -118,10 +124,13 @@ Returns:
     parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
         dummy graph `(er / serialization-error)`);
     config: the one string: the settings (`score=mfbeta`, ...) and the amreval version. Every other
-        value is a number (`per_example`'s lists and `explanations` are lists). No score of MFβ is 0/0:
-        a gold AMR has triples, and MFβ of Meaning 0 and Form 0 is 0.
-    At the document level also: coreference (the DocSmatch coreference sub-score, `zero_division` when
-        neither side has coreference), its counts, sentence_mismatches (documents whose sentence counts
+        value is a number (`per_example`'s lists and `explanations` are lists), or None where it is
+        undefined (0/0, nothing to score: a `meaning_<measure>` and `mf_beta_<measure>` of a dimension
+        neither side has, such as wikification; the difference and p-value of a test of one). MFβ,
+        Meaning and Form themselves are never 0/0: a gold AMR has triples, and MFβ of Meaning 0 and
+        Form 0 is 0.
+    At the document level also: coreference (the DocSmatch coreference sub-score, None when neither
+        side has coreference), its counts, sentence_mismatches (documents whose sentence counts
         differ) and unmapped_mentions; per_example gives docsmatch_f1 and the sentence counts.
     With `compare_predictions`, for mf_beta, meaning and form: compare_mf_beta (the second system's),
         mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
@@ -272,7 +281,7 @@ class Mfbeta(evaluate.Metric):
         progress=None,
         dimensions=None,
         per_example=False,
-        bootstrap=0,
+        ci=False,
         confidence=0.95,
         compare_predictions=None,
         compare_prediction_amrs=None,
@@ -285,14 +294,18 @@ class Mfbeta(evaluate.Metric):
         window=None,
         stride=None,
         rep="docamr",
+        zero_division=ZERO_DIVISION,
+        bootstrap=None,
     ):
         # the config name is the default language model; the core checks every other setting, and
         # amreval.hub.metric_compute adds what DocSmatch's door adds too (intervals, the paired test)
         per_example = check_bool("per_example", per_example)
+        zero_division = check_zero_division(zero_division)
+        intervals = interval_resamples(ci, n_resamples, bootstrap)
         if level not in ("sentence", "document"):
             raise InputError(f"level must be 'sentence' or 'document', got {level!r}")
-        if level == "document" and (bootstrap or compare_predictions is not None):
-            raise InputError("bootstrap and compare_predictions are for level='sentence'")
+        if level == "document" and (intervals or compare_predictions is not None):
+            raise InputError("ci and compare_predictions are for level='sentence'")
         if compare_predictions is not None:
             compare_predictions = _sentences(compare_predictions, "compare_predictions")
         if compare_prediction_amrs is not None:
@@ -301,7 +314,7 @@ class Mfbeta(evaluate.Metric):
         lm = lm or (self.config_name if self.config_name != "default" else DEFAULT_MODEL)
         gold = None if reference_amrs is None else _given_amrs(reference_amrs, "reference_amrs")
         parses = None if prediction_amrs is None else _given_amrs(prediction_amrs, "prediction_amrs")
-        if bootstrap or compare_predictions is not None:
+        if intervals or compare_predictions is not None:
             check_mfbeta_parts(parses, gold)
         if compare_predictions is not None:
             check_mfbeta_parts(compare_prediction_amrs, gold)
@@ -315,7 +328,7 @@ class Mfbeta(evaluate.Metric):
             compare_prediction_amrs=compare_prediction_amrs,
             level=level,
             per_example=per_example,
-            bootstrap=bootstrap,
+            intervals=intervals,
             seed=seed,
             confidence=confidence,
             test=test,
@@ -343,4 +356,5 @@ class Mfbeta(evaluate.Metric):
             window=window,
             stride=stride,
             rep=rep,
+            zero_division=zero_division,
         )

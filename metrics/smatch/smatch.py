@@ -12,7 +12,7 @@ from amreval.errors import InputError
 from amreval.hub.metric_compute import smatch_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
-from amreval.scores.checks import check_bool
+from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 
 _CITATION = """\
@@ -66,18 +66,23 @@ Args:
     per_sentence (bool): add `per_sentence_f1`, the F1 of each pair (default False).
     strict (bool): raise on a prediction that cannot be read (default False).
     progress (bool): a progress bar (default None: on a terminal only).
-    bootstrap (int): add bootstrap intervals (pairs resampled this many times; default 0, none) of
+    ci (bool): add bootstrap intervals (pairs resampled `n_resamples` times; default False) of
         precision, recall and F1: `precision_ci_low`, `precision_ci_high`, `recall_ci_*`, `f1_ci_*`.
     confidence (float): of the intervals (default 0.95).
     averages (bool): add the micro and the macro average over pairs, each with its bootstrap interval
-        (`bootstrap` resamples, 10000 when it is 0): micro_f1, micro_f1_ci_low, macro_f1, ... (default False).
+        (`n_resamples` resamples): micro_f1, micro_f1_ci_low, macro_f1, ... (default False).
     compare_predictions: a second system's predictions of the same references: adds a paired test of
         the first system against it (read with the same `repair` and settings).
     test (str): "permutation" (default) or "bootstrap": the paired test over pairs.
-    n_resamples (int): resamples of the test and of the interval of the difference (default 10000).
+    n_resamples (int): resamples of every resampling: the intervals (`ci`), the test and the interval
+        of the difference (default 10000).
     alternative (str): "two-sided" (default), "greater" (the first system scores higher) or "less".
-    zero_division (float): the value of a score that is 0/0 (a precision without predicted triples, a
-        recall without gold triples, an F1 with neither): float("nan") (default), 0.0 or 1.0.
+    zero_division (float): the value used for an undefined score, one that is 0/0 (a precision
+        without predicted triples, a recall without gold triples, an F1 with neither), and a paired
+        test's values involving it: None (default: undefined, `null` in JSON, as in every output of
+        amreval), 0.0 (Smatch's convention), 1.0, or float("nan") (not valid JSON when saved).
+    bootstrap (int): the old spelling of `ci=True, n_resamples=N` (0: `ci=False`); deprecated, it warns
+        once. With it the intervals take N resamples and a test keeps `n_resamples`.
 Returns:
     precision, recall, f1: corpus Smatch, micro-averaged.
     match, test, gold, n_pairs, n_optimal, n_unproven, gap, n_unreadable: the counts behind the scores.
@@ -153,7 +158,7 @@ class Smatch(evaluate.Metric):
         num_workers=1,
         strict=False,
         progress=None,
-        bootstrap=0,
+        ci=False,
         confidence=0.95,
         compare_predictions=None,
         test="permutation",
@@ -162,6 +167,7 @@ class Smatch(evaluate.Metric):
         standardize="smatch",
         averages=False,
         zero_division=ZERO_DIVISION,
+        bootstrap=None,
     ) -> dict[str, Any]:
         # the config name is the default solver; the core checks every other setting, and
         # amreval.hub.metric_compute adds what the other doors add too (per-item F1, intervals, the paired test)
@@ -169,6 +175,7 @@ class Smatch(evaluate.Metric):
         per_sentence = check_bool("per_sentence", per_sentence)
         averages = check_bool("averages", averages)
         zero_division = check_zero_division(zero_division)
+        intervals = interval_resamples(ci, n_resamples, bootstrap)
         if compare_predictions is not None:
             compare_predictions = _stored(compare_predictions, "compare_predictions")
             if len(compare_predictions) != len(references):
@@ -184,7 +191,7 @@ class Smatch(evaluate.Metric):
             compare_predictions=compare_predictions,
             repair=repair,
             per_sentence=per_sentence,
-            bootstrap=bootstrap,
+            intervals=intervals,
             averages=averages,
             test=test,
             n_resamples=n_resamples,

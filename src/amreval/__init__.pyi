@@ -16,6 +16,7 @@ from amreval.errors import AmrevalWarning as AmrevalWarning
 from amreval.errors import DecodeError as DecodeError
 from amreval.errors import InputError as InputError
 from amreval.errors import MissingDependencyError as MissingDependencyError
+from amreval.errors import RenamedSettingWarning as RenamedSettingWarning
 from amreval.match import SearchOptions as SearchOptions
 from amreval.mfbeta import FormOptions as FormOptions
 from amreval.mfbeta import MeaningOptions as MeaningOptions

@@ -12,9 +12,9 @@ from __future__ import annotations
 import sys
 import warnings
 
-from amreval.errors import AmrevalWarning
+from amreval.errors import AmrevalWarning, RenamedSettingWarning
 
-__all__ = ["warn_caller", "caller_stacklevel"]
+__all__ = ["warn_caller", "caller_stacklevel", "warn_renamed", "renamed_keyword"]
 
 # modules whose frames are ours or the metric machinery's: amreval, the evaluate metric scripts (which
 # evaluate imports as evaluate_modules.metrics.<name>.<hash>.<name>), evaluate and datasets
@@ -40,3 +40,28 @@ def caller_stacklevel(skip: int = 1) -> int:
 def warn_caller(message: str, category: type[Warning] = AmrevalWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the code that called amreval."""
     warnings.warn(message, category, stacklevel=caller_stacklevel(2) + 1)
+
+
+# the old names already warned about in this process
+_WARNED: set[str] = set()
+
+
+def warn_renamed(old: str, new: str, note: str = "") -> None:
+    """Say once per process that the setting ``old`` is now ``new`` (:class:`RenamedSettingWarning`,
+    attributed to the caller); ``note``: what the old value means in the new names, when not the same."""
+    if old in _WARNED:
+        return
+    _WARNED.add(old)
+    warn_caller(f"{old} is deprecated; use {new}" + (f" ({note})" if note else ""), RenamedSettingWarning)
+
+
+def renamed_keyword(options: dict[str, object], old: str, new: str) -> None:
+    """Move ``options[old]`` to ``options[new]`` (warning once), in place; both given is an error."""
+    if old not in options:
+        return
+    from amreval.errors import UsageError
+
+    if new in options:
+        raise UsageError(f"{old} and {new} are the same setting ({old} is its old name): give {new} only")
+    warn_renamed(old, new)
+    options[new] = options.pop(old)

@@ -17,6 +17,7 @@ __all__ = [
     "TooLarge",
     "OutOfMemory",
     "AmrevalWarning",
+    "RenamedSettingWarning",
 ]
 
 
@@ -115,3 +116,9 @@ class MissingDependencyError(AmrevalError, ImportError):
 
 class AmrevalWarning(UserWarning):
     """Warnings about lenient handling of questionable input."""
+
+
+class RenamedSettingWarning(FutureWarning):
+    """A setting given by its old name, which still works: the message names the new one. A
+    :class:`FutureWarning`, so that it is shown to the people who run the script (not only to those who
+    test it), once per process and old name (:func:`amreval._warn.warn_renamed`)."""

@@ -68,9 +68,9 @@ def test_two_systems_as_text_csv_and_svg(capsys, files, tmp_path):
     assert lines[6].startswith("pred - other: F1 difference +0.1818, 95% CI [") and lines[6].endswith("p = 0.5000")
     # s3: 2 of 2 and 4 (2/3) against 1 of 2 and 4 (1/3); s2: 1 against 3/4
     assert lines[-3:] == [
-        "#  id    pred   other  difference",
-        "3  s3  0.6667  0.3333     +0.3333",
-        "2  s2  1.0000  0.7500     +0.2500",
+        "item  id    pred   other  difference",
+        "   3  s3  0.6667  0.3333     +0.3333",
+        "   2  s2  1.0000  0.7500     +0.2500",
     ]
     rows = list(csv.reader((tmp_path / "items.csv").open(encoding="utf-8")))
     assert [r[:2] for r in rows] == [["position", "id"], ["3", "s3"], ["2", "s2"], ["1", "s1"]]
@@ -202,7 +202,7 @@ def test_bart_against_t5(capsys, data_dir):
     assert lines[3:5] == ["   1  t5_sys    0.7481  [0.7273, 0.7678]", "   2  bart_sys  0.7480  [0.7281, 0.7671]"]
     assert lines[6] == "bart_sys - t5_sys: F1 difference -0.0001, 95% CI [-0.0173, +0.0175], p = 0.9891"
     # item 36: BART 3 of 15 and 7 (P 1/5, R 3/7: F 3/11), T5 6 of 10 and 7 (F 12/17)
-    assert lines[-3] == " 36  lpp_1943.657    0.2727  0.7059     -0.4332"
+    assert lines[-3] == "  36  lpp_1943.657    0.2727  0.7059     -0.4332"
 
 
 def test_smatch_ci_gives_precision_and_recall_intervals_too(capsys, files):

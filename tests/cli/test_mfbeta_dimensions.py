@@ -47,7 +47,9 @@ def test_mfbeta_prints_every_measure(folder, make_tiny_gpt2, capsys):
     assert rows["No WSD"] == ["0.9091", "0.9091", "0.9091", "0.9524"]  # 10 / 11
     assert rows["Concepts"] == ["0.6000", "0.6000", "0.6000", "0.7500"]  # 3 / 5
     assert rows["Frames"] == ["0.6667", "0.6667", "0.6667", "0.8000"]  # {want-01, go-0x} and {sleep-01}: 2 / 3
-    assert rows["Non_sense_frames"] == rows["Named Ent."] == rows["Wikification"] == ["1.0000"] * 4
+    assert rows["Non_sense_frames"] == ["1.0000"] * 4
+    # no name and no :wiki on either side: nothing to score (the authors' script prints 1.00)
+    assert rows["Named Ent."] == rows["Wikification"] == ["n/a"] * 4
     assert rows["IgnoreVars"] == ["0.5000", "0.5000", "0.5000", "0.6667"]  # 3 / 6
     assert rows["Reentrancies"] == ["0.9286", "0.9286", "0.9286", "0.9630"]  # 6.5 / 7
     assert rows["SRL"] == ["0.7308", "0.7308", "0.7308", "0.8444"]  # 9.5 / 13
@@ -78,8 +80,14 @@ def test_compare_tests_each_measure(folder, capsys, tmp_path):
     breakdown = {t["score"]: t for t in json.loads(out)["breakdown"]}
     assert list(breakdown)[:5] == ["mfbeta", "meaning", "form", "meaning_unlabeled", "mfbeta_unlabeled"]
     assert len(breakdown) == 3 + 2 * 11
-    # negations: a has one where the gold has none (F 0), b none on either side (1.0)
-    assert (breakdown["meaning_negations"]["score_a"], breakdown["meaning_negations"]["score_b"]) == (0.0, 1.0)
+    # negations: a has one where the gold has none (F 0), b none on either side (nothing to score): no test
+    negations = breakdown["meaning_negations"]
+    assert (negations["score_a"], negations["score_b"], negations["difference"], negations["p_value"]) == (
+        0.0,
+        None,
+        None,
+        None,
+    )
     # concepts: a's sets {cat}, {cat}, {kitten} against {cat}: 2 of 3; Form 1: MF_1 = 0.8
     assert breakdown["meaning_concepts"]["score_a"] == pytest.approx(2 / 3)
     assert breakdown["mfbeta_concepts"]["score_a"] == pytest.approx(0.8)

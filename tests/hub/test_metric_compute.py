@@ -85,7 +85,7 @@ def test_intervals_keep_the_cores_own_and_come_before_what_the_metric_adds():
     bounds = {"f1": 0.0, "f1_ci_low": 0.25, "f1_ci_high": 0.75}  # "f1" is the core's: kept
     out = door_results(
         Counts(A, calls, "a", bounds),
-        bootstrap=7,
+        intervals=7,
         seed=3,
         confidence=0.9,
         added=lambda: {"f1_ci_high": 1.0, "macro_f1": 0.5},
@@ -99,9 +99,11 @@ def test_intervals_keep_the_cores_own_and_come_before_what_the_metric_adds():
 def test_zero_division_applies_to_scores_and_their_bounds():
     calls: list[str] = []
     empty = Counts([(0, 0, 0)], calls, "a", {"f1_ci_low": 0.0, "f1_ci_high": 0.0})
-    out = door_results(empty, bootstrap=5)
+    out = door_results(empty, intervals=5)
+    assert (out["f1"], out["f1_ci_low"], out["f1_ci_high"]) == (None, None, None)  # undefined: JSON null
+    out = door_results(empty, intervals=5, zero_division=math.nan)
     assert math.isnan(out["f1"]) and math.isnan(out["f1_ci_low"]) and math.isnan(out["f1_ci_high"])
-    out = door_results(empty, bootstrap=5, zero_division=1.0)
+    out = door_results(empty, intervals=5, zero_division=1.0)
     assert (out["f1"], out["f1_ci_low"], out["f1_ci_high"]) == (1.0, 1.0, 1.0)
 
 
@@ -126,7 +128,7 @@ def test_docsmatch_results_per_document_and_against_a_second_system():
 
 
 def test_docsmatch_results_intervals_and_averages():
-    out = docsmatch_results([GOLD, PRED], [GOLD, GOLD], bootstrap=200, averages=True)
+    out = docsmatch_results([GOLD, PRED], [GOLD, GOLD], intervals=200, averages=True)
     # two documents, resampled: F1 1.0 (the first twice), 16/19 (the second twice) or 34/37; precision
     # 8/10 to 1, recall 8/9 to 1
     assert out["f1_ci_low"] == pytest.approx(16 / 19, abs=1e-15) and out["f1_ci_high"] == 1.0
@@ -139,7 +141,7 @@ def test_docsmatch_results_zero_division():
     # the gold's coref items: the boy merged across the sentences and the :ARG0 into it; none predicted
     out = docsmatch_results([PRED], [GOLD], coref=True)
     assert (out["coref_match"], out["coref_test"], out["coref_gold"]) == (0, 0, 2)
-    assert math.isnan(out["coref_precision"]) and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
+    assert out["coref_precision"] is None and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
     out = docsmatch_results([PRED], [GOLD], coref=True, zero_division=1.0)
     assert (out["coref_precision"], out["coref_recall"], out["coref_f1"]) == (1.0, 0.0, 0.0)
 
@@ -152,7 +154,7 @@ def test_docsmatch_scored_reads_a_result():
     )
     assert DocsmatchScored(result).results() == {"f1": 0.75}
     scored = DocsmatchScored(result, per_document=True)
-    assert scored.results()["per_document_f1"][0] == 0.75 and math.isnan(scored.item_scores()["per_document_f1"][1])
+    assert scored.results()["per_document_f1"][0] == 0.75 and scored.item_scores()["per_document_f1"][1] is None
 
 
 def mf_result(meaning_items, acceptable, beta=1.0):

@@ -196,7 +196,7 @@ def test_space_folder_files_and_contents(tmp_path, sdist):
         (source / "docsmatch.py").read_text(), shipped
     )
     assert (tmp_path / "app" / "app.py").read_text() == with_bootstrap((source / "app.py").read_text(), shipped)
-    with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
+    with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True to write into it\)$"):
         write_space("docsmatch", out, hub_id="someone/docsmatch", gradio_version="6.31.0", package=sdist)
     # evaluate imports NAME.py as a module: a dot would make it a package path
     with pytest.raises(InputError, match=r"the folder's name 'v1.2' has a '.', so evaluate.load could not load"):
@@ -330,8 +330,8 @@ def test_space_command(tmp_path, capsys, sdist):
         "datasets>=4\ntorch>=2.1\ntransformers>=5\nsacremoses>=0.1\nspacy>=3.7\namrlib>=0.8.1\nunidecode\n"
         "graphviz>=0.20\n"
     )
-    assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta"]) == 1
-    assert "is not empty" in capsys.readouterr().err
+    assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta"]) == 2
+    assert f"{out} is not empty (pass --force to write into it)" in capsys.readouterr().err
     assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta", "--force", "--sdist", str(sdist)]) == 0
     assert (out / f"amreval-{__version__}.tar.gz").read_bytes() == sdist.read_bytes()
     assert main(["space", "mfbeta", str(out), "--hub-id", "someone/mfbeta", "--force", "--wheel", "x.whl"]) == 1
@@ -342,7 +342,7 @@ def test_a_space_is_never_written_into_a_folder_with_files_or_under_a_module_nam
     # missing/.. is tmp_path itself, which has a file: refused before anything is written
     (tmp_path / "README.md").write_text("mine", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True, --force"):
+    with pytest.raises(InputError, match=r"is not empty \(pass overwrite=True to write into it\)"):
         write_space("docsmatch", "missing/..", hub_id="user/x", gradio_version="6.31.0", package=sdist)
     assert (tmp_path / "README.md").read_text(encoding="utf-8") == "mine"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]

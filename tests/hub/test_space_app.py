@@ -15,8 +15,8 @@ from amreval.hub.space_app import load_file, notes_html, number_cell, score_cell
 def test_cells_keep_the_exact_number():
     assert number_cell("f1", 2 / 3) == '<td data-key="f1" data-value="0.6666666666666666">0.6667</td>'
     assert score_cell("f1", 1) == '<td data-key="f1" data-value="1.0">1.0000</td>'
-    # nothing to score: a dash and no number, whether NaN (the metric's) or None (the core's)
-    dash = '<td data-key="a&amp;b" data-value="" title="nothing to score">–</td>'
+    # nothing to score: n/a and no number, whether NaN (the metric's) or None (the core's)
+    dash = '<td data-key="a&amp;b" data-value="" title="nothing to score">n/a</td>'
     assert score_cell("a&b", float("nan")) == score_cell("a&b", None) == dash
 
 

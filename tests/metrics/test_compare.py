@@ -55,8 +55,8 @@ def exact_two_sided(a, b):
 
 
 def test_docsmatch_intervals_of_every_score(docsmatch_metric):
-    out = docsmatch_metric.compute(predictions=PRED, references=GOLD, bootstrap=300, seed=2)
-    core = docsmatch(PRED, GOLD, coref=True, bootstrap=300, seed=2)
+    out = docsmatch_metric.compute(predictions=PRED, references=GOLD, ci=True, n_resamples=300, seed=2)
+    core = docsmatch(PRED, GOLD, coref=True, ci=True, n_resamples=300, seed=2)
     # F1's interval is the core's; the others come from the same resamples
     assert (out["f1_ci_low"], out["f1_ci_high"]) == core.ci
     intervals = score_intervals(core, n_resamples=300, seed=2)

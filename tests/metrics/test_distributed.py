@@ -177,7 +177,7 @@ def test_two_processes_equal_one_compute(distributed, metric):
         )
     rank0, rank1 = distributed()
     assert rank1 == {name: None for name in RUNS}
-    for name in RUNS:  # as JSON text: a 0/0 sub-score is NaN, which equals nothing
+    for name in RUNS:  # as JSON text (a 0/0 sub-score is null)
         assert json.dumps(rank0[name]) == json.dumps(expected[name]), name
     # the contiguous split is the plain evaluation of all documents in their order
     everything = expected["contiguous"]

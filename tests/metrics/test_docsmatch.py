@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import json
 import math
 import os
 from pathlib import Path
@@ -33,21 +34,25 @@ def test_loads_as_the_docsmatch_metric(metric):
 def test_compute_equals_the_core(metric):
     out = metric.compute(predictions=[PRED], references=[GOLD])
     core = docsmatch([PRED], [GOLD], coref=True).as_dict()
-    # the core's dict, with its score's name in config only and a 0/0 score (None there) NaN
+    # the core's dict, with its score's name in config only: the same, a 0/0 score None in both
     assert set(out) == set(core) - {"score"} and core["score"] == "docsmatch"
-    undefined = sorted(k for k, v in core.items() if v is None)
-    assert undefined == sorted(k for k, v in out.items() if isinstance(v, float) and math.isnan(v))
-    assert all(out[k] == v for k, v in core.items() if v is not None and k != "score")
+    assert out == {k: v for k, v in core.items() if k != "score"}
+    # no coref item predicted (precisions), none of the named-entity or bridging kind on either side (all)
+    assert sorted(k for k, v in out.items() if v is None) == [
+        *(f"coref_{kind}_{w}" for kind in ("bridging", "named_entity") for w in ("f1", "precision", "recall")),
+        "coref_other_precision",
+        "coref_precision",
+    ]
     # zero_division=0.0 is Smatch's convention: 0 where the core has None
     zero = metric.compute(predictions=[PRED], references=[GOLD], zero_division=0.0)
     assert zero == {k: 0.0 if v is None else v for k, v in core.items() if k != "score"}
     # pred: 5 concepts, TOP, 2 snt, 2 ARG0 = 10; gold 9; matched: 4 concepts, TOP, snt1, snt2, ARG0 w b
     assert (out["match"], out["test"], out["gold"]) == (8, 10, 9)
     # gold b is merged: (w ARG0 b), (g ARG0 b) are its coref edges; the prediction has none: precision 0/0
-    assert math.isnan(out["coref_precision"]) and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
+    assert out["coref_precision"] is None and (out["coref_recall"], out["coref_f1"]) == (0.0, 0.0)
     assert (out["coref_match"], out["coref_test"], out["coref_gold"]) == (0, 0, 2)  # the two edges into b
     assert out["config"].startswith("solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak")
-    assert all(math.isnan(v) or v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
+    assert all(v is None or v <= 1.0 for k, v in out.items() if k.endswith(("precision", "recall", "f1")))
 
 
 def test_lists_of_sentences_and_keywords(metric):
@@ -139,19 +144,22 @@ def test_every_value_is_a_number_but_config(metric):
         compare_predictions=[GOLD, PRED],
         n_resamples=50,
     )
-    assert all(isinstance(v, (int, float)) for k, v in out.items() if k != "config")
+    assert all(v is None or isinstance(v, (int, float)) for k, v in out.items() if k != "config")
     assert isinstance(out["config"], str) and "score" not in out
-    # the bootstrap bounds of a 0/0 score are 0/0 too (every resample has no items)
+    # the bootstrap bounds of a 0/0 score are 0/0 too (every resample has no items), and so is a test of it
     assert [out[k] for k in ("coref_bridging_test", "coref_bridging_gold", "wikification_gold")] == [0, 0, 0]
     undefined = ["coref_bridging_f1", "coref_bridging_f1_ci_low", "coref_bridging_recall_ci_high", "wikification_f1"]
-    assert all(math.isnan(out[k]) for k in undefined)
+    undefined += ["compare_wikification_f1", "wikification_f1_difference", "wikification_f1_p_value"]
+    assert [out[k] for k in undefined] == [None] * len(undefined)
+    nans = metric.compute(predictions=[PRED], references=[GOLD], zero_division=float("nan"))
+    assert math.isnan(nans["coref_bridging_f1"]) and nans["coref_recall"] == 0.0
     assert out["f1_ci_low"] == pytest.approx(16 / 19) and out["f1_ci_high"] == 1.0  # 16 of 19: pair 0's 2 × 8 / 19
     ones = metric.compute(predictions=[PRED], references=[GOLD], zero_division=1.0, per_document=True)
     assert (ones["coref_precision"], ones["coref_bridging_f1"], ones["coref_f1"]) == (1.0, 1.0, 0.0)
     assert ones["per_document_f1"] == [pytest.approx(16 / 19)] and all(
         _is_number(v) for k, v in ones.items() if k not in ("config", "per_document_f1")
     )
-    with pytest.raises(InputError, match=r'^zero_division must be 0.0, 1.0 or float\("nan"\), got \'warn\'$'):
+    with pytest.raises(InputError, match=r'^zero_division must be None, 0.0, 1.0 or float\("nan"\), got \'warn\'$'):
         metric.compute(predictions=[PRED], references=[GOLD], zero_division="warn")
 
 
@@ -168,3 +176,17 @@ def test_graphs_are_taken_where_strings_are(metric, reference_dir):
     assert (out["match"], out["test"], out["gold"]) == (8, 8, 9)
     metric.add(prediction=loads_graph(PRED), reference=GOLD)
     assert metric.compute()["f1"] == pytest.approx(16 / 19)
+
+
+def test_saved_results_are_valid_json(metric, tmp_path):
+    """``evaluate.save`` of the results writes undefined scores as ``null``: standard JSON readers take it."""
+
+    def no_nan(constant):
+        raise ValueError(f"not valid JSON: {constant}")
+
+    out = metric.compute(predictions=[PRED, GOLD], references=[GOLD, GOLD], fine_grained=True, ci=True, n_resamples=20)
+    path = evaluate.save(str(tmp_path), **out)
+    saved = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=no_nan)
+    assert (saved["wikification_f1"], saved["wikification_f1_ci_low"], saved["coref_bridging_recall"]) == (None,) * 3
+    # the gold has 2 coref items in each document; the first prediction has none of them: 2 of 4
+    assert saved["f1"] == out["f1"] and saved["coref_recall"] == out["coref_recall"] == 0.5

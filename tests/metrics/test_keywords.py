@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import math
 import os
 import re
 from dataclasses import fields
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
 
 DOCSMATCH = {
-    "coref": True,
+    "coref": None,  # on, unless standardize reads otherwise than smatch
     "fine_grained": False,
     "per_document": False,
     "solver": None,  # the config name's solver, else exact
@@ -34,7 +33,7 @@ DOCSMATCH = {
     "num_workers": 1,
     "strict": False,
     "progress": None,
-    "bootstrap": 0,
+    "ci": False,
     "confidence": 0.95,
     "compare_predictions": None,
     "test": "permutation",
@@ -44,7 +43,8 @@ DOCSMATCH = {
     "aspects": None,
     "frames": None,
     "averages": False,
-    "zero_division": math.nan,  # the one object: dict equality finds it by identity
+    "zero_division": None,  # undefined scores are None (JSON null)
+    "bootstrap": None,  # the old spelling of ci=True, n_resamples=N
 }
 SMATCH = {
     "repair": False,
@@ -56,7 +56,7 @@ SMATCH = {
     "num_workers": 1,
     "strict": False,
     "progress": None,
-    "bootstrap": 0,
+    "ci": False,
     "confidence": 0.95,
     "compare_predictions": None,
     "test": "permutation",
@@ -64,7 +64,8 @@ SMATCH = {
     "alternative": "two-sided",
     "standardize": "smatch",
     "averages": False,
-    "zero_division": math.nan,
+    "zero_division": None,
+    "bootstrap": None,
 }
 MFBETA = {
     "reference_amrs": None,
@@ -92,7 +93,7 @@ MFBETA = {
     "progress": None,
     "dimensions": None,
     "per_example": False,
-    "bootstrap": 0,
+    "ci": False,
     "confidence": 0.95,
     "compare_predictions": None,
     "compare_prediction_amrs": None,
@@ -105,6 +106,8 @@ MFBETA = {
     "window": None,
     "stride": None,
     "rep": "docamr",
+    "zero_division": None,
+    "bootstrap": None,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -17,9 +18,11 @@ from amreval.mfbeta.dimensions import (
     check_dimensions,
     dimension_prf,
     dimension_statistic,
+    dimensions_table,
     s2align_counts,
     smatch_dimension_counts,
 )
+from amreval.scores.f1 import undefined
 from amreval.scores.vectors import WordVectors
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mfbeta_dimensions"
@@ -67,11 +70,16 @@ def test_smatch_dimensions_are_damontes():
     assert c["unlabeled"] == (6.0, 7, 7) and c["concepts"] == (2.0, 3, 3) and c["srl"] == (6.0, 7, 7)
 
 
-def test_nothing_on_either_side_is_one():
-    assert dimension_prf(0, 0, 0) == (1.0, 1.0, 1.0)
-    assert dimension_prf(0, 2, 0) == (0.0, 0.0, 0.0)
+def test_nothing_on_either_side_is_undefined():
+    # the authors' script has 1.0 where neither side has any (which reads as a perfect score); amreval's
+    # rule for a score with nothing to score is None, as everywhere; a precision without predicted items
+    # is undefined, a recall with gold items but nothing matched is 0.0
+    assert dimension_prf(0, 0, 0) == (None, None, None)
+    assert dimension_prf(0, 2, 0) == (0.0, None, 0.0)
+    assert dimension_prf(0, 0, 2) == (None, 0.0, 0.0)
     stat = dimension_statistic(1.0, "meaning")
-    assert stat(np.array([0.0, 0.0, 0.0, 1.0]), 1).tolist() == 1.0
+    assert stat(np.array([0.0, 0.0, 0.0, 1.0]), 1).tolist() == 1.0  # a resample's value, as the script's
+    assert stat.is_undefined(np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]])).tolist() == [True, False]
     mf = dimension_statistic(2.0, "mfbeta")  # M = 1/2, F = 1/2
     assert float(mf(np.array([1.0, 2.0, 2.0, 1.0]), 2)) == pytest.approx(0.5)
     with pytest.raises(InputError, match="dimensions must be one of s2align, smatch"):
@@ -87,8 +95,17 @@ def test_mfbeta_by_dimension():
     assert out["form"] == 0.5 and "dimensions=s2align" in out["config"]
     # negations: 1 predicted, 0 gold over the corpus: 0; MFβ of 0 is 0
     assert out["meaning_negations"] == 0.0 and out["mf_beta_negations"] == 0.0
-    # named entities: none on either side: 1.0, and MFβ(1, 1/2) = 2/3
-    assert out["meaning_named_ent"] == 1.0 and out["mf_beta_named_ent"] == pytest.approx(2 / 3)
+    # named entities: none on either side: nothing to score, undefined (the authors' script has 1.0)
+    assert out["meaning_named_ent"] is None and out["mf_beta_named_ent"] is None
+    assert r.dimensions is not None and r.dimensions["named_ent"] == dict.fromkeys(
+        ("precision", "recall", "meaning", "mf_beta")
+    )
+    assert json.loads(json.dumps(out), parse_constant=_no_nan)["meaning_named_ent"] is None
+    table = dimensions_table(r.dimensions, 1.0).splitlines()
+    assert [line for line in table if line.startswith(("Named Ent.", "Negations"))] == [
+        "Named Ent.               n/a       n/a       n/a       n/a",
+        "Negations             0.0000       n/a    0.0000    0.0000",
+    ]
     # concepts: {want-01, boy, go-01} / {want-01, boy, go-02} and {cat} / {cat}: 3 of 4
     assert out["meaning_concepts"] == 0.75 and out["mf_beta_concepts"] == pytest.approx(0.6)
     assert r.dimension_items is not None and r.dimension_items[1]["negations"] == (0, 1, 0)
@@ -97,6 +114,13 @@ def test_mfbeta_by_dimension():
     assert two.dimensions is not None and two.dimensions["unlabeled"]["meaning"] == pytest.approx(16 / 19)
     with pytest.raises(InputError, match="dimensions must be one of"):
         mfbeta(["a", "b"], ["x", "y"], vectors=V, dimensions="all", **kw)
+
+
+PRF = ("precision", "recall", "f1")
+
+
+def _no_nan(constant: str) -> None:
+    raise ValueError(f"not valid JSON: {constant}")
 
 
 def _authors(path: Path) -> dict[str, tuple[float, float, float]]:
@@ -123,9 +147,15 @@ def test_the_authors_script_numbers():
     overall = s2match(pred, gold, vectors=vectors)
     assert (overall.precision, overall.recall, overall.f1) == pytest.approx(full["S2match"], abs=1e-12)
     for m in S2ALIGN_MEASURES:
-        ours = dimension_prf(*(sum(item[m][k] for item in items) for k in range(3)))
-        assert ours == pytest.approx(full[DIMENSION_LABELS[m]], abs=1e-12), m
-        assert tuple(round(x, 3) for x in ours) == printed[DIMENSION_LABELS[m]], m
+        sums = [sum(item[m][k] for item in items) for k in range(3)]
+        ours = dimension_prf(*sums)
+        # where there is nothing to score the script prints 1.0 (0 for a precision without predicted
+        # items); amreval's score is undefined there
+        theirs = tuple(None if undefined(w, *sums[1:]) else x for w, x in zip(PRF, full[DIMENSION_LABELS[m]]))
+        assert ours == pytest.approx(theirs, abs=1e-12), m
+        shown = tuple(None if undefined(w, *sums[1:]) else x for w, x in zip(PRF, printed[DIMENSION_LABELS[m]]))
+        assert tuple(None if x is None else round(x, 3) for x in ours) == shown, m
+    assert None in dimension_prf(*(sum(item["wikification"][k] for item in items) for k in range(3)))
 
 
 def test_the_metric_by_dimension_and_its_paired_tests(tmp_path, make_tiny_gpt2, monkeypatch):
@@ -151,5 +181,7 @@ def test_the_metric_by_dimension_and_its_paired_tests(tmp_path, make_tiny_gpt2, 
     # Form 1 (each generation is its reference); the second system's parses are the gold AMRs
     assert out["form"] == 1.0 and out["meaning_concepts"] == 0.75 and out["mf_beta_concepts"] == pytest.approx(6 / 7)
     assert out["compare_meaning_concepts"] == 1.0 and out["meaning_concepts_difference"] == -0.25
-    assert out["meaning_negations"] == 0.0 and out["compare_meaning_negations"] == 1.0
-    assert out["mf_beta_negations_p_value"] == 1.0  # they differ on one item: both signs of it are as extreme
+    # the second system's parses are the gold AMRs, which have no negation: nothing to score, so no
+    # difference and no p-value (not 1.0 and p = 1.0)
+    assert out["meaning_negations"] == 0.0 and out["compare_meaning_negations"] is None
+    assert out["meaning_negations_difference"] is None and out["mf_beta_negations_p_value"] is None

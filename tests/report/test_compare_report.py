@@ -30,13 +30,13 @@ def test_summary_text_of_two_systems():
     assert lines[6].startswith("one - two: F1 difference +0.1766, 95% CI [") and lines[6].endswith("p = 0.2500")
     # each item's F alone: z 4/7 against 2/7, x 3/4 against 1/2, y 10/11 against 10/12
     assert lines[-4:] == [
-        "#  id      one     two  difference",
-        "3  z    0.5714  0.2857     +0.2857",
-        "1  x<1  0.7500  0.5000     +0.2500",
-        "2  y    0.9091  0.8333     +0.0758",
+        "item  id      one     two  difference",
+        "   3  z    0.5714  0.2857     +0.2857",
+        "   1  x<1  0.7500  0.5000     +0.2500",
+        "   2  y    0.9091  0.8333     +0.0758",
     ]
     assert "Items that differ most" not in summary_text(two(), top=0)
-    assert summary_text(two(), top=1).splitlines()[-1].startswith("3  z")
+    assert summary_text(two(), top=1).splitlines()[-1].startswith("   3  z")
 
 
 def test_summary_text_of_three_systems_has_the_holm_table():

@@ -203,13 +203,18 @@ def test_compare_with_frames_moves_a_role_between_aspects(tmp_path, capsys):
     for extra in ([], ["--frames", str(frames)]):
         assert main([*argv, "--resamples", "100", *extra]) == 0
         data = json.loads(capsys.readouterr().out)
-        rows[bool(extra)] = {r["score"]: (r["score_a"], round(r["score_b"], 4)) for r in data["breakdown"]}
+        rows[bool(extra)] = {
+            r["score"]: (r["score_a"], None if r["score_b"] is None else round(r["score_b"], 4))
+            for r in data["breakdown"]
+        }
     assert data["config"] == "aspects-multialign,standardize=smatchpp-amr,frames=True"
     # without frames :ARG2 is a patient: gold c :arg2 r with c, r; b's c :arg1 r shares the instances (2 of 3)
-    assert rows[False]["PATIENT"] == (1.0, 0.6667) and rows[False]["INSTRUMENT"] == (0.0, 0.0)
+    # (no instrument on any side: nothing to score)
+    assert rows[False]["PATIENT"] == (1.0, 0.6667) and rows[False]["INSTRUMENT"] == (None, None)
     # control-01's :ARG2 is instrumental: the gold triple moves to INSTRUMENT, which b misses; b's :ARG1 is left
-    # a patient the gold has none of; SRL-core keeps c :arg0 p (3 of b's 5 triples, all 3 of the gold's)
-    assert rows[True]["INSTRUMENT"] == (1.0, 0.0) and rows[True]["PATIENT"] == (0.0, 0.0)
+    # a patient the gold has none of (F 0; a has none either: nothing to score); SRL-core keeps c :arg0 p (3 of
+    # b's 5 triples, all 3 of the gold's)
+    assert rows[True]["INSTRUMENT"] == (1.0, 0.0) and rows[True]["PATIENT"] == (None, 0.0)
     assert rows[False]["SRL-core"] == (1.0, 0.8) and rows[True]["SRL-core"] == (1.0, 0.75)
     cmp = compare_systems(
         {"a": [GOLD_CONTROL] * 2, "b": [GOLD_CONTROL] * 2}, [GOLD_CONTROL] * 2, score="aspects-onealign", frames=frames

@@ -267,14 +267,20 @@ def test_docsmatch_breakdown_and_parts():
     assert by_part["coref"] == cmp.test()
     assert (by_part["docsmatch"].score_a, by_part["docsmatch"].score_b) == (r1.f1, r2.f1)
     assert by_part["srl"].score_b == prf(*r2.fine_grained["srl"])[2]
+    # neither system nor the gold has bridging coreference: nothing to score, so nothing to test (not
+    # 0.0 against 0.0 with p = 1.0)
+    assert list(r1.coref.bridging) == list(r2.coref.bridging) == [0, 0, 0]
+    assert [t.score for t in cmp.breakdown if t.p_value is None] == ["coref_bridging"]
+    b = by_part["coref_bridging"]
+    assert (b.score_a, b.score_b, b.difference, b.ci_low, b.ci_high, b.p_value, b.exact) == (None,) * 6 + (False,)
     # two documents: 4 swaps, exact
-    assert all(t.exact for t in cmp.breakdown)
+    assert all(t.exact for t in cmp.breakdown if t.p_value is not None)
     assert part_counts(r1.pairs, "coref_bridging").tolist() == [list(p.coref.bridging) for p in r1.pairs]
     assert part_counts(r1.pairs, "noncoref").tolist() == [
         list(p.coref.noncoref(p.match, p.test, p.gold)) for p in r1.pairs
     ]
     with pytest.raises(InputError, match="score DocSmatch with coref=True"):
-        part_counts(docsmatch(pred, gold).pairs, "coref")
+        part_counts(docsmatch(pred, gold, coref=False).pairs, "coref")
     with pytest.raises(InputError, match="unknown part 'bleu'"):
         part_counts(r1.pairs, "bleu")
 
@@ -282,7 +288,7 @@ def test_docsmatch_breakdown_and_parts():
 def test_score_intervals_of_every_part():
     doc = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
     bad = "(d / document :snt1 (a / go-02 :ARG0 (c / boy)) :snt2 (b / sleep-01 :ARG0 (e / boy)))"
-    r = docsmatch([doc, bad, doc], [doc, doc, doc], coref=True, bootstrap=300)
+    r = docsmatch([doc, bad, doc], [doc, doc, doc], coref=True, ci=True, n_resamples=300)
     out = score_intervals(r, n_resamples=300)
     assert (out["f1_ci_low"], out["f1_ci_high"]) == pytest.approx(r.ci, rel=1e-14)
     assert sorted(k[: -len("_ci_low")] for k in out if k.endswith("_ci_low")) == sorted(
@@ -318,3 +324,20 @@ def test_bart_against_t5(parses):
     boot = compare_systems({"bart": bart, "t5": t5}, gold, test="bootstrap").test()
     assert (boot.ci_low, boot.ci_high) == (t.ci_low, t.ci_high)
     assert round(boot.p_value, 4) == 0.9779
+
+
+def test_a_part_with_nothing_to_score_is_not_tested():
+    from amreval.scores.compare import compare_against
+    from amreval.scores.corpus_statistics import prf_statistic
+
+    f1, precision = prf_statistic("f1"), prf_statistic("precision")
+    # the first system predicts nothing where the gold has 3 items: precision 0/0, F1 genuinely 0
+    a = {"f1": (f1, [[0, 0, 1], [0, 0, 2]]), "precision": (precision, [[0, 0, 1], [0, 0, 2]])}
+    b = {"f1": (f1, [[1, 1, 1], [1, 2, 2]]), "precision": (precision, [[1, 1, 1], [1, 2, 2]])}
+    out = compare_against(a, b)
+    # b: 2 of 3 and 3; swapping item 1 or 2 alone gives -0.1 or +0.1, both swaps +2/3: p = 2/4
+    assert out["compare_f1"] == 2 / 3 and out["f1_difference"] == -2 / 3 and out["f1_p_value"] == 0.5
+    assert [out[f"precision{k}"] for k in ("_difference", "_difference_ci_low", "_difference_ci_high", "_p_value")] == [
+        None
+    ] * 4
+    assert out["compare_precision"] == 2 / 3

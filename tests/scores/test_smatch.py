@@ -91,8 +91,8 @@ def test_same_seed_same_result_and_solver_agreement():
 def test_bootstrap_interval_is_reproducible():
     rng = random.Random(1)
     preds, golds = _random_corpus(rng, 20)
-    r = smatch(preds, golds, bootstrap=200, seed=5)
-    again = smatch(preds, golds, bootstrap=200, seed=5)
+    r = smatch(preds, golds, ci=True, n_resamples=200, seed=5)
+    again = smatch(preds, golds, ci=True, n_resamples=200, seed=5)
     assert r.ci == again.ci
     lo, hi = r.ci
     assert 0.0 <= lo <= r.f1 <= hi <= 1.0

@@ -122,8 +122,8 @@ def shown(page: Page, selector: str) -> dict[str, tuple[str, str | None]]:
 
 def assert_number(cells: dict, key: str, expected: float | None) -> None:
     text, value = cells[key]
-    if expected is None or expected != expected:  # nothing to score (NaN, 0/0): a dash, no number
-        assert (text, value) == ("–", ""), f"{key}: the page shows {text}, compute gives {expected}"
+    if expected is None or expected != expected:  # nothing to score (0/0): n/a, no number
+        assert (text, value) == ("n/a", ""), f"{key}: the page shows {text}, compute gives {expected}"
         return
     assert text == f"{expected:.4f}", f"{key}: the page shows {text}, compute gives {expected}"
     assert float(value) == expected, f"{key}: the page holds {value}, compute gives {expected}"

@@ -92,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     log_to_stderr(args.verbose)
     warnings.simplefilter("default")
     warnings.showwarning = show_warning
+    for old, new in getattr(args, "renamed_options", ()):  # an option's old spelling (cli.options.add_renamed)
+        from amreval._warn import warn_renamed
+
+        warn_renamed(old, new)
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()

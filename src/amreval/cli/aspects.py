@@ -104,6 +104,7 @@ def run_doc_aspects(args: argparse.Namespace) -> int:
         aspects=args.aspects,
         frames=frames,
         standardize=standardize,
+        coref=False,  # the aspects are scored under the overall alignment alone, without the coref tie-break
         num_workers=args.num_workers,
         progress=args.progress,
         strict=args.strict,
@@ -119,6 +120,7 @@ def run_doc_aspects(args: argparse.Namespace) -> int:
 def _print_aspects(result: Any, args: argparse.Namespace, title: str) -> None:
     """An :class:`~amreval.scores.aspects.AspectResult` printed, or as JSON (each pair's counts with ``--ms``)."""
     from amreval.scores.aspects import ASPECTS
+    from amreval.scores.f1 import score_text
 
     if args.json:
         out: dict[str, Any] = result.as_dict()
@@ -132,7 +134,8 @@ def _print_aspects(result: Any, args: argparse.Namespace, title: str) -> None:
     for name in ("main", *ASPECTS):
         m, t, g = result.main if name == "main" else result.counts[name]
         p, r, f = result.prf(name)
-        scores = f"P: {p:.{d}f}, R: {r:.{d}f}, F: {f:.{d}f}" if args.pr else f"F: {f:.{d}f}"
+        p, r, f = (score_text(x, d) for x in (p, r, f))
+        scores = f"P: {p}, R: {r}, F: {f}" if args.pr else f"F: {f}"
         print(f"{name:<{width}} -> {scores}  ({m} of {t} test, {g} gold)")
     unproven = [k for k, p in enumerate(result.pairs) if not p.optimal]
     if unproven:

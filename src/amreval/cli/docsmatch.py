@@ -1,11 +1,12 @@
 """``amreval docsmatch``: DocSmatch of two files of document graphs, printed in the reference's layout.
 
-Smatch under the sentence constraint, with the coreference sub-score (``--coref-subscore``), Damonte's
+Smatch under the sentence constraint, with the coreference sub-score (on by default, ``--no-coref-subscore``
+turns it off), Damonte's
 fine-grained measures (``--fine-grained``), the averages, SMATCH++'s aspects (:mod:`amreval.cli.aspects`)
 and the alignment pictures (``--svg``).
 
 Example:
-    amreval docsmatch -f pred.docamr.amr gold.docamr.amr --coref-subscore
+    amreval docsmatch -f pred.docamr.amr gold.docamr.amr
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import warnings
 from typing import Any
 
 from amreval.cli.aspects import add_aspects, check_frames, doc_aspects_conflicts, run_doc_aspects
-from amreval.cli.options import add_averages, add_scoring_flags, add_standardize, integer
+from amreval.cli.options import add_averages, add_num_workers, add_scoring_flags, add_standardize
 from amreval.cli.output import (
     SVG_HELP,
     PairOutput,
@@ -47,8 +48,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_scoring_flags(p, significant=4, pr_help="precision and recall are always printed (the reference's layout)")
     p.add_argument(
         "--coref-subscore",
-        action="store_true",
-        help="also print the coreference sub-score (coref nodes, merged nodes, coref edges)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the coreference sub-score (coref nodes, merged nodes, coref edges), printed after the overall "
+        "score: on by default, as DocSmatch's report in the DocAMR paper has it (off with --standardize); "
+        "--no-coref-subscore prints the reference docSmatch's default layout, the overall score alone",
     )
     p.add_argument(
         "--fine-grained", action="store_true", help="also print the fine-grained scores of Damonte et al. (2017)"
@@ -61,14 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="OUT",
         help="also draw each document's alignment (matched, missing, extra triples) to SVG: " + SVG_HELP,
     )
-    p.add_argument(
-        "-j",
-        "--num-workers",
-        type=integer(1),
-        default=1,
-        metavar="N",
-        help="score documents in N processes (default 1; the result does not depend on it)",
-    )
+    add_num_workers(p, "score documents")
     p.set_defaults(func=run)
 
 
@@ -81,8 +78,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--aspects: not with {', '.join(doc_aspects_conflicts(args))}")
         return run_doc_aspects(args)
     from amreval._progress import progress_counter
-    from amreval.scores.docsmatch import docsmatch, stream_docsmatch
+    from amreval.scores.docsmatch import coref_setting, docsmatch, stream_docsmatch
 
+    args.coref_subscore = coref_setting(args.coref_subscore, getattr(args, "standardize", "smatch"))
     options = scoring_options(args)
     progress = options.pop("progress")
     keywords = dict(coref=args.coref_subscore, fine_grained=args.fine_grained, num_workers=args.num_workers)
@@ -155,18 +153,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_scores(s: Any, args: argparse.Namespace) -> None:
     """A document's or the corpus's scores in the reference's layout."""
-    from amreval.scores.f1 import prf
+    from amreval.scores.f1 import prf_or_none
 
     print("Overall Score:")
     print_prf(s.precision, s.recall, s.f1, args)
     if args.coref_subscore:
         print("Coref Score")
-        print_prf(*prf(*s.coref.total), args)
+        print_prf(*prf_or_none(*s.coref.total), args)
 
 
 def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
     """What follows the documents' scores (printed as they came with ``--ms``)."""
-    from amreval.scores.f1 import prf
+    from amreval.scores.f1 import prf_or_none
     from amreval.scores.finegrained import MEASURE_LABELS
 
     if not args.ms:
@@ -176,7 +174,7 @@ def _print_docsmatch(result: Any, args: argparse.Namespace) -> None:
         print_intervals(result, args)
     if result.fine_grained is not None:
         for name, label in MEASURE_LABELS.items():
-            p, r, f = (decimals(x, args.significant) for x in prf(*result.fine_grained[name]))
+            p, r, f = (decimals(x, args.significant) for x in prf_or_none(*result.fine_grained[name]))
             print(f"{label} -> P: {p}, R: {r}, F: {f}")
     logging.getLogger("amreval").info(
         "%d documents, match %d, test %d, gold %d, %d proven optimal (%s)",

@@ -207,7 +207,7 @@ def _document_level(args: argparse.Namespace) -> int:
     rows.setdefault(f"MF_{args.beta:g}", result.mf_beta)
     rows.update(Meaning=result.meaning, Coreference=result.coreference, Form=result.form)
     for label, value in rows.items():
-        print(f"{label}: {'-' if value is None else f'{value:.{digits}f}'}")
+        print(f"{label}: {decimals(value, digits)}")
     print(f"Sentence count mismatches: {result.sentence_mismatches} of {len(generated)} documents")
     print(f"Parse failures: {result.parse_failures} of {sum(result.sentences)} sentences")
     return 0

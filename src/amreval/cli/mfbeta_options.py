@@ -8,7 +8,16 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from amreval.cli.options import add_progress, add_search, add_verbose, beta, integer, tolerance
+from amreval.cli.options import (
+    add_num_workers,
+    add_progress,
+    add_search,
+    add_significant,
+    add_verbose,
+    beta,
+    integer,
+    tolerance,
+)
 from amreval.errors import InputError
 
 __all__ = ["add_model_options", "command_scorer", "scoring_keywords", "sentence_lines", "check_paired_by_line"]
@@ -32,13 +41,13 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
         help="keep language model scores and parses: memory (default), disk (the evaluate cache folder), "
         "none (or off), or a folder",
     )
-    p.add_argument("-j", "--workers", type=integer(1), default=1, metavar="N", help="processes for S²match pairs")
+    add_num_workers(p, "align S²match pairs")
     p.add_argument("--beta", type=beta, default=1.0, help="the β of MFβ (default 1; 0.5 and 2 are printed too)")
     p.add_argument("--tolerance", type=tolerance, default=0.05, help="acceptable when prefScore >= 0.5 - it")
     p.add_argument("--vectors", metavar="FILE", help="GloVe text file or glove-6b-100d (default GloVe 6B 50-d)")
     add_search(p, restarts=False)
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
-    p.add_argument("--significant", type=integer(0), default=4, metavar="D", help="digits (default 4)")
+    add_significant(p, 4)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_progress(p)
     add_verbose(p)
@@ -90,6 +99,6 @@ def scoring_keywords(args: argparse.Namespace) -> dict[str, Any]:
         "batch_size": args.batch_size,
         "device": args.device,
         "cache": args.cache,
-        "num_workers": args.workers,
+        "num_workers": args.num_workers,
         "progress": args.progress,
     }

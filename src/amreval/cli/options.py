@@ -15,6 +15,7 @@ from typing import Any
 
 from amreval.errors import AmrevalError, InputError, UsageError
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.scores.checks import DEFAULT_RESAMPLES
 
 __all__ = [
     "integer",
@@ -27,6 +28,12 @@ __all__ = [
     "Systems",
     "usage_checked",
     "system_names",
+    "RenamedOption",
+    "CiOption",
+    "add_renamed",
+    "add_num_workers",
+    "add_significant",
+    "SMATCH_DIGITS",
     "add_pair_files",
     "add_search",
     "add_scoring_flags",
@@ -154,6 +161,67 @@ def system_names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]
     return names
 
 
+class RenamedOption(argparse.Action):
+    """An option's old spelling, still taken (hidden from the help): it sets the new option's value and is
+    noted in ``renamed_options`` on the namespace, for :func:`amreval.cli.main` to warn about once the
+    warnings are set up (:func:`amreval._warn.warn_renamed`, once per process)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, new: str, **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+        renamed = list(getattr(namespace, "renamed_options", []))
+        namespace.renamed_options = [*renamed, (option_string or self.option_strings[0], self.new)]
+
+
+class CiOption(argparse.Action):
+    """``--ci``: a switch; ``--ci N``, its old form (the interval's resamples), is ``--ci --resamples N``
+    (``--ci 0``: no interval), taken with a warning as an old spelling (:class:`RenamedOption`)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if values is True:
+            namespace.ci = True
+            return
+        namespace.ci = values > 0
+        if values > 0:
+            namespace.resamples = values
+        renamed = list(getattr(namespace, "renamed_options", []))
+        namespace.renamed_options = [*renamed, ("--ci N", "--ci --resamples N")]
+
+
+def add_renamed(p: argparse.ArgumentParser, old: str, new: str, dest: str, **kwargs: Any) -> None:
+    """``old``, the former spelling of the option ``new`` (same ``dest``), taken with a warning."""
+    p.add_argument(old, dest=dest, action=RenamedOption, new=new, help=argparse.SUPPRESS, **kwargs)
+
+
+def add_num_workers(p: argparse.ArgumentParser, what: str) -> None:
+    """``-j/--num-workers N``: the processes of every command that scores in several (``num_workers`` in the
+    API and the metrics; ``--workers`` is its old spelling)."""
+    p.add_argument(
+        "-j",
+        "--num-workers",
+        type=integer(1),
+        default=1,
+        metavar="N",
+        help=f"{what} in N processes (default 1; the result does not depend on it)",
+    )
+    add_renamed(p, "--workers", "--num-workers", "num_workers", type=integer(1), metavar="N")
+
+
 def add_pair_files(p: argparse.ArgumentParser) -> None:
     """``-f PRED GOLD``: the two files of a scoring command."""
     p.add_argument(
@@ -192,18 +260,34 @@ def add_search(p: argparse.ArgumentParser, *, restarts: bool = True, full_help: 
     p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help=limit_help)
 
 
-def add_scoring_flags(
-    p: argparse.ArgumentParser, *, significant: int = 2, pr_help: str = "print precision and recall as well as F-score"
-) -> None:
-    """The options of every command that scores a pair of files (smatch, s2match, docsmatch)."""
-    add_pair_files(p)
+#: Why ``amreval smatch`` prints two digits, said where the user meets it (its help).
+SMATCH_DIGITS = (
+    "2, as smatch.py prints them, so that scripts reading its output keep working; two parsers that differ "
+    "in the third digit print the same score: pass --significant 4, as the other commands print"
+)
+
+
+def add_significant(p: argparse.ArgumentParser, default: int, why: str = "") -> None:
+    """``--significant D``: the digits after the point of every printed score, its default in the help."""
     p.add_argument(
         "--significant",
         type=integer(0),
-        default=significant,
+        default=default,
         metavar="D",
-        help=f"digits after the decimal point (default {significant})",
+        help=f"digits after the decimal point (default {why or default})",
     )
+
+
+def add_scoring_flags(
+    p: argparse.ArgumentParser,
+    *,
+    significant: int = 2,
+    significant_why: str = "",
+    pr_help: str = "print precision and recall as well as F-score",
+) -> None:
+    """The options of every command that scores a pair of files (smatch, s2match, docsmatch)."""
+    add_pair_files(p)
+    add_significant(p, significant, significant_why)
     p.add_argument("--pr", action="store_true", help=pr_help)
     p.add_argument(
         "--ms",
@@ -214,10 +298,21 @@ def add_scoring_flags(
     add_search(p, full_help=True)
     p.add_argument(
         "--ci",
+        nargs="?",
+        const=True,
+        default=False,
+        action=CiOption,
         type=integer(0),
-        default=0,
         metavar="N",
-        help="print a 95%% bootstrap confidence interval of F with N resamples",
+        help="print the 95%% bootstrap confidence interval of F (pairs resampled --resamples times); "
+        "--ci N, the old form, is --ci --resamples N",
+    )
+    p.add_argument(
+        "--resamples",
+        type=integer(1),
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"resamples of the intervals (--ci, --averages) (default {DEFAULT_RESAMPLES})",
     )
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument(
@@ -239,7 +334,7 @@ def add_standardize(p: argparse.ArgumentParser) -> None:
 
 def add_averages(p: argparse.ArgumentParser, items: str = "pairs'") -> None:
     """``--averages``: the micro and the macro average over the items (smatch, s2match, docsmatch)."""
-    mean = f"print the micro and the macro average (mean of the {items} scores), 95%% intervals (--ci N, 10000)"
+    mean = f"print the micro and the macro average (mean of the {items} scores), 95%% intervals (--resamples)"
     p.add_argument("--averages", action="store_true", help=mean)
 
 

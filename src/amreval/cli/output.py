@@ -36,9 +36,12 @@ __all__ = [
 ]
 
 
-def decimals(value: float, digits: int) -> str:
-    """``value`` with ``digits`` digits after the point (the layout of every printed score)."""
-    return f"{value:.{digits}f}"
+def decimals(value: float | None, digits: int) -> str:
+    """``value`` with ``digits`` digits after the point (the layout of every printed score); ``n/a`` for
+    a score with nothing to score (:func:`~amreval.scores.f1.undefined`)."""
+    from amreval.scores.f1 import score_text
+
+    return score_text(value, digits)
 
 
 def print_unproven(result: Any) -> None:
@@ -55,12 +58,13 @@ def print_unproven(result: Any) -> None:
 
 
 def intervals(result: Any, args: argparse.Namespace) -> dict[str, float | None]:
-    """With ``--ci``: the intervals of every precision, recall and F1 of the result (F1's is the result's own)."""
+    """With ``--ci``: the intervals of every precision, recall and F1 of the result (``--resamples``
+    resamples; F1's is the result's own)."""
     if not args.ci:
         return {}
     from amreval.scores.bootstrap import score_intervals
 
-    out = score_intervals(result, n_resamples=args.ci, seed=args.seed)
+    out = score_intervals(result, n_resamples=args.resamples, seed=args.seed)
     if result.ci is not None:
         out["f1_ci_low"], out["f1_ci_high"] = result.ci
     return out
@@ -83,7 +87,7 @@ def _interval(lo: float | None, hi: float | None, args: argparse.Namespace) -> s
     return f"{decimals(lo, args.significant)} - {decimals(hi, args.significant)}"
 
 
-def print_prf(p: float, r: float, f: float, args: argparse.Namespace) -> None:
+def print_prf(p: float | None, r: float | None, f: float | None, args: argparse.Namespace) -> None:
     if args.pr:
         print("Precision: " + decimals(p, args.significant))
         print("Recall: " + decimals(r, args.significant))
@@ -149,7 +153,8 @@ def scoring_options(args: argparse.Namespace) -> dict[str, Any]:
         "restarts": args.r,
         "seed": args.seed,
         "time_limit": args.time_limit,
-        "bootstrap": args.ci,
+        "ci": args.ci,
+        "n_resamples": args.resamples,
         "progress": args.progress,
         "strict": args.strict,
     }
@@ -162,12 +167,12 @@ def standardize_keyword(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def averages(result: Any, args: argparse.Namespace) -> Any:
-    """With ``--averages``: the micro and macro averages, their intervals from ``--ci`` resamples (10000)."""
+    """With ``--averages``: the micro and macro averages, their intervals from ``--resamples`` resamples."""
     if not getattr(args, "averages", False):
         return None
     from amreval.scores.averages import averages
 
-    return averages(result, n_resamples=args.ci or 10000, seed=args.seed)
+    return averages(result, n_resamples=args.resamples, seed=args.seed)
 
 
 def print_averages(averaged: Any, args: argparse.Namespace) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from amreval.cli.options import add_averages, add_scoring_flags, fraction
+from amreval.cli.options import SMATCH_DIGITS, add_averages, add_scoring_flags, fraction
 from amreval.cli.output import read_pair_files, scoring_options
 from amreval.cli.smatch import print_whole
 
@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "S²match (Opitz et al. 2020) of predicted against gold AMR graphs: Smatch with concept pairs credited "
         "by word-vector similarity, printed as smatch.py does."
     )
-    add_scoring_flags(p)
+    add_scoring_flags(p, significant_why=SMATCH_DIGITS)
     add_averages(p)
     p.add_argument(
         "--vectors",

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from amreval.cli.aspects import add_aspects, check_frames, run_aspects
-from amreval.cli.options import add_averages, add_scoring_flags, add_standardize, integer
+from amreval.cli.options import SMATCH_DIGITS, add_averages, add_num_workers, add_scoring_flags, add_standardize
 from amreval.cli.output import (
     PairOutput,
     averages,
@@ -35,15 +35,17 @@ __all__ = ["add_arguments", "run", "print_whole"]
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``amreval smatch``."""
-    p.description = "Smatch of predicted against gold AMR graphs, printed as smatch.py does."
-    add_scoring_flags(p)
+    p.description = (
+        "Smatch of predicted against gold AMR graphs, printed as smatch.py does: two digits after the point "
+        "by default (smatch.py's), so that scripts reading its output keep working; --significant 4 prints "
+        "four, as every other command does."
+    )
+    add_scoring_flags(p, significant_why=SMATCH_DIGITS)
     add_averages(p)
     p.add_argument("--tsv", action="store_true", help="the files hold SMATCH++'s tab-separated triples")
     add_aspects(p, "smatch")
     add_standardize(p)
-    p.add_argument(
-        "-j", "--workers", type=integer(1), default=1, metavar="N", help="processes that read and score the pairs"
-    )
+    add_num_workers(p, "read and score the pairs")
     p.set_defaults(func=run)
 
 
@@ -113,9 +115,9 @@ def _stream(args: argparse.Namespace) -> int:
             score_smatch_pair,
             config,
             on_pair=output,
-            num_workers=args.workers,
+            num_workers=args.num_workers,
             strict=args.strict,
-            bootstrap=args.ci,
+            bootstrap=args.resamples if args.ci else 0,
             identical=identical_smatch_score if config.search.solver == "exact" else None,
         )
         if args.json:

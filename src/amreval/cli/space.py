@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from amreval.cli.options import add_verbose
+from amreval.errors import UsageError
 
 __all__ = ["add_arguments", "run"]
 
@@ -38,9 +39,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the Space folder, say how to upload it."""
+    """Write the Space folder, say how to upload it. A folder with files is refused here, naming the
+    command line's ``--force`` (the API names its own ``overwrite=True``)."""
+    from pathlib import Path
+
     from amreval.hub.app_spaces import APP_SPACES, write_app_space
     from amreval.hub.metrics import write_space
+
+    out = Path(args.out).resolve()  # ``missing/..`` is the folder it names
+    if out.is_dir() and any(out.iterdir()) and not args.force:
+        raise UsageError(f"{out} is not empty (pass --force to write into it)")
 
     written = (write_app_space if args.metric in APP_SPACES else write_space)(
         args.metric,

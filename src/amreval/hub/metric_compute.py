@@ -88,14 +88,14 @@ def door_results(
     scored: ScoredSystem,
     other: Callable[[], ScoredSystem] | None = None,
     *,
-    bootstrap: int = 0,
+    intervals: int = 0,
     added: Callable[[], Mapping[str, Any]] | None = None,
     seed: int = 0,
     confidence: float = 0.95,
     test: str = "permutation",
     n_resamples: int = DEFAULT_RESAMPLES,
     alternative: str = "two-sided",
-    zero_division: float = ZERO_DIVISION,
+    zero_division: float | None = ZERO_DIVISION,
 ) -> dict[str, Any]:
     """A metric's results from a scored system: its dict and per-item scores, then, when asked, the
     bootstrap intervals, the metric's own additions and the paired test against ``other``.
@@ -104,7 +104,7 @@ def door_results(
         scored: the first system.
         other: scores the second system (called once, after the first system's parts are read, so that a
             part the first system cannot give fails before the second system is scored); None: no test.
-        bootstrap: resamples of the intervals; 0: none. An interval the core's dict already holds (the
+        intervals: resamples of the intervals; 0: none. An interval the core's dict already holds (the
             core may compute F1's itself) is kept.
         added: what the metric adds after the intervals (DocSmatch's averages).
         seed, confidence: of the intervals and the test.
@@ -115,9 +115,9 @@ def door_results(
     from amreval.scores.compare import compare_against
 
     out = dict(scored.results())
-    if bootstrap:
-        intervals = scored.intervals(bootstrap, seed=seed, confidence=confidence)
-        out.update({key: value for key, value in intervals.items() if key not in out})
+    if intervals:
+        bounds = scored.intervals(intervals, seed=seed, confidence=confidence)
+        out.update({key: value for key, value in bounds.items() if key not in out})
     if added is not None:
         out.update(added())
     if other is not None:
@@ -182,19 +182,20 @@ def docsmatch_results(
     *,
     compare_predictions: Sequence[Any] | None = None,
     per_document: bool = False,
-    bootstrap: int = 0,
+    intervals: int = 0,
     averages: bool = False,
     seed: int = 0,
     confidence: float = 0.95,
     test: str = "permutation",
     n_resamples: int = DEFAULT_RESAMPLES,
     alternative: str = "two-sided",
-    zero_division: float = ZERO_DIVISION,
+    zero_division: float | None = ZERO_DIVISION,
     **options: Any,
 ) -> dict[str, Any]:
     """The DocSmatch metric's results: :func:`~amreval.scores.docsmatch.docsmatch` of the documents, with
-    the core's own F1 intervals (``bootstrap``) and :func:`door_results`' steps; ``averages`` adds the micro
-    and macro averages with their intervals (``bootstrap`` resamples, 10000 when it is 0).
+    the core's own F1 intervals (``intervals`` resamples; 0: none) and :func:`door_results`' steps; ``averages``
+    adds the micro and macro averages with their intervals (``intervals`` resamples, ``n_resamples`` when it
+    is 0).
 
     ``options`` are DocSmatch's other keywords (``coref``, ``solver``, ...); the second system is scored with
     the same ones. The documents are given as the metric holds them (PENMAN strings, or lists of them).
@@ -203,10 +204,11 @@ def docsmatch_results(
     from amreval.scores.docsmatch import docsmatch
 
     options = {**options, "seed": seed, "confidence": confidence}
-    result = docsmatch(predictions, references, bootstrap=bootstrap, **options)
+    result = docsmatch(predictions, references, ci=bool(intervals), n_resamples=intervals or n_resamples, **options)
 
     def averaged() -> dict[str, Any]:
-        return average_scores(result, n_resamples=bootstrap or 10000, seed=seed, confidence=confidence).as_dict()
+        resamples = intervals or n_resamples
+        return average_scores(result, n_resamples=resamples, seed=seed, confidence=confidence).as_dict()
 
     def other() -> DocsmatchScored:
         assert compare_predictions is not None
@@ -215,7 +217,7 @@ def docsmatch_results(
     return door_results(
         DocsmatchScored(result, per_document),
         None if compare_predictions is None else other,
-        bootstrap=bootstrap,
+        intervals=intervals,
         added=averaged if averages else None,
         seed=seed,
         confidence=confidence,
@@ -279,22 +281,22 @@ def smatch_results(
     compare_predictions: Sequence[str] | None = None,
     repair: bool = False,
     per_sentence: bool = False,
-    bootstrap: int = 0,
+    intervals: int = 0,
     averages: bool = False,
     seed: int = 0,
     confidence: float = 0.95,
     test: str = "permutation",
     n_resamples: int = DEFAULT_RESAMPLES,
     alternative: str = "two-sided",
-    zero_division: float = ZERO_DIVISION,
+    zero_division: float | None = ZERO_DIVISION,
     **options: Any,
 ) -> dict[str, Any]:
     """The Smatch metric's results: :func:`~amreval.scores.smatch.smatch` of the sentence graphs, with the
-    core's own F1 interval (``bootstrap``) and :func:`door_results`' steps.
+    core's own F1 interval (``intervals`` resamples; 0: none) and :func:`door_results`' steps.
 
     ``repair``: the predictions (and the second system's) are read back through the repair first
     (:func:`repaired_predictions`), and its counts are added. ``averages`` adds the micro and macro averages
-    over sentences with their intervals (``bootstrap`` resamples, 10000 when it is 0). ``options`` are
+    over sentences with their intervals (``intervals`` resamples, ``n_resamples`` when it is 0). ``options`` are
     Smatch's other keywords (``solver``, ``standardize``, ``num_workers``, ...); the second system is scored
     with the same ones.
     """
@@ -305,13 +307,13 @@ def smatch_results(
     repaired: dict[str, int] = {}
     if repair:
         predictions, repaired = repaired_predictions(predictions)
-    result = smatch(predictions, references, bootstrap=bootstrap, **options)
+    result = smatch(predictions, references, ci=bool(intervals), n_resamples=intervals or n_resamples, **options)
 
     def added() -> dict[str, Any]:
         out: dict[str, Any] = dict(repaired)
         if averages:
             out.update(
-                average_scores(result, n_resamples=bootstrap or 10000, seed=seed, confidence=confidence).as_dict()
+                average_scores(result, n_resamples=intervals or n_resamples, seed=seed, confidence=confidence).as_dict()
             )
         return out
 
@@ -323,7 +325,7 @@ def smatch_results(
     return door_results(
         SmatchScored(result, per_sentence),
         None if compare_predictions is None else other,
-        bootstrap=bootstrap,
+        intervals=intervals,
         added=added if (repair or averages) else None,
         seed=seed,
         confidence=confidence,
@@ -394,7 +396,7 @@ def mfbeta_results(
     compare_prediction_amrs: Sequence[Any] | None = None,
     level: str = "sentence",
     per_example: bool = False,
-    bootstrap: int = 0,
+    intervals: int = 0,
     seed: int = 0,
     confidence: float = 0.95,
     test: str = "permutation",
@@ -402,6 +404,7 @@ def mfbeta_results(
     alternative: str = "two-sided",
     batch_size: int | None = None,
     device: str | None = None,
+    zero_division: float | None = ZERO_DIVISION,
     **settings: Any,
 ) -> dict[str, Any]:
     """The MFβ metric's results, with the language model ``scorer`` the metric made.
@@ -412,7 +415,8 @@ def mfbeta_results(
     them there). ``settings`` are MFβ's other flat keywords (``parser``, ``beta``, ``tolerance``,
     ``solver``, ...), given as they are to the level's function; those of the other level
     (:data:`SENTENCE_KEYWORDS`, :data:`DOCUMENT_KEYWORDS`) are left out, as the metric takes them all.
-    ``batch_size`` None: MFβ's default.
+    ``batch_size`` None: MFβ's default; ``zero_division``: the value of an undefined score
+    (:func:`~amreval.hub.metric_io.numeric_results`).
     """
     settings = {**settings, "seed": seed, **({} if batch_size is None else {"batch_size": batch_size})}
     if level == "document":
@@ -428,7 +432,7 @@ def mfbeta_results(
             device=device,
             **kept,
         )
-        return numeric_results(document.as_dict(per_example=per_example))
+        return numeric_results(document.as_dict(per_example=per_example), zero_division=zero_division)
     from amreval.mfbeta.score import mfbeta
 
     options = {key: value for key, value in settings.items() if key not in DOCUMENT_KEYWORDS}
@@ -453,10 +457,11 @@ def mfbeta_results(
     return door_results(
         scored(predictions, prediction_amrs),
         None if compare_predictions is None else other,
-        bootstrap=bootstrap,
+        intervals=intervals,
         seed=seed,
         confidence=confidence,
         test=test,
         n_resamples=n_resamples,
         alternative=alternative,
+        zero_division=zero_division,
     )

@@ -8,11 +8,14 @@ the argument and the item; a flag that is not ``True`` or ``False`` likewise.
 
 Outputs: every value of a metric's results is a number (``int`` or ``float``), except ``config``,
 the one string, and the per-item lists asked for (``per_document_f1``; MFβ's ``per_example`` lists and
-``explanations``). A score that is 0/0 (a precision without predicted items, a recall without gold
-items, an F1 with neither) is ``zero_division``: ``float("nan")`` by default, as scikit-learn's
-``zero_division=np.nan``; ``0.0`` gives Smatch's published convention (and the numbers of amreval's
-own ``as_dict``), ``1.0`` counts it as perfect. The bootstrap interval of such a score is
-``zero_division`` too (every resample is 0/0).
+``explanations``), and the scores with nothing to score. A score that is 0/0 (a precision without
+predicted items, a recall without gold items, an F1 with neither) is undefined, and is ``None`` by
+default, as in every output of amreval (:func:`~amreval.scores.f1.undefined`): ``evaluate.save`` and
+``json.dumps`` write it as ``null``, valid JSON. ``zero_division`` is the value used for it instead, for
+those who want a number: ``0.0`` (Smatch's published convention), ``1.0`` (counted as perfect) or
+``float("nan")`` (scikit-learn's ``zero_division=np.nan``; ``json.dumps`` then writes ``NaN``, which
+strict JSON readers reject). The bootstrap interval of such a score, and a paired test's difference,
+interval and p-value involving one, are ``zero_division`` too.
 
 Example:
     >>> r = numeric_results({"precision": 0.0, "recall": 0.0, "f1": 0.0, "match": 0, "test": 0, "gold": 3,
@@ -21,6 +24,8 @@ Example:
     ...                      "score": "docsmatch", "config": "score=docsmatch"}, zero_division=0.0)
     >>> r["precision"], r["coref_f1"], "score" in r, r["config"]
     (0.0, 0.0, False, 'score=docsmatch')
+    >>> numeric_results({"f1": 0.0, "match": 0, "test": 0, "gold": 0})["f1"] is None
+    True
     >>> numeric_results({"f1": None, "match": 0, "test": 0, "gold": 0}, zero_division=float("nan"))["f1"]
     nan
     >>> penman_text(None, "prediction", 2)
@@ -50,19 +55,21 @@ __all__ = [
     "per_item_f1",
 ]
 
-#: The default value of a 0/0 score in the metrics' results.
-ZERO_DIVISION = math.nan
+#: The default value of a 0/0 score in the metrics' results: None, undefined (JSON ``null``).
+ZERO_DIVISION = None
 
 
-def check_zero_division(value: object) -> float:
-    """The value of a 0/0 score: ``0``, ``1`` or NaN (``float("nan")``), as a float.
+def check_zero_division(value: object) -> float | None:
+    """The value of a 0/0 score: None (undefined, the default), ``0``, ``1`` or NaN (``float("nan")``).
 
     Raises:
         InputError: anything else.
     """
+    if value is None:
+        return None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and (math.isnan(value) or value in (0, 1)):
         return float(value)
-    raise InputError(f'zero_division must be 0.0, 1.0 or float("nan"), got {value!r}')
+    raise InputError(f'zero_division must be None, 0.0, 1.0 or float("nan"), got {value!r}')
 
 
 def check_text(text: str, what: str) -> str:
@@ -130,13 +137,14 @@ def _count(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def numeric_results(out: Mapping[str, Any], *, zero_division: float = ZERO_DIVISION) -> dict[str, Any]:
+def numeric_results(out: Mapping[str, Any], *, zero_division: float | None = ZERO_DIVISION) -> dict[str, Any]:
     """A core result's flat dict as a metric returns it: 0/0 scores ``zero_division``, no ``score``.
 
     Every score ``X`` with counts ``X_match``, ``X_test``, ``X_gold`` (``match``, ``test``, ``gold`` for
     the overall score) follows the one rule: precision is ``zero_division`` when ``test`` is 0, recall
     when ``gold`` is 0, F1 when both are; so are their bootstrap bounds (``X_f1_ci_low``, ...). The
-    score's name, which ``config`` holds (``score=docsmatch``), is dropped; a ``None`` left is
+    score's name, which ``config`` holds (``score=docsmatch``), is dropped; a ``None`` left (a paired
+    test's difference and p-value where a score is undefined, an MFβ dimension) or a NaN is
     ``zero_division``.
     """
     result = {key: value for key, value in out.items() if key != "score"}
@@ -154,12 +162,14 @@ def numeric_results(out: Mapping[str, Any], *, zero_division: float = ZERO_DIVIS
                     if name in result:
                         result[name] = zero_division
     for key, value in result.items():
-        if value is None:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
             result[key] = zero_division
     return result
 
 
-def per_item_f1(counts: Sequence[tuple[float, float, float]], *, zero_division: float = ZERO_DIVISION) -> list[float]:
+def per_item_f1(
+    counts: Sequence[tuple[float, float, float]], *, zero_division: float | None = ZERO_DIVISION
+) -> list[float | None]:
     """The F1 of each item from its ``(match, test, gold)``: ``zero_division`` when both ``test`` and
     ``gold`` are 0, else ``2 match / (test + gold)`` as :func:`~amreval.scores.f1.prf` computes it."""
     from amreval.scores.f1 import prf

@@ -214,7 +214,7 @@ def check_space_folder(out: Path, overwrite: bool) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} is not a folder")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise InputError(f"{out} is not empty (pass overwrite=True, --force, to write into it)")
+        raise InputError(f"{out} is not empty (pass overwrite=True to write into it)")
 
 
 def installed_gradio_version() -> str:

@@ -13,7 +13,7 @@ Example:
     >>> score_cell("f1", 0.5)
     '<td data-key="f1" data-value="0.5">0.5000</td>'
     >>> score_cell("coref_f1", float("nan"))
-    '<td data-key="coref_f1" data-value="" title="nothing to score">–</td>'
+    '<td data-key="coref_f1" data-value="" title="nothing to score">n/a</td>'
     >>> note("No picture: <none>")
     "<p class='picture-note'><i>No picture: &lt;none&gt;</i></p>"
 """
@@ -83,10 +83,11 @@ def number_cell(key: str, value: float) -> str:
 
 
 def score_cell(key: str, value: float | None) -> str:
-    """:func:`number_cell`, or "–" when there was nothing to score (NaN, the metric's 0/0; None in the core's
-    dict), with an empty ``data-value``."""
+    """:func:`number_cell`, or ``n/a`` when there was nothing to score (None, the metrics' 0/0; NaN with
+    ``zero_division=float("nan")``), with an empty ``data-value``: the one rule of
+    :func:`~amreval.scores.f1.undefined`."""
     if value is None or value != value:
-        return f'<td data-key="{html.escape(key)}" data-value="" title="nothing to score">–</td>'
+        return f'<td data-key="{html.escape(key)}" data-value="" title="nothing to score">n/a</td>'
     return number_cell(key, value)
 
 

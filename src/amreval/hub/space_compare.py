@@ -329,7 +329,9 @@ def warm_up() -> float:
 
     gold = ["(b / boy)", "(g / girl)"]
     cmp = compare_systems({"a": gold, "b": ["(b / boy)", "(b / boy)"]}, gold, n_resamples=10, progress=False)
-    return cmp.scores["a"]
+    score = cmp.scores["a"]
+    assert score is not None  # two graphs scored: defined
+    return score
 
 
 def _pair(cmp: Comparison, a: str | None, b: str | None) -> tuple[str, str]:

@@ -77,7 +77,7 @@ def score_generations(
     repair: bool = True,
     metric: str | None = None,
     prefix: str | None = None,
-    coref: bool = True,
+    coref: bool | None = None,
     num_workers: int = 1,
     **search: Unpack[SearchKeywords],
 ) -> dict[str, float | int]:
@@ -94,7 +94,8 @@ def score_generations(
         metric: ``"smatch"`` or ``"docsmatch"`` (default: DocSmatch when a reference is a list of
             sentences, Smatch otherwise).
         prefix: what every name starts with (default: the metric's name).
-        coref: DocSmatch's coreference sub-score (``coref_f1`` and its parts).
+        coref: DocSmatch's coreference sub-score (``coref_f1`` and its parts); default on, as everywhere
+            (:func:`~amreval.scores.docsmatch.coref_setting`).
         num_workers: DocSmatch: documents scored in that many processes.
         **search: the search settings of :func:`amreval.smatch` (``solver``, ``restarts``, ``seed``,
             ``time_limit``).
@@ -162,7 +163,7 @@ def make_compute_metrics(
     repair: bool = True,
     metric: str | None = None,
     prefix: str | None = None,
-    coref: bool = True,
+    coref: bool | None = None,
     skip_special_tokens: bool = True,
     num_workers: int = 1,
     **search: Unpack[SearchKeywords],

@@ -30,9 +30,12 @@ the gold AMRs. ``dimensions`` chooses the measures:
     Directions are the script's reader's: a ``:mod`` edge is ``(mod, parent,
     child)``, so a tree has no reentrancy.
 
-  A corpus measure whose test and gold counts are both 0 is 1.0 (the script
-  prints 1.00 when neither side has, say, a negation); otherwise P, R and F1 of
-  the summed counts, 0 when either count is 0.
+  A corpus measure with nothing to score is undefined (None; ``n/a`` in the
+  table), as every score of amreval with nothing to score
+  (:func:`~amreval.scores.f1.undefined`): the script prints 1.00 when neither
+  side has, say, a negation, which reads as a perfect score. Otherwise P, R and
+  F1 of the summed counts: precision undefined without predicted items, recall
+  without gold items, each 0 when nothing matched.
 
 * ``"smatch"``: Damonte's measures as ``amreval`` computes them for Smatch and
   DocSmatch (:mod:`amreval.scores.finegrained`, the Smatch alignment,
@@ -78,9 +81,9 @@ from amreval.match.problem import build_problem
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.mfbeta.combine import mf_beta
 from amreval.mfbeta.graphs import given_parses, gold_graphs
-from amreval.scores.corpus_statistics import Statistic, prf_values
+from amreval.scores.corpus_statistics import Statistic, prf_undefined, prf_values
 from amreval.scores.docsmatch import score_docsmatch_pair
-from amreval.scores.f1 import prf
+from amreval.scores.f1 import prf_or_none, score_text
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
 from amreval.scores.harness import pair_search
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, similarity_matrix
@@ -302,35 +305,34 @@ def dimension_counts(
     return smatch_dimension_counts(pred, gold, search)
 
 
-def dimension_prf(match: float, test: float, gold: float) -> tuple[float, float, float]:
-    """Precision, recall and F1 of a measure's summed counts: 1.0 each when there is nothing on either
-    side (test and gold 0), else as Smatch's (0 when either count is 0).
+def dimension_prf(match: float, test: float, gold: float) -> tuple[float | None, float | None, float | None]:
+    """Precision, recall and F1 of a measure's summed counts, None where there is nothing to score
+    (:func:`~amreval.scores.f1.prf_or_none`; the authors' script has 1.0 when neither side has any).
 
     Example:
         >>> dimension_prf(0, 0, 0), dimension_prf(0, 0, 3), dimension_prf(1, 2, 1)
-        ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), (0.5, 1.0, 0.6666666666666666))
+        ((None, None, None), (None, 0.0, 0.0), (0.5, 1.0, 0.6666666666666666))
     """
-    if test == 0 and gold == 0:
-        return 1.0, 1.0, 1.0
-    return prf(match, test, gold)
+    return prf_or_none(match, test, gold)
 
 
 def dimension_scores(
     items: Sequence[dict[str, Counts]], measures: Sequence[str], form: float, beta: float
-) -> dict[str, dict[str, float]]:
+) -> dict[str, dict[str, float | None]]:
     """Per measure, from per-item counts: ``precision``, ``recall``, ``meaning`` (F1) and ``mf_beta``
-    (MFβ of that Meaning and ``form``)."""
-    out: dict[str, dict[str, float]] = {}
+    (MFβ of that Meaning and ``form``; None where Meaning is)."""
+    out: dict[str, dict[str, float | None]] = {}
     for m in measures:
         sums = [sum(item[m][k] for item in items) for k in range(3)]
         p, r, f = dimension_prf(*sums)
-        out[m] = {"precision": p, "recall": r, "meaning": f, "mf_beta": mf_beta(f, form, beta)}
+        out[m] = {"precision": p, "recall": r, "meaning": f, "mf_beta": None if f is None else mf_beta(f, form, beta)}
     return out
 
 
 def dimension_statistic(beta: float, part: str) -> Statistic:
-    """``meaning`` (F1, 1.0 where test and gold are both 0) or ``mfbeta`` of summed
-    ``(match, test, gold, acceptable)`` of one measure, for paired tests and intervals."""
+    """``meaning`` (F1) or ``mfbeta`` of summed ``(match, test, gold, acceptable)`` of one measure, for
+    paired tests and intervals: undefined where test and gold are both 0 (a resample with nothing to score
+    counts 1.0, the authors' value, so that intervals keep their numbers; a reported score there is None)."""
     if part not in ("meaning", "mfbeta"):
         raise InputError(f"a dimension's part is meaning or mfbeta, got {part!r}")
     b2 = float(beta) ** 2
@@ -345,7 +347,7 @@ def dimension_statistic(beta: float, part: str) -> Statistic:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(denominator > 0, (1 + b2) * meaning * form / denominator, 0.0)
 
-    return Statistic(part, ("match", "test", "gold", "acceptable"), function)
+    return Statistic(part, ("match", "test", "gold", "acceptable"), function, partial(prf_undefined, "f1"))
 
 
 def dimension_items(
@@ -432,13 +434,13 @@ def dimension_parts(
     return _measure_parts(beta, measures, lambda m: {name: items[name][m] for name in items}, "mfbeta")
 
 
-def dimensions_table(dimensions: Mapping[str, Mapping[str, float]], beta: float, digits: int = 4) -> str:
+def dimensions_table(dimensions: Mapping[str, Mapping[str, float | None]], beta: float, digits: int = 4) -> str:
     """The per-measure table of an MFβ result's ``dimensions``: the measure (the authors' labels), P, R,
-    Meaning (F1) and MFβ, one line each."""
+    Meaning (F1) and MFβ, one line each (``n/a`` where there is nothing to score)."""
     w = digits + 6
     rows = [f"{'Dimension':<18}{'P':>{w}}{'R':>{w}}{'Meaning':>{w}}{'MF_' + format(beta, 'g'):>{w}}"]
     for m, v in dimensions.items():
-        p, r, f, mf = (f"{v[k]:.{digits}f}" for k in ("precision", "recall", "meaning", "mf_beta"))
+        p, r, f, mf = (score_text(v[k], digits) for k in ("precision", "recall", "meaning", "mf_beta"))
         rows.append(f"{DIMENSION_LABELS.get(m, m):<18}{p:>{w}}{r:>{w}}{f:>{w}}{mf:>{w}}")
     return "\n".join(rows) + "\n"
 

@@ -120,7 +120,7 @@ class MFResult(Result):
         meaning_items: per example, Meaning's graded match, test and gold triple counts.
         explanations: per example, when asked (see :func:`explain_alignment`).
         dimensions: with ``dimensions=``, per fine-grained measure its ``precision``, ``recall``,
-            ``meaning`` (F1) and ``mf_beta``; ``dimension_items`` its counts per example
+            ``meaning`` (F1) and ``mf_beta`` (None with nothing to score); ``dimension_items`` its counts per example
             (:mod:`amreval.mfbeta.dimensions`).
         config: the settings (:class:`~amreval.scores.results.Config`).
     """
@@ -141,7 +141,7 @@ class MFResult(Result):
     config: Config = field(default_factory=lambda: Config("mfbeta"))
     meaning_items: list[tuple[float, int, int]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
-    dimensions: dict[str, dict[str, float]] | None = None
+    dimensions: dict[str, dict[str, float | None]] | None = None
     dimension_items: list[dict[str, tuple[float, int, int]]] | None = None
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:

@@ -19,8 +19,10 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from amreval.errors import InputError
 from amreval.scores.comparison_results import Comparison, PairedTest
 from amreval.scores.corpus_statistics import PRF_COLUMNS
+from amreval.scores.f1 import UNDEFINED_TEXT, score_text
 
 __all__ = [
     "summary_text",
@@ -41,15 +43,31 @@ def _stat_label(statistic: str) -> str:
     return _STAT_LABELS.get(statistic) or _LABELS.get(statistic) or statistic
 
 
-def _num(value: float, digits: int) -> str:
-    return f"{value:.{digits}f}"
+def _num(value: float | None, digits: int) -> str:
+    return score_text(value, digits)
 
 
-def _p(value: float, digits: int) -> str:
-    """A p-value to ``digits`` places, or ``< 10^-digits`` when it rounds to zero."""
+def _signed(value: float | None, digits: int) -> str:
+    return score_text(value, digits, signed=True)
+
+
+def _p(value: float | None, digits: int) -> str:
+    """A p-value to ``digits`` places, or ``< 10^-digits`` when it rounds to zero (``n/a`` when there
+    was nothing to test)."""
+    if value is None:
+        return UNDEFINED_TEXT
     if value < 0.5 * 10**-digits:
         return f"< {10**-digits:.{digits}f}"
     return f"{value:.{digits}f}"
+
+
+def _interval(low: float | None, high: float | None, digits: int, *, signed: bool = True) -> str:
+    """``[low, high]``, or ``n/a`` for the interval of an undefined score."""
+    if low is None or high is None:
+        return UNDEFINED_TEXT
+    if signed:
+        return f"[{_signed(low, digits)}, {_signed(high, digits)}]"
+    return f"[{_num(low, digits)}, {_num(high, digits)}]"
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
@@ -65,9 +83,11 @@ def _test_line(t: PairedTest, digits: int, statistic: str) -> str:
     p = f"p = {_p(t.p_value, digits)}"
     if t.p_holm is not None:
         p += f" (Holm {_p(t.p_holm, digits)})"
+    if t.difference is None:
+        return f"{t.a} - {t.b}: {statistic} difference {UNDEFINED_TEXT} (nothing to score on a side), {p}"
     return (
-        f"{t.a} - {t.b}: {statistic} difference {t.difference:+.{digits}f}, {pct} CI "
-        f"[{t.ci_low:+.{digits}f}, {t.ci_high:+.{digits}f}], {p}"
+        f"{t.a} - {t.b}: {statistic} difference {_signed(t.difference, digits)}, {pct} CI "
+        f"[{_signed(t.ci_low, digits)}, {_signed(t.ci_high, digits)}], {p}"
     )
 
 
@@ -86,7 +106,7 @@ def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
     rows = [["rank", "system", stat, pct]]
     for rank, name in enumerate(cmp.ranking(), start=1):
         lo, hi = cmp.intervals[name]
-        rows.append([str(rank), name, _num(cmp.scores[name], digits), f"[{_num(lo, digits)}, {_num(hi, digits)}]"])
+        rows.append([str(rank), name, _num(cmp.scores[name], digits), _interval(lo, hi, digits, signed=False)])
     lines += _table(rows, {0, 2})
     lines.append("")
     lines += [_test_line(t, digits, stat) for t in cmp.tests]
@@ -111,23 +131,23 @@ def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
                     t.score,
                     _num(t.score_a, digits),
                     _num(t.score_b, digits),
-                    f"{t.difference:+.{digits}f}",
-                    f"[{t.ci_low:+.{digits}f}, {t.ci_high:+.{digits}f}]",
+                    _signed(t.difference, digits),
+                    _interval(t.ci_low, t.ci_high, digits),
                     _p(t.p_value, digits),
                 ]
             )
         lines += _table(rows, {1, 2, 3, 5})
     if top > 0:
         a, b = cmp.names[0], cmp.names[1]
-        rows = [["#", "id", a, b, "difference"]]
+        rows = [["item", "id", a, b, "difference"]]
         for d in cmp.differences(a, b)[:top]:
             rows.append(
                 [
-                    str(d.index + 1),
+                    str(d.number),
                     d.id,
                     _num(d.score_a, digits),
                     _num(d.score_b, digits),
-                    f"{d.difference:+.{digits}f}",
+                    _signed(d.difference, digits),
                 ]
             )
         lines += ["", f"Items that differ most ({stat} of each item alone, {a} - {b}):"]
@@ -143,8 +163,8 @@ def _find(cmp: Comparison, a: str, b: str) -> PairedTest | None:
 
 
 def items_csv(cmp: Comparison, a: str | None = None, b: str | None = None) -> str:
-    """Every item as CSV, the largest differences first: position (from 1), id, both scores, difference,
-    and both systems' counts."""
+    """Every item as CSV, the largest differences first: position (from 1, as every printed item number),
+    id, both scores, difference (``n/a`` where an item has nothing to score), and both systems' counts."""
     a = a if a is not None else cmp.names[0]
     b = b if b is not None else cmp.names[1]
     names: Sequence[str] = PRF_COLUMNS
@@ -158,16 +178,20 @@ def items_csv(cmp: Comparison, a: str | None = None, b: str | None = None) -> st
     for d in cmp.differences(a, b):
         writer.writerow(
             [
-                d.index + 1,
+                d.number,
                 d.id,
-                repr(d.score_a),
-                repr(d.score_b),
-                repr(d.difference),
+                _csv_score(d.score_a),
+                _csv_score(d.score_b),
+                _csv_score(d.difference),
                 *(_count(x) for x in cmp.counts[a][d.index]),
                 *(_count(x) for x in cmp.counts[b][d.index]),
             ]
         )
     return out.getvalue()
+
+
+def _csv_score(x: float | None) -> str:
+    return UNDEFINED_TEXT if x is None else repr(x)
 
 
 def _count(x: float) -> str:
@@ -308,10 +332,16 @@ def comparison_svg(cmp: Comparison, a: str | None = None, b: str | None = None) 
     a = a if a is not None else cmp.names[0]
     b = b if b is not None else cmp.names[1]
     t = cmp.test(a, b)
+    if t.difference is None or t.ci_low is None or t.ci_high is None:
+        raise InputError(f"{cmp.score} {cmp.statistic}: nothing to score for {a} or {b}, so no difference to draw")
+    # items with nothing to score on a side have no difference to draw
+    kept = [
+        k for k in range(cmp.n_items) if not (math.isnan(cmp.item_scores[a][k]) or math.isnan(cmp.item_scores[b][k]))
+    ]
     return differences_svg(
-        cmp.ids,
-        list(cmp.item_scores[a]),
-        list(cmp.item_scores[b]),
+        [cmp.ids[k] for k in kept],
+        [float(cmp.item_scores[a][k]) for k in kept],
+        [float(cmp.item_scores[b][k]) for k in kept],
         names=(a, b),
         difference=t.difference,
         interval=(t.ci_low, t.ci_high),

@@ -47,8 +47,9 @@ def pair_test(cmp: Comparison, a: str, b: str) -> tuple[PairedTest, float] | Non
     return None
 
 
-def shown_p(t: PairedTest) -> float:
-    """The p-value a matrix shows: Holm's (corrected over all pairs) when there are more than two systems."""
+def shown_p(t: PairedTest) -> float | None:
+    """The p-value a matrix shows: Holm's (corrected over all pairs) when there are more than two systems;
+    None where the test is undefined (a score with nothing to score)."""
     return t.p_holm if t.p_holm is not None else t.p_value
 
 
@@ -98,7 +99,16 @@ def pairwise_svg(cmp: Comparison, *, level: float = 0.05, digits: int = 4) -> st
                 out.append(f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="#f7f7f7" stroke="white"/>')
                 continue
             t, sign = found
-            d, p = sign * t.difference, shown_p(t)
+            p = shown_p(t)
+            if t.difference is None or t.ci_low is None or t.ci_high is None or p is None or t.p_value is None:
+                out.append(
+                    f'<g class="cell" data-a="{escape(a)}" data-b="{escape(b)}"><title>{escape(a)} − {escape(b)}: '
+                    f'n/a (nothing to score)</title><rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" '
+                    f'fill="#f7f7f7" stroke="white"/><text x="{x + cell_w / 2}" y="{y + 27}" text-anchor="middle" '
+                    f'fill="{_GREY}">n/a</text></g>'
+                )
+                continue
+            d = sign * t.difference
             low, high = sorted((sign * t.ci_low, sign * t.ci_high))
             title = (
                 f"{escape(a)} − {escape(b)}: {d:+.{digits}f}, {100 * t.confidence:g}% interval "
@@ -151,17 +161,22 @@ def breakdown_svg(cmp: Comparison, *, digits: int = 4) -> str:
         out.append(f'<g class="part" data-part="{escape(t.score)}">')
         out.append(f'<text x="{label_w - 8}" y="{y + 20}" text-anchor="end">{escape(t.score)}</text>')
         for slot, (value, colour) in enumerate(((t.score_a, _COLOURS[0]), (t.score_b, _COLOURS[1]))):
-            w = max(0.0, min(1.0, value)) * bar_w
+            w = 0.0 if value is None else max(0.0, min(1.0, value)) * bar_w
+            shown = "n/a" if value is None else f"{value:.{digits}f}"
             out.append(
                 f'<rect x="{label_w}" y="{y + 4 + slot * 15}" width="{w:.2f}" height="13" fill="{colour}">'
-                f"<title>{escape(t.score)}: {escape((a, b)[slot])} {value:.{digits}f}</title></rect>"
+                f"<title>{escape(t.score)}: {escape((a, b)[slot])} {shown}</title></rect>"
             )
-            out.append(f'<text x="{label_w + w + 4:.2f}" y="{y + 15 + slot * 15}">{value:.{digits}f}</text>')
-        star = "*" if t.p_value < 0.05 else ""
-        out.append(
-            f'<text x="{label_w + bar_w + 70}" y="{y + 20}">{t.difference:+.{digits}f} '
-            f"[{t.ci_low:+.{digits}f}, {t.ci_high:+.{digits}f}] p {t.p_value:.{digits}f}{star}</text>"
-        )
+            out.append(f'<text x="{label_w + w + 4:.2f}" y="{y + 15 + slot * 15}">{shown}</text>')
+        if t.difference is None or t.ci_low is None or t.ci_high is None or t.p_value is None:
+            tested = "n/a (nothing to score)"
+        else:
+            star = "*" if t.p_value < 0.05 else ""
+            tested = (
+                f"{t.difference:+.{digits}f} [{t.ci_low:+.{digits}f}, {t.ci_high:+.{digits}f}] "
+                f"p {t.p_value:.{digits}f}{star}"
+            )
+        out.append(f'<text x="{label_w + bar_w + 70}" y="{y + 20}">{tested}</text>')
         out.append("</g>")
     out.append(
         f'<text x="{label_w}" y="{height - 10}" fill="{_GREY}">right: {escape(a)} − {escape(b)}, its '

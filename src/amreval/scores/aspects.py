@@ -55,7 +55,7 @@ from amreval.amr.standardize import VAR, check_standardization, marked_triples
 from amreval.errors import InputError
 from amreval.match.options import SearchOptions
 from amreval.match.standard import loose_matches, to_triples
-from amreval.scores.f1 import prf
+from amreval.scores.f1 import prf, prf_or_none
 from amreval.scores.harness import pair_search, read_predictions
 from amreval.scores.results import Result
 
@@ -487,9 +487,12 @@ class AspectResult(Result):
         """Every alignment of every pair was proven optimal."""
         return all(p.optimal for p in self.pairs)
 
-    def prf(self, name: str) -> tuple[float, float, float]:
-        """Precision, recall and F1 of an aspect (``main`` for the whole graphs)."""
-        return prf(*(self.main if name == "main" else self.counts[name]))
+    def prf(self, name: str) -> tuple[float | None, float | None, float | None]:
+        """Precision, recall and F1 of an aspect (``main`` for the whole graphs, Smatch's convention: 0
+        where a side is empty); an aspect with nothing to score is None (:func:`~amreval.scores.f1.undefined`)."""
+        if name == "main":
+            return prf(*self.main)
+        return prf_or_none(*self.counts[name])
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready summary: the settings, and each aspect's counts with P, R, F1."""

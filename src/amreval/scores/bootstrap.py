@@ -201,7 +201,8 @@ def score_intervals(
     Items are resampled once for all scores. Keys are the result's own keys
     with ``_ci_low`` and ``_ci_high``: ``precision_ci_low``, ``f1_ci_high``,
     ``coref_recall_ci_low``, ``srl_f1_ci_high``, ...; with fewer than 2 items every value is None
-    (an interval of one item is undefined).
+    (an interval of one item is undefined), and both are None for a sub-score with nothing to score
+    (:func:`~amreval.scores.f1.undefined`), whose interval is undefined too.
     """
     n_resamples = check_int("n_resamples", n_resamples, 1)
     confidence = check_confidence(confidence)
@@ -217,7 +218,10 @@ def score_intervals(
     if counts.shape[0] < 2:  # one item has no interval to resample: every interval undefined
         return {f"{name}_ci_{end}": None for name in names for end in ("low", "high")}
     low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
+    totals = counts.sum(axis=0)
     out: dict[str, float | None] = {}
-    for name, lo, hi in zip(names, low, high):
-        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
+    for name, statistic, lo, hi in zip(names, statistics, low, high):
+        # a sub-score with nothing to score has no interval either (the main score keeps smatch's 0)
+        undefined = name not in ("precision", "recall", "f1") and bool(statistic.is_undefined(totals))
+        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = (None, None) if undefined else (float(lo), float(hi))
     return out

@@ -22,7 +22,11 @@ import numpy as np
 
 from amreval.errors import InputError
 
-__all__ = ["check_int", "check_choice", "check_confidence", "check_bool"]
+__all__ = ["DEFAULT_RESAMPLES", "check_int", "check_choice", "check_confidence", "check_bool", "interval_resamples"]
+
+#: Resamples of every bootstrap interval and paired test unless ``n_resamples`` says otherwise (scipy's
+#: ``bootstrap`` and ``permutation_test`` take 9999).
+DEFAULT_RESAMPLES = 10_000
 
 
 def check_int(name: str, value: object, low: int) -> int:
@@ -72,3 +76,26 @@ def check_bool(name: str, value: object, *, optional: bool = False) -> bool | No
         expected = "True, False or None" if optional else "True or False"
         raise InputError(f"{name} must be {expected}, got {value!r}")
     return bool(value)
+
+
+def interval_resamples(ci: object, n_resamples: object, bootstrap: object = None) -> int:
+    """The resamples of the bootstrap intervals a score is asked for: ``n_resamples`` when ``ci`` is True,
+    0 (no interval) when it is False.
+
+    ``bootstrap=N`` is the old spelling of ``ci=True, n_resamples=N`` (0: no interval): still taken, with
+    a :class:`~amreval.errors.RenamedSettingWarning` once per process; then ``N`` is the intervals' number
+    of resamples (a paired test beside them keeps its own ``n_resamples``), so old calls give the same
+    numbers.
+
+    Example:
+        >>> interval_resamples(False, 10000), interval_resamples(True, 500)
+        (0, 500)
+    """
+    if bootstrap is not None:
+        from amreval._warn import warn_renamed
+
+        warn_renamed("bootstrap=N", "ci=True, n_resamples=N", "bootstrap=0: ci=False")
+        return check_int("bootstrap", bootstrap, 0)
+    if not check_bool("ci", ci):
+        return 0
+    return check_int("n_resamples", n_resamples, 1)

@@ -145,7 +145,26 @@ def paired_test(
             f"system {names[0]} has {ca.shape[0]} items but {names[1]} has {cb.shape[0]}; they are paired by position"
         )
     n = ca.shape[0]
-    score_a, score_b = float(stat(ca.sum(axis=0), n)), float(stat(cb.sum(axis=0), n))
+    score_a, score_b = _corpus_score(stat, ca), _corpus_score(stat, cb)
+    if score_a is None or score_b is None:  # nothing to score on a side: nothing to test
+        return PairedTest(
+            a=names[0],
+            b=names[1],
+            score=score or stat.name,
+            statistic=stat.name,
+            score_a=score_a,
+            score_b=score_b,
+            difference=None,
+            ci_low=None,
+            ci_high=None,
+            p_value=None,
+            test=test,
+            alternative=alternative,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            n_items=n,
+        )
     observed = score_a - score_b
     low, high, distribution = bootstrap_differences(ca, cb, stat, n_resamples, confidence, seed)
     exact = False
@@ -172,6 +191,12 @@ def paired_test(
         n_items=n,
         exact=exact,
     )
+
+
+def _corpus_score(stat: Statistic, counts: Any) -> float | None:
+    """The corpus score of per-item ``counts``, None where it is undefined (nothing to score)."""
+    sums = counts.sum(axis=0)
+    return None if bool(stat.is_undefined(sums)) else float(stat(sums, counts.shape[0]))
 
 
 def compare_counts(
@@ -225,10 +250,16 @@ def compare_counts(
         for b in names[i + 1 :]
     ]
     if len(names) > 2:
-        adjusted = holm([t.p_value for t in tests])
-        tests = [_with_holm(t, p) for t, p in zip(tests, adjusted)]
-    intervals = {}
+        tested = [k for k, t in enumerate(tests) if t.p_value is not None]
+        adjusted = holm([float(tests[k].p_value) for k in tested])  # type: ignore[arg-type]
+        for k, p in zip(tested, adjusted):
+            tests[k] = _with_holm(tests[k], p)
+    intervals: dict[str, tuple[float | None, float | None]] = {}
+    scores = {name: _corpus_score(stat, arrays[name]) for name in names}
     for name in names:
+        if scores[name] is None:
+            intervals[name] = (None, None)
+            continue
         low, high = bootstrap_statistics(arrays[name], [stat], n_resamples, confidence, seed)
         intervals[name] = (float(low[0]), float(high[0]))
     breakdown = []
@@ -243,8 +274,8 @@ def compare_counts(
         names=names,
         ids=labels,
         counts=arrays,
-        item_scores={name: stat(arrays[name], 1) for name in names},
-        scores={name: float(stat(arrays[name].sum(axis=0), n)) for name in names},
+        item_scores={name: stat.defined(arrays[name], 1) for name in names},
+        scores=scores,
         intervals=intervals,
         tests=tests,
         breakdown=breakdown,
@@ -466,7 +497,7 @@ def compare_against(
     seed: int = 0,
     alternative: str = "two-sided",
     confidence: float = 0.95,
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """The metrics' flat outputs of a paired test of system ``a`` against ``b``, for every part both hold.
 
     ``a`` and ``b`` map each part's output key to its statistic and per-item
@@ -475,7 +506,8 @@ def compare_against(
     of MFβ's items. Each part's test (:func:`paired_test`, with ``a``'s
     statistic) gives ``compare_<key>`` (the second system's score),
     ``<key>_difference`` (first minus second), its interval
-    ``<key>_difference_ci_low`` and ``<key>_difference_ci_high``, and ``<key>_p_value``.
+    ``<key>_difference_ci_low`` and ``<key>_difference_ci_high``, and ``<key>_p_value``; each None
+    where a system's score is undefined (nothing to score, :func:`~amreval.scores.f1.undefined`).
 
     Example:
         >>> from amreval.scores.corpus_statistics import prf_statistic
@@ -487,7 +519,7 @@ def compare_against(
     kw: dict[str, Any] = dict(
         test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
     )
-    out: dict[str, float] = {}
+    out: dict[str, float | None] = {}
     for key, (stat, counts_a) in a.items():
         if key not in b:
             continue

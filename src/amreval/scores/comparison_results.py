@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from amreval.errors import InputError
+from amreval.scores.f1 import defined_or_none
 from amreval.scores.results import Result
 
 __all__ = ["PairedTest", "ItemDifference", "Comparison"]
@@ -30,6 +31,10 @@ class PairedTest(Result):
         ci_low, ci_high: paired bootstrap percentile interval of the difference.
         p_value: of the test, for ``alternative``; ``p_holm`` the Holm-corrected
             p-value over all pairs of a comparison of several systems.
+
+    A score with nothing to score on a system's side (a wikification F1 where no item has a ``:wiki``)
+    is None, and so are the difference, its interval and the p-values: there is nothing to test
+    (:func:`~amreval.scores.f1.undefined`).
         test, alternative, n_resamples, confidence, seed: the settings.
         n_items: the number of items; ``exact``: every permutation was enumerated.
     """
@@ -38,12 +43,12 @@ class PairedTest(Result):
     b: str
     score: str
     statistic: str
-    score_a: float
-    score_b: float
-    difference: float
-    ci_low: float
-    ci_high: float
-    p_value: float
+    score_a: float | None
+    score_b: float | None
+    difference: float | None
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
     test: str
     alternative: str
     n_resamples: int
@@ -62,16 +67,23 @@ class ItemDifference:
     """One item's scores under two systems.
 
     Attributes:
-        index: 0-based position; ``id``: the item's ``::id`` (or its 1-based position).
-        score_a, score_b: the item's own score (the statistic of its counts alone).
-        difference: ``score_a - score_b``.
+        index: 0-based position (as every ``index`` of the API); ``id``: the item's ``::id`` (or its
+            1-based position); :attr:`number` is the 1-based position the reports print.
+        score_a, score_b: the item's own score (the statistic of its counts alone), None where the item
+            has nothing to score.
+        difference: ``score_a - score_b`` (None where either is).
     """
 
     index: int
     id: str
-    score_a: float
-    score_b: float
-    difference: float
+    score_a: float | None
+    score_b: float | None
+    difference: float | None
+
+    @property
+    def number(self) -> int:
+        """The item's 1-based position: ``item 36`` in every printed report is ``index`` 35."""
+        return self.index + 1
 
 
 @dataclass
@@ -82,7 +94,9 @@ class Comparison(Result):
         score, statistic: what is compared (``smatch`` and ``f1``, say).
         names: the systems, in the order given; ``ids``: one per item.
         counts: per system, its items × columns counts (scored once).
-        scores: per system, its corpus score; ``intervals`` its bootstrap interval.
+        scores: per system, its corpus score; ``intervals`` its bootstrap interval (None, and
+            ``(None, None)``, where it has nothing to score); ``item_scores``: each item's, NaN where
+            the item has nothing to score (None in :meth:`as_dict`).
         tests: one :class:`PairedTest` per pair of systems (earlier against
             later, in the order given), with ``p_holm`` when there are more
             than two systems.
@@ -98,8 +112,8 @@ class Comparison(Result):
     ids: list[str]
     counts: dict[str, np.ndarray]
     item_scores: dict[str, np.ndarray]
-    scores: dict[str, float]
-    intervals: dict[str, tuple[float, float]]
+    scores: dict[str, float | None]
+    intervals: dict[str, tuple[float | None, float | None]]
     tests: list[PairedTest]
     breakdown: list[PairedTest] = field(default_factory=list)
     config: str = ""
@@ -118,19 +132,20 @@ class Comparison(Result):
         raise InputError(f"no test of {a!r} against {b!r}; tests are of earlier against later systems")
 
     def ranking(self) -> list[str]:
-        """The systems from the best corpus score down (ties keep the order given)."""
-        return sorted(self.names, key=lambda name: -self.scores[name])
+        """The systems from the best corpus score down (ties keep the order given; an undefined score last)."""
+        return sorted(self.names, key=lambda name: (self.scores[name] is None, -(self.scores[name] or 0.0)))
 
     def differences(self, a: str | None = None, b: str | None = None) -> list[ItemDifference]:
-        """Every item's scores under ``a`` and ``b``, the largest differences first (then by position)."""
+        """Every item's scores under ``a`` and ``b``, the largest differences first (then by position;
+        items with an undefined difference last)."""
         a = a if a is not None else self.names[0]
         b = b if b is not None else self.names[1]
         sa, sb = self.item_scores[a], self.item_scores[b]
-        rows = [
-            ItemDifference(k, self.ids[k], float(sa[k]), float(sb[k]), float(sa[k] - sb[k]))
-            for k in range(self.n_items)
-        ]
-        return sorted(rows, key=lambda r: (-abs(r.difference), r.index))
+        rows = []
+        for k in range(self.n_items):
+            x, y = defined_or_none(sa[k]), defined_or_none(sb[k])
+            rows.append(ItemDifference(k, self.ids[k], x, y, None if x is None or y is None else x - y))
+        return sorted(rows, key=lambda r: (r.difference is None, -abs(r.difference or 0.0), r.index))
 
     def as_dict(self) -> dict[str, Any]:
         """Everything as plain data (for JSON): systems ranked, tests, breakdown, and every item."""
@@ -150,7 +165,7 @@ class Comparison(Result):
             {
                 "index": k,
                 "id": self.ids[k],
-                "scores": {name: float(self.item_scores[name][k]) for name in self.names},
+                "scores": {name: defined_or_none(self.item_scores[name][k]) for name in self.names},
                 "counts": {name: [float(x) for x in self.counts[name][k]] for name in self.names},
             }
             for k in range(self.n_items)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +26,7 @@ __all__ = [
     "Statistic",
     "prf_values",
     "prf_statistic",
+    "prf_undefined",
     "dice_f1_statistic",
     "as_statistic",
     "columns_statistic",
@@ -42,14 +44,30 @@ class Statistic:
         columns: the per-item count columns it reads, in order.
         function: ``function(sums, n)``: ``sums`` has the columns on its last
             axis (any leading axes are resamples); ``n`` is the number of items.
+        undefined: ``undefined(sums)``: where the score is 0/0, nothing to score
+            (:func:`~amreval.scores.f1.undefined`), on the same axes; None: never.
+            ``function`` still gives a number there (resamples need one); what is
+            reported there is undefined, a comparison's difference and p-value too.
     """
 
     name: str
     columns: tuple[str, ...]
     function: Callable[[np.ndarray, int], np.ndarray]
+    undefined: Callable[[np.ndarray], np.ndarray] | None = None
 
     def __call__(self, sums: npt.ArrayLike, n: int) -> np.ndarray:
         return self.function(np.asarray(sums, dtype=np.float64), n)
+
+    def is_undefined(self, sums: npt.ArrayLike) -> np.ndarray:
+        """Where the score of ``sums`` is undefined (booleans on the leading axes)."""
+        array = np.asarray(sums, dtype=np.float64)
+        if self.undefined is None:
+            return np.zeros(array.shape[:-1], dtype=bool)
+        return np.asarray(self.undefined(array), dtype=bool)
+
+    def defined(self, sums: npt.ArrayLike, n: int) -> np.ndarray:
+        """The score of ``sums``, NaN where it is undefined."""
+        return np.where(self.is_undefined(sums), np.nan, self(sums, n))
 
 
 PRF_COLUMNS = ("match", "test", "gold")
@@ -84,7 +102,22 @@ def prf_statistic(which: str = "f1") -> Statistic:
     """
     if which not in STATISTICS:
         raise InputError(f"unknown statistic {which!r}; expected one of {', '.join(STATISTICS)}")
-    return Statistic(which, PRF_COLUMNS, lambda sums, n: prf_values(sums, which))
+    return Statistic(which, PRF_COLUMNS, lambda sums, n: prf_values(sums, which), partial(prf_undefined, which))
+
+
+def prf_undefined(which: str, sums: np.ndarray) -> np.ndarray:
+    """Where precision, recall or F1 of ``(match, test, gold)`` is 0/0 (:func:`~amreval.scores.f1.undefined`).
+
+    Example:
+        >>> prf_undefined("f1", np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 2.0]])).tolist()
+        [True, False]
+    """
+    t, g = sums[..., 1], sums[..., 2]
+    if which == "precision":
+        return t <= 0
+    if which == "recall":
+        return g <= 0
+    return (t <= 0) & (g <= 0)
 
 
 def dice_f1_statistic() -> Statistic:
@@ -115,6 +148,10 @@ def as_statistic(statistic: str | Statistic) -> Statistic:
 def columns_statistic(statistic: Statistic, offset: int) -> Statistic:
     """``statistic`` on the columns from ``offset`` on."""
     k = len(statistic.columns)
+    inner = statistic.undefined
     return Statistic(
-        statistic.name, statistic.columns, lambda sums, n: statistic.function(sums[..., offset : offset + k], n)
+        statistic.name,
+        statistic.columns,
+        lambda sums, n: statistic.function(sums[..., offset : offset + k], n),
+        None if inner is None else lambda sums: inner(sums[..., offset : offset + k]),
     )

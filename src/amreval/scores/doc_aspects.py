@@ -256,6 +256,7 @@ def aspect_intervals(
 ) -> dict[str, float | None]:
     """Bootstrap intervals of every aspect row's precision, recall and F1, documents resampled as
     :func:`~amreval.scores.bootstrap.score_intervals` resamples them: ``aspect_agent_f1_ci_low``, ...
+    (None for an aspect with nothing to score).
 
     With fewer than 2 documents every value is None (an interval of one document is undefined).
 
@@ -281,9 +282,12 @@ def aspect_intervals(
         for which in ("precision", "recall", "f1")
     ]
     low, high = bootstrap_statistics(counts, statistics, n_resamples, confidence, seed)
+    totals = counts.sum(axis=0)
     out: dict[str, float | None] = {}
-    for name, lo, hi in zip(names, low, high):
-        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(lo), float(hi)
+    for name, statistic, lo, hi in zip(names, statistics, low, high):
+        # an aspect with nothing to score has no interval either (aspect_main keeps smatch's convention)
+        undefined = not name.startswith("aspect_main_") and bool(statistic.is_undefined(totals))
+        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = (None, None) if undefined else (float(lo), float(hi))
     return out
 
 

@@ -7,7 +7,7 @@ sentence of ``i`` is some sentence of ``j``. The
 rest is Smatch, on the shared engine. Graphs without ``:snt`` edges are
 scored with plain Smatch.
 
-With ``coref=True`` the coreference sub-score (:mod:`amreval.scores.coref`) is
+The coreference sub-score (:mod:`amreval.scores.coref`; on by default, ``coref=False`` turns it off) is
 counted under the overall mapping. Several mappings can share the best
 overall count and differ in coref matches; the search then prefers the one
 with the most coref matches: each gold coref item matched by a predicted
@@ -53,9 +53,9 @@ from amreval.match.options import SearchOptions
 from amreval.match.problem import Candidates
 from amreval.match.standard import DEFAULT_STANDARDIZATION, standard_triples
 from amreval.match.triples import Triples, encode_pair, graph_triples
-from amreval.scores.checks import check_bool
+from amreval.scores.checks import DEFAULT_RESAMPLES, check_bool, interval_resamples
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
-from amreval.scores.f1 import prf, prf_or_none
+from amreval.scores.f1 import prf_or_none
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
 from amreval.scores.harness import pair_search, score_corpus, strict_option
 from amreval.scores.results import Config, PairScore, SmatchResult
@@ -78,6 +78,7 @@ __all__ = [
     "docsmatch",
     "stream_docsmatch",
     "docsmatch_pair",
+    "coref_setting",
     "score_docsmatch_pair",
     "DocPairScore",
     "DocsmatchResult",
@@ -136,16 +137,16 @@ class DocsmatchResult(SmatchResult):
     aspects: AspectResult | None = None
 
     @property
-    def coref_precision(self) -> float:
-        return prf(*self._coref_total())[0]
+    def coref_precision(self) -> float | None:
+        return prf_or_none(*self._coref_total())[0]
 
     @property
-    def coref_recall(self) -> float:
-        return prf(*self._coref_total())[1]
+    def coref_recall(self) -> float | None:
+        return prf_or_none(*self._coref_total())[1]
 
     @property
-    def coref_f1(self) -> float:
-        return prf(*self._coref_total())[2]
+    def coref_f1(self) -> float | None:
+        return prf_or_none(*self._coref_total())[2]
 
     def _coref_total(self) -> tuple[int, int, int]:
         if self.coref is None:
@@ -180,7 +181,7 @@ def docsmatch_pair(
     prediction: object,
     gold: object,
     *,
-    coref: bool = False,
+    coref: bool | None = None,
     fine_grained: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
     aspects: str | None = None,
@@ -189,6 +190,7 @@ def docsmatch_pair(
 ) -> DocPairScore:
     """DocSmatch of one predicted document graph against one gold document graph
     (the first pair of :func:`docsmatch`; the search settings and ``aspects``, ``frames`` are as there)."""
+    coref = coref_setting(coref, standardize)
     _check_standardize(standardize, coref, fine_grained)
     options = SearchOptions.from_keywords(**search)
     rules = _aspect_rules(aspects, frames)
@@ -212,6 +214,26 @@ def _aspect_rules(aspects: object, frames: object) -> Mapping[str, Mapping[str, 
 
     check_aspects(aspects, frames)
     return aspect_rules(frames)  # type: ignore[arg-type]
+
+
+def coref_setting(coref: bool | None, standardize: str = DEFAULT_STANDARDIZATION) -> bool:
+    """Whether the coreference sub-score is computed: ``coref`` (True or False), or by default (None) yes,
+    unless ``standardize`` reads the triples otherwise than smatch (the sub-score reads smatch's).
+
+    One default everywhere (:func:`docsmatch`, ``amreval docsmatch``, the ``docsmatch`` metric, the
+    trainer's metrics): the sub-score is part of DocSmatch as the DocAMR paper (Naseem et al. 2022)
+    reports it, beside the overall score, which it does not change (it only breaks ties between
+    alignments of the same overall score).
+
+    Example:
+        >>> coref_setting(None), coref_setting(False), coref_setting(None, "smatchpp-amr")
+        (True, False, False)
+    """
+    if coref is None:
+        from amreval.scores.smatch import standardize_option
+
+        return not standardize_option(standardize)
+    return bool(check_bool("coref", coref))
 
 
 def _check_standardize(standardize: str, coref: bool, fine_grained: bool) -> None:
@@ -338,16 +360,18 @@ def docsmatch(
     predictions: Iterable[object],
     references: Iterable[object],
     *,
-    coref: bool = False,
+    coref: bool | None = None,
     fine_grained: bool = False,
     num_workers: int = 1,
-    bootstrap: int = 0,
+    ci: bool = False,
+    n_resamples: int = DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
     aspects: str | None = None,
     frames: str | Path | Mapping[str, Mapping[str, str]] | None = None,
+    bootstrap: int | None = None,
     **search: Unpack[SearchKeywords],
 ) -> DocsmatchResult:
     """Corpus DocSmatch: documents paired by position, counts micro-averaged.
@@ -359,7 +383,8 @@ def docsmatch(
             or lists of sentence graphs (see :func:`~amreval.docamr.document.document_graph`).
         coref: also compute the coreference sub-score (``coref_precision``,
             ``coref_recall``, ``coref_f1`` and the counts in ``coref``), with
-            the tie-break described in the module docs.
+            the tie-break described in the module docs. Default (None): on, unless
+            ``standardize`` is another reading than ``smatch`` (:func:`coref_setting`).
         fine_grained: also compute the Damonte et al. (2017) scores.
         num_workers: score documents in this many processes (the result does
             not depend on it).
@@ -368,8 +393,8 @@ def docsmatch(
             empty, its position is kept in ``unreadable_predictions`` and one
             warning names them all.
         standardize: the reading of the triples for the main score (see
-            :func:`amreval.scores.smatch.smatch`); another than ``"smatch"`` needs ``coref`` and
-            ``fine_grained`` off.
+            :func:`amreval.scores.smatch.smatch`); another than ``"smatch"`` needs ``fine_grained``
+            off and turns the default ``coref`` off.
         aspects: ``"onealign"`` or ``"multialign"``: also SMATCH++'s aspect scores of the documents
             (``result.aspects``, :mod:`amreval.scores.doc_aspects`), cut from the triples of
             ``standardize`` (``smatchpp-amr`` when it is ``smatch``): each aspect's triples counted
@@ -384,7 +409,7 @@ def docsmatch(
             none of None, onealign, multialign, or ``frames`` is given without it.
         DecodeError: a PENMAN string is malformed (the message names it).
     """
-    coref = bool(check_bool("coref", coref))
+    coref = coref_setting(coref, standardize)
     fine_grained = bool(check_bool("fine_grained", fine_grained))
     rules = _aspect_rules(aspects, frames)
     options = SearchOptions.from_keywords(**search)
@@ -401,7 +426,7 @@ def docsmatch(
             rules=rules,
         ),
         config,
-        bootstrap=bootstrap,
+        bootstrap=interval_resamples(ci, n_resamples, bootstrap),
         confidence=confidence,
         progress=progress,
         desc="docsmatch",
@@ -457,16 +482,18 @@ def stream_docsmatch(
     predictions: str | os.PathLike[str],
     references: str | os.PathLike[str],
     *,
-    coref: bool = False,
+    coref: bool | None = None,
     fine_grained: bool = False,
     on_pair: Callable[[PairRecord], None] | None = None,
     num_workers: int = 1,
-    bootstrap: int = 0,
+    ci: bool = False,
+    n_resamples: int = DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     strict: bool = False,
     keep_scores: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
     chunk: int = DOCUMENT_CHUNK,
+    bootstrap: int | None = None,
     **search: Unpack[SearchKeywords],
 ) -> DocsmatchResult:
     """Corpus DocSmatch of two files of document graphs, read, scored and reported as a stream
@@ -478,6 +505,7 @@ def stream_docsmatch(
     come. The result's ``pairs`` keep five numbers a document, or with ``keep_scores`` the whole
     scores (what the intervals of the sub-scores, :func:`~amreval.scores.bootstrap.score_intervals`,
     resample). Documents are read and scored ``chunk`` at a time (in each worker with ``num_workers``).
+    ``ci`` and ``n_resamples``: F1's interval, as :func:`docsmatch`'s.
 
     Raises:
         InputError: as :func:`~amreval.scores.stream.stream_score` (documents named by position), and
@@ -485,7 +513,7 @@ def stream_docsmatch(
     """
     from amreval.scores.stream import stream_score
 
-    coref = bool(check_bool("coref", coref))
+    coref = coref_setting(coref, standardize)
     fine_grained = bool(check_bool("fine_grained", fine_grained))
     strict = bool(check_bool("strict", strict))
     config = _config(coref, fine_grained, standardize, strict, SearchOptions.from_keywords(**search))
@@ -512,7 +540,7 @@ def stream_docsmatch(
         num_workers=num_workers,
         strict=strict,
         noun="documents",
-        bootstrap=bootstrap,
+        bootstrap=interval_resamples(ci, n_resamples, bootstrap),
         confidence=confidence,
         read=document_graph,
         keep=[] if keep_scores else None,

@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -21,7 +22,19 @@ import numpy as np
 from amreval.errors import InputError
 from amreval.scores.checks import check_confidence, check_int
 
-__all__ = ["prf", "prf_or_none", "bootstrap_f1", "PairCounts"]
+__all__ = [
+    "prf",
+    "prf_or_none",
+    "UNDEFINED_TEXT",
+    "undefined",
+    "defined_or_none",
+    "score_text",
+    "bootstrap_f1",
+    "PairCounts",
+]
+
+#: How an undefined score (0/0: nothing to score) is printed in text, tables and CSV.
+UNDEFINED_TEXT = "n/a"
 
 
 def prf(match: float, test: float, gold: float) -> tuple[float, float, float]:
@@ -43,7 +56,7 @@ def prf(match: float, test: float, gold: float) -> tuple[float, float, float]:
 
 
 def prf_or_none(match: float, test: float, gold: float) -> tuple[float | None, float | None, float | None]:
-    """Precision, recall and F1 of a sub-score, None where there is nothing to score.
+    """Precision, recall and F1 of a sub-score, None where there is nothing to score (:func:`undefined`).
 
     Precision is None without predicted items, recall without gold items,
     F1 when there are neither (otherwise as :func:`prf`).
@@ -54,10 +67,60 @@ def prf_or_none(match: float, test: float, gold: float) -> tuple[float | None, f
     """
     p, r, f = prf(match, test, gold)
     return (
-        None if test <= 0 else p,
-        None if gold <= 0 else r,
-        None if test <= 0 and gold <= 0 else f,
+        None if undefined("precision", test, gold) else p,
+        None if undefined("recall", test, gold) else r,
+        None if undefined("f1", test, gold) else f,
     )
+
+
+def undefined(which: str, test: float, gold: float) -> bool:
+    """Whether a score is 0/0, nothing to score: precision without predicted items, recall without gold
+    items, F1 (or any other score of both sides: MFβ's Meaning by dimension) with neither.
+
+    This is the one rule of an undefined score, and every output follows it: the score is ``None`` in
+    Python, ``null`` in JSON, ``n/a`` (:data:`UNDEFINED_TEXT`) in text, tables and CSV, never a 0.0 or 1.0
+    standing in for "undefined"; a difference, interval or p-value of an undefined score is undefined
+    too. A score that is genuinely 0 (something predicted or gold, nothing matched) stays 0.0. The
+    metrics' ``zero_division=`` puts a number in its place for those who want one. The main Smatch and
+    DocSmatch F of a corpus keeps smatch's convention (an empty graph against a non-empty one is 0.0).
+
+    Example:
+        >>> undefined("precision", 0, 3), undefined("recall", 0, 3), undefined("f1", 0, 3), undefined("f1", 0, 0)
+        (True, False, False, True)
+    """
+    if which == "precision":
+        return test <= 0
+    if which == "recall":
+        return gold <= 0
+    return test <= 0 and gold <= 0
+
+
+def defined_or_none(value: float | None) -> float | None:
+    """``value`` as a plain float, or None where it is undefined (None or NaN): how every result
+    writes an undefined score out (valid JSON: ``null``, never ``NaN``).
+
+    Example:
+        >>> defined_or_none(float("nan")), defined_or_none(0.0), defined_or_none(None)
+        (None, 0.0, None)
+    """
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def score_text(value: float | None, digits: int = 4, *, signed: bool = False) -> str:
+    """A score as text with ``digits`` digits after the point (``+`` for a positive one when ``signed``),
+    or ``n/a`` when it is undefined (None or NaN; see :func:`undefined`).
+
+    Example:
+        >>> score_text(0.5), score_text(None), score_text(float("nan"), 2), score_text(0.25, 2, signed=True)
+        ('0.5000', 'n/a', 'n/a', '+0.25')
+    """
+    value = defined_or_none(value)
+    if value is None:
+        return UNDEFINED_TEXT
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 class PairCounts(Protocol):

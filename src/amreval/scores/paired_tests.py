@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from amreval.scores.bootstrap import batch_size, percentile_interval, resample_sums
+from amreval.scores.checks import DEFAULT_RESAMPLES
 from amreval.scores.corpus_statistics import Statistic
 
 __all__ = [
@@ -35,7 +36,6 @@ __all__ = [
 
 TESTS = ("permutation", "bootstrap")
 ALTERNATIVES = ("two-sided", "greater", "less")
-DEFAULT_RESAMPLES = 10_000
 
 
 def bootstrap_differences(

@@ -70,6 +70,7 @@ from amreval.match.approximate import build_within_budget
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment
 from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.scores.checks import DEFAULT_RESAMPLES, interval_resamples
 from amreval.scores.harness import ReadGraph, pair_search, score_corpus, strict_option
 from amreval.scores.results import Config, PairScore, SmatchResult
 from amreval.scores.vectors import (
@@ -338,15 +339,18 @@ def s2match(
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
     top: str = DEFAULT_TOP,
-    bootstrap: int = 0,
+    ci: bool = False,
+    n_resamples: int = DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
+    bootstrap: int | None = None,
     **search: Unpack[SearchKeywords],
 ) -> SmatchResult:
     """Corpus S²match: graded matches summed over pairs, then P, R, F1.
 
-    Takes the arguments of :func:`amreval.scores.smatch.smatch` (``**search`` among them), and:
+    Takes the arguments of :func:`amreval.scores.smatch.smatch` (``**search``, ``ci`` and ``n_resamples``
+    among them), and:
 
     Args:
         vectors: a :class:`~amreval.scores.vectors.WordVectors`, the path of a GloVe text file, a name of
@@ -379,7 +383,7 @@ def s2match(
         references,
         scorer,
         s2match_config(options, cutoff, diffsense, name, strict, top),
-        bootstrap=bootstrap,
+        bootstrap=interval_resamples(ci, n_resamples, bootstrap),
         confidence=confidence,
         progress=progress,
         desc="s2match",

@@ -24,6 +24,7 @@ from amreval.match.certify.proof import whole_bound
 from amreval.match.options import SearchOptions
 from amreval.match.standard import DEFAULT_STANDARDIZATION, check_standardization, loose_matches, standard_triples
 from amreval.match.triples import graph_triples
+from amreval.scores.checks import DEFAULT_RESAMPLES, interval_resamples
 from amreval.scores.harness import pair_search, score_corpus, strict_option
 from amreval.scores.results import Config, PairScore, SmatchResult
 
@@ -127,12 +128,14 @@ def smatch(
     predictions: Iterable[GraphLike],
     references: Iterable[GraphLike],
     *,
-    bootstrap: int = 0,
+    ci: bool = False,
+    n_resamples: int = DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
     standardize: str = DEFAULT_STANDARDIZATION,
     num_workers: int = 1,
+    bootstrap: int | None = None,
     **search: Unpack[SearchKeywords],
 ) -> SmatchResult:
     """Corpus Smatch of predicted graphs against gold graphs, paired by position.
@@ -140,9 +143,10 @@ def smatch(
     Args:
         predictions: predicted graphs (PENMAN strings or :class:`~amreval.amr.Graph`).
         references: gold graphs, same length.
-        bootstrap: number of bootstrap resamples for a confidence interval of
-            F1 (0 = none; 1000 is a common choice).
+        ci: add a bootstrap confidence interval of F1 (``result.ci``; pairs resampled).
+        n_resamples: resamples of that interval (default 10000, as every resampling of amreval).
         confidence: confidence level of that interval.
+        bootstrap: the old spelling of ``ci=True, n_resamples=N`` (deprecated; warns once).
         progress: show a progress bar (default: only on a terminal).
         strict: raise on a prediction that cannot be read; by default it is
             scored as an empty graph, its position is kept in
@@ -178,7 +182,7 @@ def smatch(
         references,
         score_pair,
         Config("smatch", SearchOptions.from_keywords(**search), options + strict_option(strict)),
-        bootstrap=bootstrap,
+        bootstrap=interval_resamples(ci, n_resamples, bootstrap),
         confidence=confidence,
         progress=progress,
         desc="smatch",
