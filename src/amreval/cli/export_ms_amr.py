@@ -31,6 +31,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="representations to export (default: docamr no-merge merge-names merge-all)",
     )
     p.add_argument("--strict", action="store_true", help="fail on a malformed document (default: skip it, warn)")
+    p.add_argument(
+        "--splits",
+        nargs="+",
+        default=None,
+        metavar="SPLIT",
+        help="the splits to export (default: train validation test validation_alternative, each of which the "
+        "release must hold)",
+    )
     add_progress(p)
     add_verbose(p)
     p.set_defaults(func=run)
@@ -38,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Convert and write the Parquet files, say what was written."""
-    from amreval.docamr import REPRESENTATIONS, check_representation
+    from amreval.docamr import REPRESENTATIONS, check_representation, check_split
     from amreval.errors import MissingDependencyError
 
     configs = tuple(usage_checked(check_representation, c, "--config") for c in (args.config or REPRESENTATIONS))
@@ -46,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         from amreval.hub.ms_amr import export_ms_amr
     except ImportError:
         raise MissingDependencyError("datasets", "hub", "export-ms-amr") from None
-    written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress)
+    splits = None if args.splits is None else tuple(usage_checked(check_split, s, "--splits") for s in args.splits)
+    written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress, splits=splits)
     for config, splits in written.items():
         print(f"{config}: " + ", ".join(f"{split} {n}" for split, n in splits.items()))
     print(f"written to {args.out}; load with datasets.load_dataset({args.out!r}, 'docamr')")

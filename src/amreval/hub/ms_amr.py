@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Union
 
-from amreval.docamr import REPRESENTATIONS, Amr3Layout
+from amreval.docamr import REPRESENTATIONS, Amr3Layout, check_split
 from amreval.errors import InputError, MissingDependencyError
 from amreval.hub.ms_amr_card import MS_AMR_CITATION, export_card
 from amreval.hub.ms_amr_rows import SPLIT_NAMES, iter_ms_amr
@@ -227,10 +227,14 @@ def export_ms_amr(
     *,
     strict: bool = False,
     progress: bool | None = None,
+    splits: tuple[str, ...] | None = None,
 ) -> dict[str, dict[str, int]]:
     """Write Parquet per config and split plus a dataset card (README, :func:`~amreval.hub.ms_amr_card.export_card`:
     ``configs:``, features, fields, license, citation), so that ``datasets.load_dataset(out_dir, config)``
     loads it anywhere.
+
+    ``splits``: the splits to write (default: all of :data:`SPLIT_NAMES`, each of which the release must
+    hold; a split it does not hold is an error naming it and the documents it expects).
 
     ``progress``: progress bars, ours and ``datasets``' ("Creating parquet ..."); by default on a
     terminal only.
@@ -243,8 +247,8 @@ def export_ms_amr(
     written: dict[str, dict[str, int]] = {}
     for config in configs:
         written[config] = {}
-        for split in SPLIT_NAMES:
-            rows = list(iter_ms_amr(data_dir, split, config, strict=strict, progress=progress))
+        for split in splits or SPLIT_NAMES:
+            rows = list(iter_ms_amr(data_dir, check_split(split), config, strict=strict, progress=progress))
             if not rows:
                 continue
             path = out / config / f"{split}-00000-of-00001.parquet"
