@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
         from amreval.hub.ms_amr import export_ms_amr
     except ImportError:
         raise MissingDependencyError("datasets", "hub", "export-ms-amr") from None
-    splits = None if args.splits is None else tuple(usage_checked(check_split, s, "--splits") for s in args.splits)
-    written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress, splits=splits)
+    chosen = None if args.splits is None else tuple(usage_checked(check_split, s, "--splits") for s in args.splits)
+    written = export_ms_amr(args.amr3, args.out, configs, strict=args.strict, progress=args.progress, splits=chosen)
     for config, splits in written.items():
         print(f"{config}: " + ", ".join(f"{split} {n}" for split, n in splits.items()))
     print(f"written to {args.out}; load with datasets.load_dataset({args.out!r}, 'docamr')")
