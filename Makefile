@@ -54,9 +54,9 @@ $(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_ker
 	$(call install,$(VENV),-e '.[$(EXTRAS)]')
 	touch $(DEMO_STAMP) $(STAMP)
 
-# what the demo runs: the package and S²match's word vectors
+# what the demo and the README's quick starts run: the package, S²match's word vectors and the evaluate metrics
 $(DEMO_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_kernels.c
-	$(call install,$(VENV),-e '.[s2match]')
+	$(call install,$(VENV),-e '.[s2match,hub]')
 	touch $(DEMO_STAMP)
 
 # the package's own sources compiled again where they changed since (compileall skips the caches that are up to

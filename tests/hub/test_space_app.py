@@ -1,5 +1,5 @@
 """The pieces the Space apps share (amreval.hub.space_app), without a browser; the pages themselves are
-driven in tests/doors/test_spaces.py."""
+driven in tests/spaces/test_spaces.py."""
 
 from __future__ import annotations
 

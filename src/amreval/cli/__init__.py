@@ -41,7 +41,7 @@ COMMANDS: dict[str, str] = {
     "docsmatch": "DocSmatch of two files of document graphs",
     "docamr": "convert MS-AMR coreference plus sentence AMRs to DocAMR document graphs",
     "export-ms-amr": "export MS-AMR as DocAMR Parquet files that datasets.load_dataset reads",
-    "space": "write a Hugging Face Space folder for a shipped metric (docsmatch, mfbeta)",
+    "space": "write a Hugging Face Space folder: a shipped metric (smatch, docsmatch, mfbeta) or the comparison",
     "mfbeta": "MFβ of generated sentences: Meaning (S²match of their parses) and Form (a language model)",
     "mfbeta-robustness": "MFβ of several systems under several parser settings: scores, rank agreement, rank switches",
     "compare": "is one system better than another: paired tests over items, intervals, per-item report",
