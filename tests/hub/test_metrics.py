@@ -97,6 +97,17 @@ def sdist(tmp_path_factory) -> Path:
     return build_sdist(tmp_path_factory.mktemp("sdist"))
 
 
+def test_two_builds_of_the_sdist_at_once_both_succeed(tmp_path):
+    # setuptools lays the sdist out in the checkout: builds take turns (two test processes, two amreval space)
+    pytest.importorskip("setuptools", minversion="77", reason="building the sdist here needs setuptools >= 77")
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        built = list(pool.map(build_sdist, [tmp_path / "one", tmp_path / "two"]))
+    assert [p.name for p in built] == [f"amreval-{__version__}.tar.gz"] * 2
+    assert all(package_version(p) == __version__ for p in built)
+
+
 def test_the_sdist_of_the_checkout(sdist):
     assert source_checkout() == ROOT
     assert sdist.name == f"amreval-{__version__}.tar.gz" and package_version(sdist) == __version__

