@@ -365,6 +365,10 @@ def test_a_space_is_never_written_into_a_folder_with_files_or_under_a_module_nam
     with pytest.raises(InputError, match=r"the folder's name 'numpy' is the name of a module the Space imports"):
         write_space("docsmatch", tmp_path / "numpy", hub_id="user/x", gradio_version="6.31.0", package=sdist)
     assert not (tmp_path / "out").exists() and not (tmp_path / "numpy").exists()
+    # the metric's own script is NAME.py whatever the folder: a Space or folder named after the metric is its own
+    # name (smatch.py beside app.py even where PyPI's smatch is importable, as amrlib makes it)
+    written = write_space("smatch", tmp_path / "smatch", hub_id="user/smatch", gradio_version="6.31.0", package=sdist)
+    assert {"smatch.py", "app.py"} <= {p.name for p in written}
 
 
 def test_space_command_writes_the_smatch_bundle(tmp_path, capsys, sdist):

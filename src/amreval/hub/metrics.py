@@ -303,7 +303,7 @@ def write_space(
     for what, script in (("--hub-id NAME", hub_id.split("/", 1)[1]), ("the folder's name", out.name)):
         if "." in script:  # evaluate imports NAME.py as a module: a dot makes it a package path
             raise InputError(f"{what} {script!r} has a '.', so evaluate.load could not load {script}.py: drop it")
-        if script != "app" and shadows_a_module(script):
+        if script not in ("app", name) and shadows_a_module(script):  # the metric's own script is name.py
             raise InputError(
                 f"{what} {script!r} is the name of a module the Space imports (or could): {script}.py in the "
                 f"Space's folder, which comes first on sys.path, would be imported in its place; choose another"
