@@ -109,8 +109,17 @@ def test_the_navigation_leads_to_a_guide_and_to_a_reference_page(page: Page, url
 def test_the_search_finds_a_word_and_opens_the_page(page: Page, url: str) -> None:
     search = page.locator("input.md-search__input")  # in the header at this width
     search.click()
-    search.fill("Holm")
     hits = page.locator(".md-search-result__item a")
+    # Material's search index is built by a web worker after the page loads; a query typed before it is
+    # ready can stay unanswered on a loaded machine, so the word is typed again until the results come
+    for _ in range(6):
+        search.fill("")
+        search.press_sequentially("Holm", delay=50)
+        try:
+            expect(hits.first).to_be_visible(timeout=10_000)
+            break
+        except AssertionError:
+            continue
     expect(hits.first).to_be_visible()
     pages = {href.split("?")[0].split("#")[0] for href in (a.get_attribute("href") or "" for a in hits.all())}
     assert f"{url}guides/comparing/" in pages, pages  # the guide that names Holm's correction is among the hits
