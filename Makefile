@@ -4,6 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
+DEMO_EXTRAS := s2match,hub
 EXTRAS := test,hub,s2match,lm,distributed,parser,draw,space,docs
 # pytest's worker processes (pytest-xdist): one per core, each running whole test files (a file's fixtures made once)
 JOBS ?= auto
@@ -56,7 +57,7 @@ $(STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_ker
 
 # what the demo and the README's quick starts run: the package, S²match's word vectors and the evaluate metrics
 $(DEMO_STAMP): pyproject.toml setup.py constraints.txt src/amreval/match/kernels/_kernels.c
-	$(call install,$(VENV),-e '.[s2match,hub]')
+	$(call install,$(VENV),-e '.[$(DEMO_EXTRAS)]')
 	touch $(DEMO_STAMP)
 
 # the package's own sources compiled again where they changed since (compileall skips the caches that are up to
