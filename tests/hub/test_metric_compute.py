@@ -153,7 +153,7 @@ def test_docsmatch_scored_reads_a_result():
         as_dict=lambda: {"f1": 0.75},
     )
     assert DocsmatchScored(result).results() == {"f1": 0.75}
-    scored = DocsmatchScored(result, per_document=True)
+    scored = DocsmatchScored(result, per_item=True)
     assert scored.results()["per_document_f1"][0] == 0.75 and scored.item_scores()["per_document_f1"][1] is None
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from amreval.hub.metric_io import ZERO_DIVISION, numeric_results, per_item_f1
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
@@ -142,35 +142,53 @@ def door_results(
 
 
 @dataclass(frozen=True)
-class DocsmatchScored:
-    """A DocSmatch result (:func:`amreval.scores.docsmatch.docsmatch`) as a :class:`ScoredSystem`;
-    ``per_document``: its per-item scores are the F1 of each document (``per_document_f1``)."""
+class SmatchScored:
+    """A Smatch result (:func:`amreval.scores.smatch.smatch`, or any result with ``pairs`` of counts) as a
+    :class:`ScoredSystem`; ``per_item``: its per-item scores, the F1 of each pair, under :attr:`ITEM_KEY`."""
+
+    ITEM_KEY: ClassVar[str] = "per_sentence_f1"
 
     result: Any
-    per_document: bool = False
+    per_item: bool = False
 
     def results(self) -> dict[str, Any]:
         return {**self.result.as_dict(), **self.item_scores()}
 
     def item_scores(self) -> dict[str, Any]:
-        if not self.per_document:
+        if not self.per_item:
             return {}
-        return {"per_document_f1": per_item_f1([(p.match, p.test, p.gold) for p in self.result.pairs])}
+        return {self.ITEM_KEY: per_item_f1([(p.match, p.test, p.gold) for p in self.result.pairs])}
 
     def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> dict[str, float | None]:
         from amreval.scores.bootstrap import score_intervals
+
+        return score_intervals(self.result, n_resamples=n_resamples, seed=seed, confidence=confidence)
+
+    def parts(self) -> dict[str, Any]:
+        from amreval.scores.result_parts import result_parts
+
+        return dict(result_parts(self.result))
+
+
+@dataclass(frozen=True)
+class DocsmatchScored(SmatchScored):
+    """A DocSmatch result (:func:`amreval.scores.docsmatch.docsmatch`) as a :class:`ScoredSystem`: as Smatch's,
+    its per-item scores the F1 of each document (``per_document_f1``), and its aspect scores when it has them."""
+
+    ITEM_KEY: ClassVar[str] = "per_document_f1"
+
+    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> dict[str, float | None]:
         from amreval.scores.doc_aspects import aspect_intervals
 
-        out = score_intervals(self.result, n_resamples=n_resamples, seed=seed, confidence=confidence)
+        out = super().intervals(n_resamples, seed=seed, confidence=confidence)
         if self.result.aspects is not None:
             out.update(aspect_intervals(self.result.aspects, n_resamples=n_resamples, seed=seed, confidence=confidence))
         return out
 
     def parts(self) -> dict[str, Any]:
         from amreval.scores.doc_aspects import aspect_parts
-        from amreval.scores.result_parts import result_parts
 
-        parts: dict[str, Any] = dict(result_parts(self.result))
+        parts = super().parts()
         if self.result.aspects is not None:  # compared where the second system has them too
             parts.update(aspect_parts(self.result.aspects))
         return parts
@@ -229,33 +247,6 @@ def docsmatch_results(
 
 
 # --------------------------------------------------------------------------- Smatch
-
-
-@dataclass(frozen=True)
-class SmatchScored:
-    """A sentence-level Smatch result (:func:`amreval.scores.smatch.smatch`) as a :class:`ScoredSystem`;
-    ``per_sentence``: its per-item scores are the F1 of each pair (``per_sentence_f1``)."""
-
-    result: Any
-    per_sentence: bool = False
-
-    def results(self) -> dict[str, Any]:
-        return {**self.result.as_dict(), **self.item_scores()}
-
-    def item_scores(self) -> dict[str, Any]:
-        if not self.per_sentence:
-            return {}
-        return {"per_sentence_f1": per_item_f1([(p.match, p.test, p.gold) for p in self.result.pairs])}
-
-    def intervals(self, n_resamples: int, *, seed: int, confidence: float) -> dict[str, float | None]:
-        from amreval.scores.bootstrap import score_intervals
-
-        return score_intervals(self.result, n_resamples=n_resamples, seed=seed, confidence=confidence)
-
-    def parts(self) -> dict[str, Any]:
-        from amreval.scores.result_parts import result_parts
-
-        return dict(result_parts(self.result))
 
 
 def repaired_predictions(predictions: Sequence[str]) -> tuple[list[str], dict[str, int]]:
