@@ -46,7 +46,7 @@ and warm-up: ``amreval.docsmatch(...)`` against ``amreval.smatch(...)`` on
 the same sentences (best of ``--runs``), with the certified search's steps
 counted by wrapping the functions ``amreval.match.alignment.align`` calls
 (``hill_climb``, ``branch_and_bound``, ``coupled_search``, ``assignment_bound``,
-``lp_relaxation``, ``pricing.priced_lp``, ``fixing.fixed_search``, ``solve_milp``; no library code is
+``solve_lp``, ``pricing.priced_lp``, ``fixing.fixed_search``, ``solve_milp``; no library code is
 changed). A document is proven by the last step that ran: the first climb
 reaching the simple bound (``climb``), the ``exact search`` (branch and bound of a problem without
 sentence groups), the ``coupling`` (block by block, the blocks made to agree; its first round is a
@@ -288,7 +288,7 @@ def install_counters() -> list[dict]:
     alignment.branch_and_bound = timed(fixed("exact search"), alignment.branch_and_bound)
     alignment.coupled_search = timed(fixed("coupling"), alignment.coupled_search)
     alignment.assignment_bound = timed(fixed("assignment"), alignment.assignment_bound)
-    alignment.lp_relaxation = timed(fixed("LP"), alignment.lp_relaxation)
+    alignment.solve_lp = timed(fixed("LP"), alignment.solve_lp)
     pricing.priced_lp = timed(fixed("LP"), pricing.priced_lp)
     fixing.fixed_search = timed(fixed("fixing"), fixing.fixed_search)
     alignment.solve_milp = timed(fixed("integer program"), alignment.solve_milp)

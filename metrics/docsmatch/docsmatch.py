@@ -12,7 +12,7 @@ from amreval.amr.graph import Graph
 from amreval.errors import InputError
 from amreval.hub.metric_compute import docsmatch_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, SOLVERS
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 
@@ -58,11 +58,14 @@ Args:
         `n_unreadable` and named in a warning.
     references: gold documents, in the same forms, paired with `predictions` by position; a
         reference that cannot be read is an error.
-    solver (str): "exact" (default: every document's proven optimum, unless its time limit runs
-        out; such documents are counted in `n_unproven` with their `gap`), "hillclimb" (fast, not
+    solver (str): "exact" (default: every document's proven optimum, unless a work limit of its search
+        runs out; such documents are counted in `n_unproven` with their `gap`), "hillclimb" (fast, not
         certified) or "auto". The config name given to `evaluate.load` ("exact", "hillclimb" or
         "auto") sets this default for the loaded metric; any other config name is an error.
-    time_limit (float): seconds per document for the bounds and the integer program (default 30).
+    time_limit (float): seconds per document, the certified search's safety net (default 600): its steps stop at
+        counts, the same on every machine; a document the clock stops first is counted in `n_timed_out`.
+    work_limit (int): simplex iterations of HiGHS per LP bound of a document (default 200,000): a count, so
+        scores and proofs are the same on every machine and under any load.
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.
     coref (bool): compute the coreference sub-score (default None: on, as in every other door of
@@ -214,6 +217,7 @@ class Docsmatch(evaluate.Metric):
         restarts=DEFAULT_RESTARTS,
         seed=0,
         time_limit=DEFAULT_TIME_LIMIT,
+        work_limit=DEFAULT_WORK_LIMIT,
         num_workers=1,
         strict=False,
         progress=None,
@@ -257,6 +261,7 @@ class Docsmatch(evaluate.Metric):
             restarts=restarts,
             seed=seed,
             time_limit=time_limit,
+            work_limit=work_limit,
             num_workers=num_workers,
             strict=strict,
             progress=progress,

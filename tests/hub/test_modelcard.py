@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
 # the second sentence loses its ARG0, one of the two coref edges into c
 PRED = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01))"
-CONFIG = "solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval="
+CONFIG = "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=tiebreak,amreval="
 BODY = "# my-parser\n\nA BART AMR parser fine-tuned on AMR 3.0.\n\n## Evaluation\n\nSee the metadata.\n"
 
 
@@ -322,3 +322,19 @@ def test_an_uncertified_score_says_so_in_the_card():
     assert entry.metric_config == "solver=exact,score=smatch,unproven=2,gap=3"
     [certified] = eval_results(dict(values, n_unproven=0, gap=0.0), keys=["f1"])
     assert certified.metric_config == "solver=exact,score=smatch"
+
+
+def test_a_score_the_clock_stopped_says_so_in_the_card_and_both_config_lines_name_the_metric():
+    # the config line before the work limit (time_limit=30, no work_limit) and after it name the same metric
+    for config in (
+        "solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=0.1.0",
+        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=tiebreak,amreval=0.1.0",
+    ):
+        [entry] = eval_results({"f1": 0.5, "config": config}, keys=["f1"])
+        assert (entry.metric_type, entry.metric_name, entry.metric_config) == ("docsmatch", "DocSmatch F1", config)
+    # a pair the time limit (the safety net) stopped: its numbers can depend on the machine, said in the card
+    values = {"f1": 0.5, "n_unproven": 1, "gap": 2.0, "n_timed_out": 1, "config": "solver=exact,score=smatch"}
+    [entry] = eval_results(values, keys=["f1"])
+    assert entry.metric_config == "solver=exact,score=smatch,unproven=1,gap=2,timed_out=1"
+    [counted] = eval_results(dict(values, n_timed_out=0), keys=["f1"])
+    assert counted.metric_config == "solver=exact,score=smatch,unproven=1,gap=2"

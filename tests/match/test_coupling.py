@@ -108,7 +108,7 @@ def _refuse(*args, **kwargs):
 
 
 def test_align_proves_a_document_by_the_coupled_search(monkeypatch):
-    for name in ("assignment_bound", "lp_relaxation", "solve_milp"):
+    for name in ("assignment_bound", "solve_lp", "solve_milp"):
         monkeypatch.setattr(alignment_module, name, _refuse)
     found = align(document_problem(PRED, GOLD))
     assert (found.score, found.bound, found.optimal, found.method) == (8.0, 8.0, True, "hillclimb")
@@ -121,7 +121,7 @@ TIE_PRED = "(d / document :snt1 (a / see-01 :ARG0 (z / thing)) :snt2 (b / sleep-
 
 def test_the_coreference_tie_break_holds_under_the_coupled_search(monkeypatch):
     expected = docsmatch_pair(TIE_PRED, TIE_GOLD, coref=True)
-    for name in ("assignment_bound", "lp_relaxation", "solve_milp"):
+    for name in ("assignment_bound", "solve_lp", "solve_milp"):
         monkeypatch.setattr(alignment_module, name, _refuse)
     for seed in range(4):
         s = docsmatch_pair(TIE_PRED, TIE_GOLD, coref=True, seed=seed)

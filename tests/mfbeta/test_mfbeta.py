@@ -67,7 +67,9 @@ def test_meaning_form_and_mf_by_hand():
     d = r.as_dict(per_example=True)
     assert list(d)[:6] == ["mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"]
     assert ",lm_kind=causal,clean=none," in d["config"] and r.config.as_dict()["clean"] == "none"
-    assert d["config"].startswith("solver=exact,restarts=19,seed=0,time_limit=30,score=mfbeta,beta=2.0,tolerance=0.05")
+    assert d["config"].startswith(
+        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=mfbeta,beta=2.0,tolerance=0.05"
+    )
 
 
 def test_tolerance_decides_acceptability():

@@ -133,10 +133,13 @@ def test_smatch_s_numbers_by_hand():
         "n_unreadable": 0,
         "n_unproven": 0,
         "n_over_budget": 0,
+        "n_timed_out": 0,
         "gap": 0.0,
         "score": "smatch",
     }
-    assert config == f"solver=exact,restarts=19,seed=0,time_limit=30,score=smatch,amreval={amreval.__version__}"
+    assert config == (
+        f"solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=smatch,amreval={amreval.__version__}"
+    )
 
 
 def test_an_average_on_its_own_and_in_its_averages_by_hand():
@@ -156,13 +159,14 @@ def test_the_settings_as_data_by_hand():
         "solver": "exact",
         "restarts": 2,
         "seed": 7,
-        "time_limit": 30.0,
+        "time_limit": 600.0,
+        "work_limit": 200000,
         "strict": True,
         "amreval": "0",
     }
     assert json.dumps(config.as_dict()) == (
-        '{"score": "smatch", "solver": "exact", "restarts": 2, "seed": 7, "time_limit": 30.0, "strict": true, '
-        '"amreval": "0"}'
+        '{"score": "smatch", "solver": "exact", "restarts": 2, "seed": 7, "time_limit": 600.0, "work_limit": 200000, '
+        '"strict": true, "amreval": "0"}'
     )
 
 

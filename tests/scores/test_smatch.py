@@ -201,16 +201,18 @@ def test_hand_built_graph_objects_are_checked_and_named():
 
 
 def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_path, capsys):
-    """When the bounds and the integer program run out of time, the result says so instead of pretending."""
+    """When the bounds and the integer program stop at their work limits, the result says so instead of
+    pretending."""
     import numpy as np
 
     from amreval.cli import main
     from amreval.match import alignment
+    from amreval.match.certify.bounds import LPSolution
 
     # the exact search gives up (too large), the LP relaxation and the integer program both stop at
-    # the time limit without a proof
+    # their work limits without a proof
     monkeypatch.setattr(alignment, "BRANCH_MAX_PAIRS", 0)
-    monkeypatch.setattr(alignment, "lp_relaxation", lambda problem, time_limit=None: (problem.bound, None))
+    monkeypatch.setattr(alignment, "solve_lp", lambda problem, **limits: LPSolution(problem.bound, None, 9, False))
     monkeypatch.setattr(
         alignment,
         "solve_milp",
@@ -229,9 +231,9 @@ def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_pat
     (tmp_path / "p.amr").write_text(pred + "\n\n(a / b)\n")
     (tmp_path / "g.amr").write_text(gold + "\n\n(x / b)\n")
     assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]) == 0
-    assert (
-        "Not proven optimal (time limit): 1 of 2 (#1); gap: at most 1 more matched triples" in capsys.readouterr().out
-    )
+    out = capsys.readouterr().out
+    assert "Not proven optimal (work limit): 1 of 2 (#1)\nGap: at most 1 more matched triples\n" in out
+    assert "time limit" not in out
     # hill climbing alone never claims more than its simple bound proves
     fast = smatch([pred], [gold], solver="hillclimb")
     assert (fast.match, fast.unproven, fast.gap) == (4, [0], 2.0)
@@ -240,9 +242,10 @@ def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_pat
 def test_a_fractional_bound_proves_a_whole_count(monkeypatch):
     """Smatch counts are whole numbers: a bound of 4.5 proves a count of 4."""
     from amreval.match import alignment
+    from amreval.match.certify.bounds import LPSolution
 
     monkeypatch.setattr(alignment, "BRANCH_MAX_PAIRS", 0)
-    monkeypatch.setattr(alignment, "lp_relaxation", lambda problem, time_limit=None: (4.5, None))
+    monkeypatch.setattr(alignment, "solve_lp", lambda problem, **limits: LPSolution(4.5, None, 9, False))
     r = smatch(["(a / x :r (b / y) :s (c / z))"], ["(p / x :s (q / y) :r (t / z))"])
     assert (r.match, r.n_optimal, r.unproven, r.gap, r.pairs[0].bound) == (4, 1, [], 0, 4.0)
 

@@ -72,7 +72,13 @@ def _aspect_setup(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
     aspects are cut from (:func:`~amreval.scores.doc_aspects.aspect_reading`) and the search keywords."""
     from amreval.scores.doc_aspects import aspect_reading
 
-    search = {"solver": args.solver, "restarts": args.r, "seed": args.seed, "time_limit": args.time_limit}
+    search = {
+        "solver": args.solver,
+        "restarts": args.r,
+        "seed": args.seed,
+        "time_limit": args.time_limit,
+        "work_limit": args.work_limit,
+    }
     return _frames(args), aspect_reading(args.standardize), search
 
 

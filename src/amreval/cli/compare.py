@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         solver=args.solver,
         restarts=args.r,
         time_limit=args.time_limit,
+        work_limit=args.work_limit,
         progress=args.progress,
         **standardize_keyword(args),
     )

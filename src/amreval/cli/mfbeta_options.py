@@ -96,6 +96,7 @@ def scoring_keywords(args: argparse.Namespace) -> dict[str, Any]:
         "solver": args.solver,
         "seed": args.seed,
         "time_limit": args.time_limit,
+        "work_limit": args.work_limit,
         "batch_size": args.batch_size,
         "device": args.device,
         "cache": args.cache,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from amreval.errors import AmrevalError, InputError, UsageError
-from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
+from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, SOLVERS
 from amreval.scores.checks import DEFAULT_RESAMPLES
 
 __all__ = [
@@ -234,8 +234,8 @@ def add_pair_files(p: argparse.ArgumentParser) -> None:
 
 
 def add_search(p: argparse.ArgumentParser, *, restarts: bool = True, full_help: bool = False) -> None:
-    """The search's options: ``-r`` (unless ``restarts`` is false: MFβ's searches take none), ``--solver``
-    and ``--time-limit`` (the scoring commands' with the long help)."""
+    """The search's options: ``-r`` (unless ``restarts`` is false: MFβ's searches take none), ``--solver``,
+    ``--work-limit`` and ``--time-limit`` (the scoring commands' with the long help)."""
     if restarts:
         p.add_argument(
             "-r",
@@ -245,7 +245,8 @@ def add_search(p: argparse.ArgumentParser, *, restarts: bool = True, full_help: 
             help=f"random restarts of hill climbing after the greedy start (default {DEFAULT_RESTARTS})",
         )
     solver_help = f"search (default {DEFAULT_SOLVER})"
-    limit_help = "seconds per pair"
+    limit_help = "seconds per pair, a safety net (work limits decide where a search stops)"
+    work_help = "simplex iterations per LP bound of a pair"
     if full_help:
         solver_help = (
             "search: hill climbing alone, certified (a climb, then the exact search by branch and bound, "
@@ -253,11 +254,20 @@ def add_search(p: argparse.ArgumentParser, *, restarts: bool = True, full_help: 
             f"or certified when small (default {DEFAULT_SOLVER})"
         )
         limit_help = (
-            "seconds per pair for the certified search's bounds and integer program; its first climb and "
-            f"its exact search (at most 10,000 subtrees) always finish (default {DEFAULT_TIME_LIMIT:g})"
+            "seconds per pair, the certified search's safety net: its steps stop at counts (subtrees, simplex "
+            "iterations, --work-limit, branch-and-bound nodes), the same on every machine; a pair the clock "
+            "stops first is reported apart (n_timed_out, 'not proven (time limit)') since where it stopped "
+            f"depends on the machine's speed and load (default {DEFAULT_TIME_LIMIT:g})"
+        )
+        work_help = (
+            "simplex iterations of HiGHS per LP bound of a pair (the LP relaxation, or the priced LP over all "
+            "its rounds): a count, so where the certified search stops, and its scores and proofs, are the "
+            "same on every machine and under any load; a pair it stops is 'not proven (work limit)' "
+            f"(default {DEFAULT_WORK_LIMIT:,})"
         )
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help=solver_help)
     p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S", help=limit_help)
+    p.add_argument("--work-limit", type=integer(1), default=DEFAULT_WORK_LIMIT, metavar="N", help=work_help)
 
 
 #: Why ``amreval smatch`` prints two digits, said where the user meets it (its help).

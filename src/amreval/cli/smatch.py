@@ -100,6 +100,7 @@ def _stream(args: argparse.Namespace) -> int:
             restarts=options["restarts"],
             seed=options["seed"],
             time_limit=options["time_limit"],
+            work_limit=options["work_limit"],
         ),
         strict_option(args.strict),
     )

@@ -373,7 +373,7 @@ class MfbetaScored:
 #: keywords of S²match that Meaning's items are scored again with when a result has none of its own.
 SENTENCE_KEYWORDS = ("vectors", "cutoff", "diffsense", "clean", "explain", "dimensions")
 DOCUMENT_KEYWORDS = ("coref", "coref_format", "window", "stride", "rep")
-MATCHING_KEYWORDS = ("vectors", "cutoff", "diffsense", "solver", "restarts", "seed", "time_limit")
+MATCHING_KEYWORDS = ("vectors", "cutoff", "diffsense", "solver", "restarts", "seed", "time_limit", "work_limit")
 
 
 def mfbeta_results(

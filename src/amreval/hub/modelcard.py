@@ -63,11 +63,11 @@ Example:
         - type: docsmatch
           value: 0.9412
           name: DocSmatch F1
-          config: solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
+          config: solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=...,amreval=...
         - type: docsmatch
           value: 0.8
           name: DocSmatch coref F1
-          config: solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=...
+          config: solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=...,amreval=...
     ---
     # my-parser
     <BLANKLINE>
@@ -313,6 +313,9 @@ def eval_results(
     if isinstance(config, str) and config and isinstance(values.get("n_unproven"), int) and values["n_unproven"]:
         # a score that is not certified says so wherever it is reported
         config += f",unproven={values['n_unproven']},gap={values.get('gap', 0):g}"
+    if isinstance(config, str) and config and isinstance(values.get("n_timed_out"), int) and values["n_timed_out"]:
+        # and one that the clock (the search's safety net) stopped, whose numbers can depend on the machine
+        config += f",timed_out={values['n_timed_out']}"
     entries: list[EvalResult] = []
     seen: set[str] = set()
     for key in chosen:

@@ -22,9 +22,12 @@ Three ways to search, all deterministic for a given seed:
   (:func:`lp_bound`; on a document, the coupled search again on the pairs its
   reduced costs leave, branching where the blocks disagree,
   :mod:`amreval.match.certify.fixing`), and last the integer program solved by HiGHS (through
-  ``highspy``) within a per-problem time limit. The result is the proven
-  optimum unless the time limit ran out; then it is marked unproven and
-  ``bound - score`` is the gap;
+  ``highspy``). Every step stops at a count (subtrees of exact search, simplex iterations,
+  branch-and-bound nodes, the search's ``work_limit``), so where it stops, and the score,
+  mapping and proof it gives, are the same on every machine and under any load. The result is the
+  proven optimum unless a count ran out first; then it is marked unproven and ``bound - score``
+  is the gap. A per-problem time limit is kept as a safety net: a search it stops is marked
+  ``timed_out`` (where it stopped depends on the machine);
 * ``"hillclimb"``: the fast option, smatch's hill climbing alone (moves and
   swaps, steepest ascent) from a greedy start plus ``restarts`` random
   starts, in the kernels (:mod:`amreval.match.kernels`: compiled C where
@@ -54,7 +57,7 @@ import numpy as np
 from amreval.errors import InputError, TooLarge
 from amreval.match.approximate import OVER_BUDGET_RESTARTS, identity_alignment, restricted_problem
 from amreval.match.certify import pricing
-from amreval.match.certify.bounds import assignment_bound, lp_relaxation, solve_milp
+from amreval.match.certify.bounds import assignment_bound, solve_lp, solve_milp
 from amreval.match.certify.exact import BRANCH_MAX_PAIRS, branch_and_bound
 from amreval.match.certify.proof import proves
 from amreval.match.kernels import backend
@@ -62,6 +65,7 @@ from amreval.match.options import (
     DEFAULT_RESTARTS,
     DEFAULT_SOLVER,
     DEFAULT_TIME_LIMIT,
+    DEFAULT_WORK_LIMIT,
     SOLVERS,
     SearchOptions,
     Solver,
@@ -88,6 +92,7 @@ __all__ = [
     "DEFAULT_SOLVER",
     "DEFAULT_RESTARTS",
     "DEFAULT_TIME_LIMIT",
+    "DEFAULT_WORK_LIMIT",
     "Solver",
 ]
 
@@ -103,10 +108,11 @@ CERTIFY_RESTART_MAX_PAIRS = 20_000
 #: Problems with more candidate pairs than this get their LP bound by pricing (:mod:`amreval.match.certify.pricing`):
 #: a small LP over the pairs with unary weight, grown until the rest are proven not to help.
 PRICED_LP_MIN_PAIRS = 5_000
-#: The integer program is tried on problems up to this many columns (pairs plus terms). On larger
-#: ones (a whole book as one document) HiGHS spends minutes setting up its search before it looks at
-#: the time limit and could not finish within any usual limit; they end with the LP bound, unproven
-#: where it does not meet the score, with the gap reported.
+#: The integer program is tried on problems up to this many columns (pairs plus terms): a count, like its
+#: node limit (:data:`~amreval.match.certify.bounds.MILP_MAX_NODES`), so whether it is tried is the same on
+#: every machine. On larger ones (a whole book as one document) HiGHS's presolve and root node, which no
+#: node limit bounds, take minutes; they end with the LP bound, unproven where it does not meet the score,
+#: with the gap reported.
 MILP_MAX_COLUMNS = 100_000
 
 #: Subtrees of the first coupled search of a document, at most; where it does not prove the document, the
@@ -194,7 +200,9 @@ def _reaches(problem: Problem, score: float, bound: float) -> bool:
 
 def _proven(result: Alignment) -> Alignment:
     """``result``, proven optimal."""
-    return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
+    return Alignment(
+        result.mapping, result.score, result.score, True, result.method, result.climbs, timed_out=result.timed_out
+    )
 
 
 def _better(problem: Problem, result: Alignment, mapping: np.ndarray, method: str) -> Alignment:
@@ -203,7 +211,7 @@ def _better(problem: Problem, result: Alignment, mapping: np.ndarray, method: st
         return result
     value = problem.value(mapping)
     if value > result.score + _TOL:
-        return Alignment(mapping, value, result.bound, False, method, result.climbs)
+        return Alignment(mapping, value, result.bound, False, method, result.climbs, timed_out=result.timed_out)
     return result
 
 
@@ -224,9 +232,23 @@ def _exact_search(problem: Problem, result: Alignment) -> Alignment:
     return result
 
 
-def _remaining(deadline: float) -> float:
-    """Seconds left before ``deadline``, at least a few milliseconds (a solver needs some)."""
-    return max(0.01, deadline - time.perf_counter())
+class _Clock:
+    """The search's safety net: its deadline (``time_limit`` seconds from the start), and whether it stopped a
+    step or a step was skipped because it had passed (:attr:`ran_out`, reported as ``timed_out``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.perf_counter() + seconds
+        self.ran_out = False
+
+    def up(self) -> bool:
+        """Whether the deadline has passed (then a step is skipped: noted in :attr:`ran_out`)."""
+        if time.perf_counter() >= self.deadline:
+            self.ran_out = True
+        return self.ran_out
+
+    def left(self) -> float:
+        """Seconds left before the deadline, at least a few milliseconds (a solver needs some)."""
+        return max(0.01, self.deadline - time.perf_counter())
 
 
 def _bounded(problem: Problem, result: Alignment, bound: float) -> Alignment:
@@ -237,49 +259,53 @@ def _bounded(problem: Problem, result: Alignment, bound: float) -> Alignment:
     return result
 
 
-def _lp(problem: Problem, result: Alignment, deadline: float) -> tuple[Alignment, pricing.PricedLP | None]:
-    """The LP relaxation: its bound, and its solution rounded, a mapping that may beat ``result``'s. On problems
-    over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it comes by pricing, whose reduced costs
-    the steps after it use (returned with it; None otherwise)."""
+def _lp(
+    problem: Problem, result: Alignment, clock: _Clock, work_limit: int
+) -> tuple[Alignment, pricing.PricedLP | None]:
+    """The LP relaxation within ``work_limit`` simplex iterations: its bound, and its solution rounded, a mapping
+    that may beat ``result``'s. On problems over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it
+    comes by pricing, whose reduced costs the steps after it use (returned with it; None otherwise)."""
     priced = None
     if problem.n_pairs > PRICED_LP_MIN_PAIRS or problem.groups is not None:
-        priced = pricing.priced_lp(problem, nodes_to_pairs(problem, result.mapping), time_limit=_remaining(deadline))
-        bound, lp_pairs = priced.bound, priced.pairs
+        incumbent = nodes_to_pairs(problem, result.mapping)
+        priced = pricing.priced_lp(problem, incumbent, time_limit=clock.left(), work_limit=work_limit)
+        bound, lp_pairs, stopped = priced.bound, priced.pairs, priced.timed_out
     else:
-        bound, lp_pairs = lp_relaxation(problem, time_limit=_remaining(deadline))
+        bound, lp_pairs, _, stopped = solve_lp(problem, time_limit=clock.left(), work_limit=work_limit)
+    clock.ran_out |= stopped
     if lp_pairs is not None:
         result = _better(problem, result, pairs_to_nodes(problem, lp_pairs), "lp")
     return _bounded(problem, result, bound), priced
 
 
 def _restarts(
-    problem: Problem, result: Alignment, search: SearchOptions, init: np.ndarray | None, deadline: float
+    problem: Problem, result: Alignment, search: SearchOptions, init: np.ndarray | None, clock: _Clock
 ) -> Alignment:
-    """The random restarts, where time is left and the problem is small enough for them to pay: their
-    best mapping replaces ``result``'s where it scores more, under the bound found so far."""
-    if not (search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS and time.perf_counter() < deadline):
+    """The random restarts, where the problem is small enough for them to pay (and the clock has not run out):
+    their best mapping replaces ``result``'s where it scores more, under the bound found so far."""
+    if not (search.restarts and problem.n_pairs <= CERTIFY_RESTART_MAX_PAIRS) or clock.up():
         return result
     more = hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
     if more.score > result.score + _TOL:
         more.bound = result.bound
+        more.timed_out = result.timed_out
         result = more
     else:
         result.climbs += more.climbs
     return _bounded(problem, result, result.bound)
 
 
-def _integer_program(
-    problem: Problem, result: Alignment, priced: pricing.PricedLP | None, deadline: float
-) -> Alignment:
-    """The integer program within what is left of the time limit (after a priced LP, over the pairs its
-    reduced costs leave); not tried once the time is up or on problems over :data:`MILP_MAX_COLUMNS`
-    columns. The better of its mapping and ``result``'s, under the lower of the two bounds."""
-    if time.perf_counter() >= deadline or problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS:
+def _integer_program(problem: Problem, result: Alignment, priced: pricing.PricedLP | None, clock: _Clock) -> Alignment:
+    """The integer program within :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` nodes (after a priced LP,
+    over the pairs its reduced costs leave); not tried on problems over :data:`MILP_MAX_COLUMNS` columns (or
+    once the clock has run out). The better of its mapping and ``result``'s, under the lower of the two bounds."""
+    if problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS or clock.up():
         return result
     if priced is not None:
-        exact = fixed_milp(problem, result, priced, time_limit=_remaining(deadline), solve=solve_milp)
+        exact = fixed_milp(problem, result, priced, time_limit=clock.left(), solve=solve_milp)
     else:
-        exact = solve_milp(problem, time_limit=_remaining(deadline))
+        exact = solve_milp(problem, time_limit=clock.left())
+    clock.ran_out |= exact.timed_out
     best = exact if exact.score > result.score + _TOL else result
     bound = min(exact.bound, result.bound)
     return Alignment(
@@ -289,6 +315,7 @@ def _integer_program(
         _reaches(problem, best.score, bound),
         best.method,
         result.climbs,
+        timed_out=result.timed_out,
     )
 
 
@@ -315,8 +342,14 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
        leave (:func:`amreval.match.certify.fixing.fixed_search`);
     6. the random restarts;
     7. last the integer program (:func:`~amreval.match.certify.bounds.solve_milp`; after a priced LP, over
-       the pairs its reduced costs leave, :func:`amreval.match.certify.fixing.fixed_milp`) within what is
-       left of the time limit, which counts from the start of the search.
+       the pairs its reduced costs leave, :func:`amreval.match.certify.fixing.fixed_milp`) within
+       :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` nodes, on problems of up to
+       :data:`MILP_MAX_COLUMNS` columns.
+
+    Each step stops at a count (the LPs at ``search.work_limit`` simplex iterations), so the result is the same
+    on every machine. ``search.time_limit`` seconds, counted from the start of the search, are a safety net: a
+    step they stop, or skip once they have run out (the LP, the restarts, the integer program), marks the
+    result ``timed_out``.
 
     A result is ``optimal`` when its score reaches a bound; otherwise ``bound`` is the best bound found, so
     ``bound - score`` is the gap. A problem over the memory budget, restricted to each node's best
@@ -325,7 +358,7 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
 
     Args:
         problem: from :func:`build_problem`.
-        search: solver, restarts, seed and time limit.
+        search: solver, restarts, seed, time limit (the safety net) and work limit.
         init: optional start mapping for the first climb.
 
     Returns:
@@ -333,11 +366,18 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     """
     if problem.restricted:
         return _restricted_climb(problem, search, init)
-    deadline = time.perf_counter() + search.time_limit
     if search.solver == "hillclimb" or (
         search.solver == "auto" and (problem.n_pairs > AUTO_MAX_PAIRS or problem.n_terms > AUTO_MAX_TERMS)
     ):
         return hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
+    clock = _Clock(search.time_limit)
+    result = _certify(problem, search, init, clock)
+    result.timed_out |= clock.ran_out
+    return result
+
+
+def _certify(problem: Problem, search: SearchOptions, init: np.ndarray | None, clock: _Clock) -> Alignment:
+    """The certified search's steps (:func:`align`), the ``clock`` noting whether it stopped or skipped one."""
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
         return result
@@ -350,17 +390,17 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     if _lp_over_budget(problem, search):
         result.over_budget = True
         return result
-    result, priced = _lp(problem, result, deadline)
+    result, priced = _lp(problem, result, clock, search.work_limit)
     if result.optimal:
         return result
     if priced is not None and problem.groups is not None:
         result = fixed_search(problem, result, priced)
         if result.optimal:
             return result
-    result = _restarts(problem, result, search, init, deadline)
+    result = _restarts(problem, result, search, init, clock)
     if result.optimal:
         return result
-    return _integer_program(problem, result, priced, deadline)
+    return _integer_program(problem, result, priced, clock)
 
 
 def lp_within_budget(problem: Problem) -> bool:

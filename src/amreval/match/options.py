@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_SOLVER",
     "DEFAULT_RESTARTS",
     "DEFAULT_TIME_LIMIT",
+    "DEFAULT_WORK_LIMIT",
     "SearchKeywords",
     "SearchOptions",
 ]
@@ -29,8 +30,21 @@ DEFAULT_SOLVER: Solver = "exact"
 #: Random starts after the greedy one. Climbs stop as soon as one reaches the
 #: simple upper bound, so identical or near-identical graphs cost one climb.
 DEFAULT_RESTARTS = 19
-#: Seconds allowed to the integer program, per problem.
-DEFAULT_TIME_LIMIT = 30.0
+#: Simplex iterations of HiGHS allowed to each LP bound of a problem (the LP relaxation, or the priced LP over
+#: all its rounds): a count, so where the certified search stops, and so its score, mapping and proof, are the
+#: same on every machine and under any load. Five times the most any LP of the measured documents needed
+#: (39,914: a 200-sentence parser document with over-merged coreference chains; the 1000-sentence ones needed
+#: at most 10,311). HiGHS's integer program is held by counts of its own (at most
+#: :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` branch-and-bound nodes, tried on problems of at most
+#: :data:`~amreval.match.alignment.MILP_MAX_COLUMNS` columns).
+DEFAULT_WORK_LIMIT = 200_000
+#: Seconds per problem, counted from the start of its search: a safety net, not the limit that decides. The
+#: work limits (:data:`DEFAULT_WORK_LIMIT` and the search's counts) end every search measured well within it
+#: (the longest, a 1000-sentence document with the coreference sub-score, took 143 s in all on a machine with
+#: twice as many busy processes as cores); a pair the clock stops is marked (``timed_out``), since where it
+#: stopped depends on the machine's speed and load. (Until the work limits, 30 s per problem decided, and a
+#: document proven on a quiet machine could end unproven under load.)
+DEFAULT_TIME_LIMIT = 600.0
 
 
 def _is_integer(value: object) -> bool:
@@ -50,6 +64,7 @@ class SearchKeywords(TypedDict, total=False):
     restarts: int
     seed: int
     time_limit: float
+    work_limit: int
 
 
 @dataclass(frozen=True)
@@ -60,7 +75,11 @@ class SearchOptions:
         solver: ``"exact"`` (default: certified), ``"hillclimb"`` or ``"auto"`` (see the module docs).
         restarts: random starts of hill climbing after the greedy one (smatch's ``-r``).
         seed: seed of the random starts; the same inputs and seed give the same result.
-        time_limit: seconds allowed to the integer program, per problem.
+        time_limit: seconds per problem, counted from the start of its search: the safety net. The work
+            limits decide where a search stops; a search the clock stops is marked ``timed_out`` (its result
+            can depend on the machine's speed and load).
+        work_limit: simplex iterations of HiGHS allowed to each LP bound of a problem (:data:`DEFAULT_WORK_LIMIT`):
+            a count, the same on every machine. A search it stops is unproven, the same way everywhere.
         strict: a problem over the memory budget raises :class:`~amreval.errors.TooLargeError` instead
             of being aligned within it (:mod:`amreval.match.approximate`). Not a field and not a search
             keyword: the scores set it from their own ``strict`` (:meth:`as_strict`); not shown, not
@@ -68,11 +87,11 @@ class SearchOptions:
 
     Raises:
         InputError: an unknown solver, negative restarts, a time limit that is
-            not positive.
+            not positive, a work limit that is not a positive integer.
 
     Example:
         >>> SearchOptions(restarts=4)
-        SearchOptions(solver='exact', restarts=4, seed=0, time_limit=30.0)
+        SearchOptions(solver='exact', restarts=4, seed=0, time_limit=600.0, work_limit=200000)
         >>> SearchOptions(solver="fast")
         Traceback (most recent call last):
         ...
@@ -83,6 +102,7 @@ class SearchOptions:
     restarts: int = DEFAULT_RESTARTS
     seed: int = 0
     time_limit: float = DEFAULT_TIME_LIMIT
+    work_limit: int = DEFAULT_WORK_LIMIT
     strict: ClassVar[bool] = False  # an instance's own value, where set, is in its __dict__ (as_strict)
 
     def __post_init__(self) -> None:
@@ -94,9 +114,12 @@ class SearchOptions:
             raise InputError(f"seed must be an integer, got {self.seed!r}")
         if not isinstance(self.time_limit, (int, float)) or not self.time_limit > 0:
             raise InputError(f"time_limit must be a positive number of seconds, got {self.time_limit!r}")
+        if not _is_integer(self.work_limit) or self.work_limit < 1:
+            raise InputError(f"work_limit must be an integer >= 1 (simplex iterations), got {self.work_limit!r}")
         object.__setattr__(self, "restarts", int(self.restarts))
         object.__setattr__(self, "seed", int(self.seed))
         object.__setattr__(self, "time_limit", float(self.time_limit))
+        object.__setattr__(self, "work_limit", int(self.work_limit))
 
     @classmethod
     def from_keywords(cls, **search: Unpack[SearchKeywords]) -> SearchOptions:
@@ -108,11 +131,11 @@ class SearchOptions:
 
         Example:
             >>> SearchOptions.from_keywords(restarts=4, seed=1)
-            SearchOptions(solver='exact', restarts=4, seed=1, time_limit=30.0)
+            SearchOptions(solver='exact', restarts=4, seed=1, time_limit=600.0, work_limit=200000)
             >>> SearchOptions.from_keywords(restart=4)
             Traceback (most recent call last):
             ...
-            TypeError: unexpected keyword argument 'restart' (search settings: solver, restarts, seed, time_limit)
+            TypeError: unexpected keyword argument 'restart' (search settings: solver, restarts, seed, time_limit, ...)
         """
         unknown = [name for name in search if name not in _FIELDS]
         if unknown:
@@ -135,7 +158,7 @@ class SearchOptions:
 
         Example:
             >>> SearchOptions(restarts=4).with_seed(7)
-            SearchOptions(solver='exact', restarts=4, seed=7, time_limit=30.0)
+            SearchOptions(solver='exact', restarts=4, seed=7, time_limit=600.0, work_limit=200000)
         """
         if not _is_integer(seed):
             raise InputError(f"seed must be an integer, got {seed!r}")

@@ -233,6 +233,9 @@ class Alignment:
         over_budget: the whole problem was over :data:`MEMORY_BUDGET` (the mapping was found over each node's
             best candidates, method ``restricted``), or its LP bounds were (the search ended before them): the
             score is a lower bound unless it reaches ``bound``.
+        timed_out: the time limit, the search's safety net (:attr:`~amreval.match.options.SearchOptions.time_limit`),
+            stopped a step of the search (or a step was skipped because it had run out): unlike a search its work
+            limits stop, where it stopped can depend on the machine's speed and load.
     """
 
     mapping: np.ndarray
@@ -242,6 +245,7 @@ class Alignment:
     method: str
     climbs: int = 0
     over_budget: bool = False
+    timed_out: bool = False
 
 
 def sorted_distinct(values: np.ndarray) -> np.ndarray:

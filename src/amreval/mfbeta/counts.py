@@ -57,6 +57,8 @@ __all__ = [
 #: MFβ and its two parts.
 MF_PARTS = ("mfbeta", "meaning", "form")
 MF_COLUMNS = ("match", "test", "gold", "acceptable")
+# the search settings among a comparison's keywords (SearchOptions' fields)
+_SEARCH_FIELDS = ("solver", "restarts", "seed", "time_limit", "work_limit")
 
 
 def mfbeta_statistic(beta: float = 1.0, part: str = "mfbeta", which: str = "f1") -> Statistic:
@@ -112,7 +114,7 @@ def mfbeta_items(
     ``0.5 - tolerance``) or one acceptability flag per item.
 
     Args:
-        search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``progress``.
+        search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``work_limit``, ``progress``.
     """
 
     n = len(reference_amrs)
@@ -183,7 +185,7 @@ def mfbeta_parts(
     if kept and len(kept) == len(flags):  # the result's own per-item counts: nothing is scored again
         return np.column_stack([np.asarray(kept, dtype=np.float64).reshape(len(kept), 3), flags])
     options = options or {}
-    keys = ("vectors", "cutoff", "diffsense", "solver", "restarts", "seed", "time_limit")
+    keys = ("vectors", "cutoff", "diffsense", "solver", "restarts", "seed", "time_limit", "work_limit")
     items = mfbeta_items(
         prediction_amrs,
         reference_amrs,
@@ -265,7 +267,7 @@ def compare_mfbeta_systems(
         vectors, cutoff, diffsense: S²match settings.
         dimensions: ``s2align`` or ``smatch``: the breakdown also tests ``meaning_<measure>`` and
             ``mfbeta_<measure>`` for each fine-grained measure (:mod:`amreval.mfbeta.dimensions`).
-        search: ``solver``, ``restarts``, ``time_limit`` of the alignment search; its seed is ``seed``.
+        search: ``solver``, ``restarts``, ``time_limit``, ``work_limit`` of the alignment search; its seed is ``seed``.
         test, n_resamples, seed, alternative, confidence: as in :func:`~amreval.scores.compare.paired_test`.
 
     Raises:
@@ -333,7 +335,7 @@ def compare_mfbeta_systems(
         score=score,
         config=Config(
             "mfbeta",
-            SearchOptions(**{k: v for k, v in search.items() if k in ("solver", "restarts", "seed", "time_limit")}),
+            SearchOptions(**{k: v for k, v in search.items() if k in _SEARCH_FIELDS}),
             (("beta", beta), ("tolerance", DEFAULT_TOLERANCE if tolerance is None else tolerance)),
         ).as_string(),
         test=test,

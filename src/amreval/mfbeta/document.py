@@ -548,6 +548,7 @@ def document_mfbeta(
         restarts=search.restarts,
         seed=search.seed,
         time_limit=search.time_limit,
+        work_limit=search.work_limit,
     )
     scorer = form.scorer
     if scorer is None:

@@ -361,7 +361,7 @@ def compare_systems(
             default ``smatch``); the other scores read them only as ``smatch`` does.
         frames: with an aspect score, SMATCH++'s PropBank frame description file (or its table or
             rules, :func:`amreval.scores.aspects.read_frames`) whose descriptions rename core roles.
-        search: ``solver``, ``restarts``, ``time_limit`` of the alignment
+        search: ``solver``, ``restarts``, ``time_limit``, ``work_limit`` of the alignment
             search; its seed is ``seed``.
         test, n_resamples, seed, alternative, confidence: as in :func:`paired_test`.
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -326,6 +326,7 @@ def score_docsmatch_pair(
             bound,
             mapping=result.mapping,
             over_budget=result.over_budget,
+            timed_out=result.timed_out,
             coref=count_coref(a, b, items_a, items_b, diff),
         )
     else:
@@ -338,15 +339,18 @@ def score_docsmatch_pair(
             whole_bound(result.bound),
             mapping=result.mapping,
             over_budget=result.over_budget,
+            timed_out=result.timed_out,
         )
     if fine_grained:
-        fine = SearchOptions(
-            search.solver, min(search.restarts, FINE_RESTARTS), search.seed, search.time_limit
-        ).as_strict(search.strict)
+        # the main search's settings (its work limit too: the re-alignments stop at the same counts on every
+        # machine), with fewer restarts
+        fine = replace(search, restarts=min(search.restarts, FINE_RESTARTS)).as_strict(search.strict)
 
         def aligner(x: Triples, y: Triples, sub: Candidates | None, init: np.ndarray | None) -> int:
             problem = build_within_budget(encode_pair(x, y), strict=search.strict, allowed=sub)
-            return int(round(align(problem, fine, init=init).score))
+            found = align(problem, fine, init=init)
+            score.timed_out |= found.timed_out  # the pair's numbers then depend on the clock too
+            return int(round(found.score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
     if aspects is not None:

@@ -44,7 +44,10 @@ measures never count a triple pair more than once, so none exceeds 1.0.
 
 The Smatch-based measures are aligned anew on their own triples, under the same
 candidate restriction as the overall score, starting from the overall alignment,
-with at most :data:`FINE_RESTARTS` random restarts. Counts are
+with at most :data:`FINE_RESTARTS` random restarts and the overall search's other
+settings: its work limit and counts decide where each re-alignment stops, so the
+counts are the same on every machine and under any load (the time limit is the
+safety net; a re-alignment it stops marks the pair ``timed_out``). Counts are
 ``[match, test, gold]`` and are summed over pairs (micro-average).
 
 Example:

@@ -43,6 +43,7 @@ __all__ = [
     "read_predictions",
     "warn_unreadable",
     "warn_over_budget",
+    "warn_timed_out",
     "strict_option",
     "ScorePair",
     "ReadGraph",
@@ -220,6 +221,10 @@ def score_corpus(
     over = result.over_budget
     if over:
         warn_over_budget([pair_name(k, (graphs[k], golds[k])) for k in over[:10]], len(over), len(pairs))
+    timed = result.timed_out
+    if timed:
+        names = [pair_name(k, (graphs[k], golds[k])) for k in timed[:10]]
+        warn_timed_out(names, len(timed), len(pairs), config.search.time_limit)
     return result
 
 
@@ -236,6 +241,20 @@ def warn_over_budget(names: Sequence[str], count: int, n: int) -> None:
         f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB) "
         f"and {were} aligned within it, scores not proven optimal ({listed}); "
         "pass strict=True (--strict) to stop at the first"
+    )
+
+
+def warn_timed_out(names: Sequence[str], count: int, n: int, seconds: float) -> None:
+    """The one warning that names the pairs (``count`` of ``n``; ``names``: the first few) whose search the
+    time limit (``seconds``, the safety net) stopped: unlike the work limits, where it stopped depends on the
+    machine's speed and load, so their numbers may differ on another run."""
+    listed = "; ".join(names) + ("; ..." if count > len(names) else "")
+    were = "was" if count == 1 else "were"
+    warn_caller(
+        f"the search of {count} of {n} pairs {were} stopped by the time limit of {seconds:g} s, the safety net, "
+        f"not by its work limits ({listed}): where it stopped depends on the machine's speed and load, so "
+        "these pairs' numbers may differ on another run; raise time_limit (--time-limit) for results decided "
+        "by counts alone"
     )
 
 

@@ -12,7 +12,7 @@ makes the one-line form that the command line and the metrics print.
 
 Example:
     >>> Config("smatch", SearchOptions(restarts=4)).as_string().rsplit(",", 1)[0]
-    'solver=exact,restarts=4,seed=0,time_limit=30,score=smatch'
+    'solver=exact,restarts=4,seed=0,time_limit=600,work_limit=200000,score=smatch'
     >>> isinstance(Config("smatch"), Result)
     True
 """
@@ -62,6 +62,9 @@ class PairScore:
             over each node's best candidates (:mod:`amreval.match.approximate`), or
             certified without the LP; ``match`` is a lower bound, proven only where it
             reaches ``bound``.
+        timed_out: the time limit, the search's safety net, stopped (or cut short) a step of the pair's search
+            (:attr:`~amreval.match.problem.Alignment.timed_out`): where it stopped depends on the machine's speed
+            and load, so the pair's numbers may differ on another run. Every other result is decided by counts.
         id: the pair's id, as the command line names a pair: the gold graph's ``::id``, else the
             prediction's; None when neither has one (set by the corpus scorers, which read the graphs).
     """
@@ -73,6 +76,7 @@ class PairScore:
     bound: float
     mapping: np.ndarray | None = field(default=None, repr=False, compare=False)
     over_budget: bool = field(default=False, repr=False)
+    timed_out: bool = field(default=False, repr=False)
     id: str | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
@@ -126,6 +130,7 @@ class Config(Result):
             f"restarts={s.restarts}",
             f"seed={s.seed}",
             f"time_limit={s.time_limit:g}",
+            f"work_limit={s.work_limit}",
             f"score={self.score}",
         ]
         parts += [f"{k}={v}" for k, v in self.options]
@@ -141,6 +146,7 @@ class Config(Result):
             "restarts": s.restarts,
             "seed": s.seed,
             "time_limit": s.time_limit,
+            "work_limit": s.work_limit,
         }
         out.update(self.options)
         out["amreval"] = self.version
@@ -162,9 +168,11 @@ class SmatchResult(Result):
             be read and were scored as empty graphs (``strict=False``).
 
     With the default (certified) search every pair is proven optimal unless
-    its time limit ran out or its alignment problem was over the memory budget
-    (:attr:`over_budget`, aligned within it instead): :attr:`unproven` lists
-    those pairs and :attr:`gap` is how many matches the optimum could still add.
+    a work limit of its search ran out (a count: the same on every machine), the
+    time limit (the safety net, :attr:`timed_out`) stopped it, or its alignment
+    problem was over the memory budget (:attr:`over_budget`, aligned within it
+    instead): :attr:`unproven` lists those pairs and :attr:`gap` is how many
+    matches the optimum could still add.
     """
 
     precision: float
@@ -191,6 +199,12 @@ class SmatchResult(Result):
         return [k for k, p in enumerate(self.pairs) if p.over_budget]
 
     @property
+    def timed_out(self) -> list[int]:
+        """Positions of the pairs whose search the time limit (the safety net) stopped or cut short
+        (:attr:`PairScore.timed_out`): their numbers can depend on the machine's speed and load."""
+        return [k for k, p in enumerate(self.pairs) if p.timed_out]
+
+    @property
     def gap(self) -> float:
         """Best bound minus score, summed over the unproven pairs (0 when all are proven)."""
         return round(sum((max(0.0, p.bound - p.match) for p in self.pairs if not p.optimal), 0.0), 6)
@@ -212,6 +226,7 @@ class SmatchResult(Result):
             "n_unreadable": len(self.unreadable_predictions),
             "n_unproven": len(self.pairs) - self.n_optimal,
             "n_over_budget": len(self.over_budget),
+            "n_timed_out": len(self.timed_out),
             "gap": self.gap,
         }
         if self.ci is not None:

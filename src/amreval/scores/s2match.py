@@ -222,6 +222,7 @@ def align_s2match(
         float(result.bound),  # type: ignore[arg-type]
         mapping=result.mapping,
         over_budget=result.over_budget,
+        timed_out=result.timed_out,
     )
     return S2Alignment(score, result.mapping, a, b, sim, result)
 

@@ -91,6 +91,7 @@ def reading_score(
         whole_bound(found.bound) + extra,
         mapping=found.mapping,
         over_budget=found.over_budget,
+        timed_out=found.timed_out,
     )
 
 
@@ -110,7 +111,7 @@ def smatch_pair(
 ) -> PairScore:
     """Smatch of one predicted graph against one gold graph (the first pair of :func:`smatch`).
 
-    ``solver``, ``restarts``, ``seed`` and ``time_limit`` are as for :func:`smatch`.
+    ``solver``, ``restarts``, ``seed``, ``time_limit`` and ``work_limit`` are as for :func:`smatch`.
 
     Example:
         >>> s = smatch_pair("(a / b)", "(x / b)")
@@ -163,7 +164,11 @@ def smatch(
             * ``restarts``: random starts of hill climbing after the greedy one (smatch's
               ``-r``; default 19, climbs stop early once one reaches the bound);
             * ``seed``: seed of the random starts; the same inputs and seed give the same result;
-            * ``time_limit``: seconds allowed to the integer program per pair (default 30).
+            * ``work_limit``: simplex iterations of HiGHS per LP bound of a pair (default 200,000;
+              :data:`~amreval.match.options.DEFAULT_WORK_LIMIT`): with the search's other counts it decides
+              where a search stops, the same on every machine;
+            * ``time_limit``: seconds per pair, the safety net (default 600): a pair it stops is counted in
+              ``n_timed_out`` (its numbers can depend on the machine's speed and load).
 
     Returns:
         A :class:`~amreval.scores.results.SmatchResult`.

@@ -48,7 +48,14 @@ from amreval.errors import AmrevalError, InputError
 from amreval.match.options import SearchOptions
 from amreval.scores.checks import check_int
 from amreval.scores.f1 import bootstrap_f1, prf
-from amreval.scores.harness import ReadGraph, ScorePair, pair_search, warn_over_budget, warn_unreadable
+from amreval.scores.harness import (
+    ReadGraph,
+    ScorePair,
+    pair_search,
+    warn_over_budget,
+    warn_timed_out,
+    warn_unreadable,
+)
 from amreval.scores.results import Config, PairScore, SmatchResult
 from amreval.scores.workers import score_named, start_workers
 
@@ -62,7 +69,7 @@ PairRecord = tuple[int, PairScore, "str | None", "str | None", bool]
 
 
 class CompactPairs(Sequence[PairScore]):
-    """Per-pair scores kept as six numbers each; items are :class:`PairScore` (without mapping)."""
+    """Per-pair scores kept as seven numbers each; items are :class:`PairScore` (without mapping)."""
 
     def __init__(self) -> None:
         self._match = array("d")
@@ -71,6 +78,7 @@ class CompactPairs(Sequence[PairScore]):
         self._optimal = array("b")
         self._bound = array("d")
         self._over_budget = array("b")
+        self._timed_out = array("b")
 
     def append(self, s: PairScore) -> None:
         """Keep one pair's numbers."""
@@ -80,6 +88,7 @@ class CompactPairs(Sequence[PairScore]):
         self._optimal.append(bool(s.optimal))
         self._bound.append(s.bound)
         self._over_budget.append(bool(s.over_budget))
+        self._timed_out.append(bool(s.timed_out))
 
     def __len__(self) -> int:
         return len(self._test)
@@ -101,6 +110,7 @@ class CompactPairs(Sequence[PairScore]):
             bool(self._optimal[k]),
             self._bound[k],
             over_budget=bool(self._over_budget[k]),
+            timed_out=bool(self._timed_out[k]),
         )
 
 
@@ -174,6 +184,8 @@ def stream_score(
         warn_unreadable(state.failed, len(state.pairs), state.first_error, noun=noun)
     if state.over_budget:
         warn_over_budget(state.over_budget_names, len(state.over_budget), len(state.pairs))
+    if state.timed_out:
+        warn_timed_out(state.timed_out_names, len(state.timed_out), len(state.pairs), config.search.time_limit)
     p, r, f = prf(state.match, state.test, state.gold)
     result = SmatchResult(p, r, f, state.match, state.test, state.gold, n_optimal=state.n_optimal, config=config)
     result.pairs = state.pairs  # type: ignore[assignment]  # a sequence of PairScore, not a list
@@ -203,6 +215,8 @@ class _State:
         self.labels = ("predictions", "references")
         self.over_budget: list[int] = []
         self.over_budget_names: list[str] = []  # the first ten
+        self.timed_out: list[int] = []
+        self.timed_out_names: list[str] = []  # the first ten
 
     def add(self, index: int, s: PairScore, pred_id: str | None, gold_id: str | None, error: str | None) -> None:
         self.pairs.append(s)
@@ -212,13 +226,15 @@ class _State:
         self.n_optimal += bool(s.optimal)
         self.n_pred += 1
         self.n_gold += 1
-        if s.over_budget:
-            self.over_budget.append(index)
-            if len(self.over_budget_names) < 10:
-                pred, gold = self.labels
-                self.over_budget_names.append(
-                    f"pair #{index} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})"
-                )
+        for flagged, positions, names in (
+            (s.over_budget, self.over_budget, self.over_budget_names),
+            (s.timed_out, self.timed_out, self.timed_out_names),
+        ):
+            if flagged:
+                positions.append(index)
+                if len(names) < 10:
+                    pred, gold = self.labels
+                    names.append(f"pair #{index} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})")
         if error is not None:
             self.failed.append(index)
             if self.first_error is None:

@@ -3,8 +3,7 @@
 * :func:`assignment_bound`: cheap, from the best one-to-one assignment of
   optimistic pair values;
 * :func:`lp_bound`: the LP relaxation of the integer program;
-* :func:`solve_milp`: the integer program itself, solved by HiGHS within a
-  time limit.
+* :func:`solve_milp`: the integer program itself, solved by HiGHS.
 
 HiGHS is called through ``highspy`` (its own Python binding, which imports in
 a few milliseconds where ``scipy.optimize`` takes about 0.3 s, and releases the
@@ -13,11 +12,23 @@ default relative gap of 1e-4 would let it stop up to two matches short on a
 20,000-triple document, so the gap is set to prove the optimum (below one
 match for whole-number scores) and a result counts as proven only when its
 score reaches the solver's own dual bound.
+
+**Where HiGHS stops is decided by counts**, so that a result is the same on
+every machine and under any load: an LP within a number of simplex iterations
+(``work_limit``, :data:`~amreval.match.options.DEFAULT_WORK_LIMIT`), the
+integer program within :data:`MILP_MAX_NODES` branch-and-bound nodes (HiGHS's
+own ``simplex_iteration_limit`` and ``mip_max_nodes``; its presolve, probing and
+cuts are bounded by counts of HiGHS's own). Given the same model and options
+HiGHS takes the same steps whatever the load (checked: the same integer program
+took 29.5 s and 94 s under two busy processes, with the same nodes, LP
+iterations, cuts, bound and solution). The time limit is passed to HiGHS as a
+safety net only; a solve it stops is reported as such (``timed_out``), since
+where it stopped depends on the machine's speed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,9 +37,16 @@ from amreval.match.kernels import backend
 from amreval.match.options import DEFAULT_TIME_LIMIT
 from amreval.match.problem import Alignment, Problem, pairs_to_nodes
 
-__all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_milp"]
+__all__ = ["assignment_bound", "lp_bound", "lp_relaxation", "solve_lp", "solve_milp", "LPSolution", "MILP_MAX_NODES"]
 # HiGHS's codes: row-wise matrices, maximisation, integer and continuous columns
 _ROWWISE, _MAXIMIZE, _INTEGER, _CONTINUOUS = 2, -1, 1, 0
+_HIGHS_INT_MAX = 2**31 - 1  # HiGHS's integer options are 32-bit
+
+#: Branch-and-bound nodes of the integer program, at most (HiGHS's ``mip_max_nodes``): a count, the same on every
+#: machine. Every integer program of the measured documents (the parser documents of
+#: ``benchmarks/bench_docparse.py`` from 20 to 1000 sentences, with the coreference sub-score and Damonte's
+#: re-alignments, up to 89,669 columns) and of 1,500 random documents of the tests was solved at its root node.
+MILP_MAX_NODES = 200
 
 
 def _rows_of(keys: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -106,10 +124,14 @@ def highs_solver(
     integral: bool,
     time_limit: float | None,
     *,
+    work_limit: int | None = None,
+    nodes: int | None = None,
     presolve: bool = True,
     model: dict[str, Any] | None = None,
 ) -> Any:
-    """A HiGHS solver holding the problem's model (or the ``model`` given), quiet, with the time limit and gaps set."""
+    """A HiGHS solver holding the problem's model (or the ``model`` given), quiet, with the gaps and limits set:
+    an LP within ``work_limit`` simplex iterations, the integer program within ``nodes`` branch-and-bound nodes
+    (None: no limit), both within ``time_limit`` seconds (the safety net)."""
     from highspy import _core
 
     m = model if model is not None else milp_model(problem)
@@ -123,6 +145,10 @@ def highs_solver(
     h.setOptionValue("output_flag", bool(__import__("os").environ.get("AMREVAL_HIGHS_LOG")))
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
+    if work_limit is not None and not integral:
+        h.setOptionValue("simplex_iteration_limit", int(min(work_limit, _HIGHS_INT_MAX)))
+    if nodes is not None and integral:
+        h.setOptionValue("mip_max_nodes", int(min(nodes, _HIGHS_INT_MAX)))
     h.setOptionValue("presolve", "on" if presolve else "off")
     if integral:
         h.setOptionValue("mip_rel_gap", 0.0)
@@ -137,10 +163,33 @@ def highs_solver(
 
 
 def solved(h: Any) -> bool:
-    """Whether HiGHS solved the model to optimality (not stopped by its time limit, say)."""
+    """Whether HiGHS solved the model to optimality (not stopped by a limit, say)."""
     import highspy
 
     return bool(h.getModelStatus() == highspy.HighsModelStatus.kOptimal)
+
+
+def timed_out(h: Any) -> bool:
+    """Whether HiGHS's last run was stopped by its time limit (the safety net), not by a count."""
+    import highspy
+
+    return bool(h.getModelStatus() == highspy.HighsModelStatus.kTimeLimit)
+
+
+def iterations(h: Any) -> int:
+    """The simplex iterations of HiGHS's last run of an LP."""
+    return max(0, int(h.getInfo().simplex_iteration_count))
+
+
+class LPSolution(NamedTuple):
+    """What :func:`solve_lp` found: the bound (the simple bound where the LP was not solved), its solution
+    rounded (a pair index per A node, or None), the simplex iterations spent, and whether the time limit (the
+    safety net) stopped it."""
+
+    bound: float
+    pairs: np.ndarray | None
+    iterations: int
+    timed_out: bool
 
 
 def round_solution(src: np.ndarray, tgt: np.ndarray, x: np.ndarray, n_a: int, n_b: int) -> np.ndarray:
@@ -161,53 +210,66 @@ def round_solution(src: np.ndarray, tgt: np.ndarray, x: np.ndarray, n_a: int, n_
     return pairs
 
 
-def lp_relaxation(problem: Problem, *, time_limit: float | None = None) -> tuple[float, np.ndarray | None]:
+def solve_lp(problem: Problem, *, time_limit: float | None = None, work_limit: int | None = None) -> LPSolution:
+    """The LP relaxation within ``work_limit`` simplex iterations (and ``time_limit`` seconds, the safety net):
+    its bound and its solution rounded (:func:`round_solution`), or the simple bound where it was not solved."""
+    if problem.n_pairs == 0:
+        return LPSolution(0.0, None, 0, False)
+    h = highs_solver(problem, False, time_limit, work_limit=work_limit)
+    h.run()
+    if not solved(h):
+        return LPSolution(problem.bound, None, iterations(h), timed_out(h))
+    x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs]
+    pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
+    return LPSolution(min(problem.bound, float(h.getInfo().objective_function_value)), pairs, iterations(h), False)
+
+
+def lp_relaxation(
+    problem: Problem, *, time_limit: float | None = None, work_limit: int | None = None
+) -> tuple[float, np.ndarray | None]:
     """The LP relaxation: its bound, and its solution rounded (a pair index per A node, or None).
 
     The rounding (:func:`round_solution`) is a mapping; where the LP's optimum is whole (as it
-    often is) it is a mapping that reaches the bound.
+    often is) it is a mapping that reaches the bound. An LP not solved within ``work_limit`` simplex
+    iterations (or ``time_limit`` seconds) gives the simple bound and None (:func:`solve_lp` says which).
     """
-    if problem.n_pairs == 0:
-        return 0.0, None
-    h = highs_solver(problem, False, time_limit)
-    h.run()
-    if not solved(h):
-        return problem.bound, None
-    x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs]
-    pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
-    return min(problem.bound, float(h.getInfo().objective_function_value)), pairs
+    found = solve_lp(problem, time_limit=time_limit, work_limit=work_limit)
+    return found.bound, found.pairs
 
 
-def lp_bound(problem: Problem, *, time_limit: float | None = None) -> float:
+def lp_bound(problem: Problem, *, time_limit: float | None = None, work_limit: int | None = None) -> float:
     """The LP-relaxation bound of the integer program (an upper bound on the optimum).
 
-    With ``time_limit`` (seconds) an LP that is not solved in time gives the simple bound.
+    An LP not solved within ``work_limit`` simplex iterations (or ``time_limit`` seconds) gives the simple bound.
     """
-    return lp_relaxation(problem, time_limit=time_limit)[0]
+    return lp_relaxation(problem, time_limit=time_limit, work_limit=work_limit)[0]
 
 
-def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Alignment:
-    """Solve the integer program with HiGHS within ``time_limit`` seconds.
+def solve_milp(problem: Problem, *, time_limit: float = DEFAULT_TIME_LIMIT, nodes: int = MILP_MAX_NODES) -> Alignment:
+    """Solve the integer program with HiGHS within ``nodes`` branch-and-bound nodes (and ``time_limit`` seconds,
+    the safety net).
 
     Returns:
         An :class:`Alignment` with ``optimal`` True when its score reaches
-        HiGHS's dual bound, and ``bound`` that dual bound otherwise.
+        HiGHS's dual bound, and ``bound`` that dual bound otherwise; ``timed_out`` where the time limit
+        stopped HiGHS.
     """
     if problem.n_pairs == 0:
         return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, 0.0, True, "milp")
-    h = highs_solver(problem, True, time_limit)
+    h = highs_solver(problem, True, time_limit, nodes=nodes)
     h.run()
+    clock = timed_out(h)
     info = h.getInfo()
     dual = float(info.mip_dual_bound)
     bound = min(problem.bound, dual) if np.isfinite(dual) else problem.bound
-    if int(info.primal_solution_status) != 2:  # no feasible solution found in time
-        return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, float(bound), False, "milp")
+    if int(info.primal_solution_status) != 2:  # no feasible solution found within the limits
+        return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, float(bound), False, "milp", timed_out=clock)
     x = np.asarray(h.getSolution().col_value, dtype=np.float64)[: problem.n_pairs]
     pairs = round_solution(problem.pair_src, problem.pair_tgt, x, problem.n_a, problem.n_b)
     mapping = pairs_to_nodes(problem, pairs)
     score = problem.value(mapping)
     proven = proves(score, bound, integral=problem.integral)
-    return Alignment(mapping, score, float(score if proven else bound), proven, "milp")
+    return Alignment(mapping, score, float(score if proven else bound), proven, "milp", timed_out=clock)
 
 
 def assignment_bound(problem: Problem) -> float:

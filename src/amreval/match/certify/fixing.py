@@ -206,7 +206,8 @@ def fixed_milp(
 
     Returns:
         The integer program's mapping (method ``milp``) where it scores more than ``result``, else
-        ``result``'s; ``optimal`` where the integer program proved its optimum over the pairs left.
+        ``result``'s; ``optimal`` where the integer program proved its optimum over the pairs left;
+        ``timed_out`` where the time limit (the safety net) stopped it.
     """
     if lp.slack is None:
         return solve(problem, time_limit=time_limit)
@@ -222,5 +223,6 @@ def fixed_milp(
     better = score > result.score + _TOL
     mapping, value, method = (found.mapping, score, "milp") if better else (result.mapping, result.score, result.method)
     if found.optimal:
-        return Alignment(mapping, value, value, True, method, result.climbs)
-    return Alignment(mapping, value, _best_left_out(lp, left, found.bound), False, method, result.climbs)
+        return Alignment(mapping, value, value, True, method, result.climbs, timed_out=found.timed_out)
+    bound = _best_left_out(lp, left, found.bound)
+    return Alignment(mapping, value, bound, False, method, result.climbs, timed_out=found.timed_out)

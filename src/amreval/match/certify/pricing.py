@@ -31,6 +31,10 @@ columns are added to the last round's model, so the simplex goes on from the
 last basis and its factorization, where building each round's LP anew and
 handing it the basis cost as much again as HiGHS's own work on a parsed
 document.
+
+The rounds share one budget of simplex iterations (``work_limit``, a count: where
+it runs out is the same on every machine); the time limit is the safety net
+only, and a priced LP it stops says so (:attr:`PricedLP.timed_out`).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from amreval.match.certify import bounds
+from amreval.match.options import DEFAULT_WORK_LIMIT
 from amreval.match.problem import Problem
 
 __all__ = ["priced_lp", "PricedLP"]
@@ -67,7 +72,9 @@ class PricedLP:
     (the restricted LP's solution rounded, a pair index per A node, or None), the rounds,
     the size of the last restricted LP, and ``slack``: per pair, the reduced cost of its
     column in the dual solution that gives ``bound`` (every mapping that uses pair ``p``
-    is worth at most ``bound - slack[p]``), or None when the LP was not solved."""
+    is worth at most ``bound - slack[p]``), or None when the LP was not solved; the simplex
+    iterations of all rounds, and whether the time limit (the safety net, not the work limit)
+    stopped it."""
 
     bound: float
     pairs: np.ndarray | None
@@ -75,6 +82,8 @@ class PricedLP:
     n_pairs: int
     n_terms: int
     slack: np.ndarray | None = None
+    iterations: int = 0
+    timed_out: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -131,6 +140,8 @@ class _GrowingLP:
         self.h: Any = None
         self.col_keys = np.zeros(0, dtype=np.int64)  # the solver's columns' keys, in its order
         self.row_keys = np.zeros(0, dtype=np.int64)  # its group rows' keys (after the node rows), in its order
+        self.iterations = 0  # simplex iterations of all rounds
+        self.timed_out = False  # the last round stopped by the time limit
 
     def _keys(self, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict) -> tuple[np.ndarray, np.ndarray]:
         sp = sub.n_pairs
@@ -139,20 +150,22 @@ class _GrowingLP:
         return cols, np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
 
     def solve(
-        self, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, time_limit: float
+        self, sub: Problem, pairs: np.ndarray, terms: np.ndarray, model: dict, time_limit: float, work_limit: int
     ) -> tuple[np.ndarray, np.ndarray] | None:
-        """The round's LP solved: its duals (rows) and values (columns) in the model's order, or None when
-        HiGHS did not solve it (its time limit)."""
+        """The round's LP solved within ``work_limit`` simplex iterations (and ``time_limit`` seconds, the safety
+        net): its duals (rows) and values (columns) in the model's order, or None when HiGHS did not solve it
+        (:attr:`timed_out` says whether the time limit stopped it)."""
         cols, rows = self._keys(sub, pairs, terms, model)
         n_nodes = self.n_nodes
         if self.h is None:
-            self.h = bounds.highs_solver(sub, False, time_limit, model=model)
+            self.h = bounds.highs_solver(sub, False, time_limit, work_limit=work_limit, model=model)
             self.col_keys, self.row_keys = cols, rows
             col_at = np.arange(len(cols))
             row_at = np.arange(n_nodes + len(rows))
         else:
             h = self.h
             h.setOptionValue("time_limit", float(time_limit))
+            h.setOptionValue("simplex_iteration_limit", int(work_limit))
             h.setOptionValue("presolve", "off")
             col_at = _lookup_unsorted(self.col_keys, cols)
             new_cols = col_at < 0
@@ -200,7 +213,9 @@ class _GrowingLP:
             self.row_keys = np.concatenate([self.row_keys, rows[new_rows][np.argsort(group_at[new_rows])]])
         self.h.run()
         _return_freed()
+        self.iterations += bounds.iterations(self.h)
         if not bounds.solved(self.h):
+            self.timed_out = bounds.timed_out(self.h)
             return None
         solution = self.h.getSolution()
         dual = np.maximum(np.asarray(solution.row_dual, dtype=np.float64), 0.0)[row_at]
@@ -208,13 +223,18 @@ class _GrowingLP:
         return dual, primal
 
 
-def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: float) -> PricedLP:
-    """The LP bound by pricing (see module docs) within ``time_limit`` seconds.
+def priced_lp(
+    problem: Problem, incumbent: np.ndarray | None, *, time_limit: float, work_limit: int = DEFAULT_WORK_LIMIT
+) -> PricedLP:
+    """The LP bound by pricing (see module docs) within ``work_limit`` simplex iterations over all its rounds.
 
     Args:
         problem: the problem.
         incumbent: the best mapping so far as a pair index per A node (-1: none), kept in the LP.
-        time_limit: seconds; when they run out the simple bound is returned.
+        time_limit: seconds, the safety net; when they run out the simple bound is returned, marked
+            ``timed_out``.
+        work_limit: simplex iterations of all rounds (a count: the same on every machine); when they run out
+            the simple bound is returned.
     """
     deadline = time.perf_counter() + time_limit
     P = problem.n_pairs
@@ -228,14 +248,15 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
     while True:
         rounds += 1
         left = deadline - time.perf_counter()
-        if left <= 0:
-            return PricedLP(problem.bound, None, rounds, int(keep.sum()), 0)
+        work_left = work_limit - lp.iterations
+        if left <= 0 or work_left <= 0:
+            return PricedLP(problem.bound, None, rounds, int(keep.sum()), 0, None, lp.iterations, left <= 0)
         sub, pairs, terms = problem.restrict(keep)
         model = bounds.milp_model(sub)
         if len(pairs):
-            found = lp.solve(sub, pairs, terms, model, left)
+            found = lp.solve(sub, pairs, terms, model, left, work_left)
             if found is None:
-                return PricedLP(problem.bound, None, rounds, len(pairs), len(terms))
+                return PricedLP(problem.bound, None, rounds, len(pairs), len(terms), None, lp.iterations, lp.timed_out)
             dual, primal = found
         else:
             # nothing kept (no pair has unary weight): every dual is zero
@@ -334,5 +355,5 @@ def priced_lp(problem: Problem, incumbent: np.ndarray | None, *, time_limit: flo
             # bound - reduced[p], so at most the lower bound less what the reduced cost exceeds the difference
             lowest = min(problem.bound, bound)
             reduced = np.maximum(reduced - (bound - lowest), 0.0)
-            return PricedLP(lowest, chosen, rounds, sp, len(terms), reduced)
+            return PricedLP(lowest, chosen, rounds, sp, len(terms), reduced, lp.iterations)
         keep |= bad

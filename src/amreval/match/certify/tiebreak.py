@@ -28,7 +28,7 @@ Where a main-optimal mapping's bonus reaches the bound, it is the graded optimum
 (proven: no proof here depends on the clock). Otherwise (the main score unproven, no reduced costs,
 or the bound not met on the ladder) :func:`tie_break` returns None and the caller runs
 :func:`~amreval.match.alignment.align` on the graded problem, as before (its restarts, then the integer
-program within the time limit).
+program within its node limit).
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ def _search(problem: Problem, init: np.ndarray | None, search: SearchOptions) ->
     if result.optimal:
         return result
     bound = min(result.bound, assignment_bound(problem))
-    lp = pricing.priced_lp(problem, nodes_to_pairs(problem, result.mapping), time_limit=search.time_limit)
+    incumbent = nodes_to_pairs(problem, result.mapping)
+    lp = pricing.priced_lp(problem, incumbent, time_limit=search.time_limit, work_limit=search.work_limit)
     bound = min(bound, lp.bound)
     if lp.pairs is not None:
         rounded = pairs_to_nodes(problem, lp.pairs)
@@ -119,7 +120,7 @@ def lagrangian_tie_break(problem: Problem, eps: float, bonus_bound: float, searc
         eps: the bonus's weight.
         bonus_bound: an upper bound on any mapping's bonus (the gold coreference items); ``eps * bonus_bound``
             must be below 1 (all bonuses below one main match), else None.
-        search: the search settings (seed; the time limit of the LP's solver).
+        search: the search settings (seed; the work limit and the time limit of the LP's solver).
 
     Returns:
         A mapping of the graded optimum (``optimal``, ``score`` its graded value), or None where this way
@@ -136,7 +137,8 @@ def lagrangian_tie_break(problem: Problem, eps: float, bonus_bound: float, searc
     if not first.optimal:
         return None
     best = float(first.score)
-    lp = pricing.priced_lp(main, nodes_to_pairs(main, first.mapping), time_limit=search.time_limit)
+    incumbent = nodes_to_pairs(main, first.mapping)
+    lp = pricing.priced_lp(main, incumbent, time_limit=search.time_limit, work_limit=search.work_limit)
     if lp.slack is None:
         return None
     # the pairs of mappings worth the optimum (better than one match less)
