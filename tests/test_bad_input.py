@@ -318,6 +318,8 @@ def test_cli_option_values_name_the_option_and_its_range(capsys):
         (["smatch", *files, "--significant", "-1"], "argument --significant: must be an integer >= 0, got -1"),
         (["smatch", *files, "--time-limit", "-1"], "argument --time-limit: must be a finite number of seconds > 0"),
         (["smatch", *files, "--time-limit", "nan"], "argument --time-limit: must be a finite number of seconds > 0"),
+        (["smatch", *files, "--work-limit", "0"], "argument --work-limit: must be an integer >= 1, got 0"),
+        (["docsmatch", *files, "--work-limit", "1e5"], "argument --work-limit: expected an integer >= 1, got '1e5'"),
         (["smatch", *files, "-r", "-1"], "argument -r: must be an integer >= 0, got -1"),
         (["docsmatch", *files, "-j", "0"], "argument -j/--num-workers: must be an integer >= 1, got 0"),
         (["s2match", *files, "--cutoff", "1"], "argument --cutoff: must be in [0, 1), got 1"),
@@ -342,6 +344,9 @@ def test_api_option_values_name_the_option_and_its_range():
         ({"bootstrap": 10, "confidence": 1.5}, r"confidence must be a number between 0 and 1 \(exclusive\), got 1.5"),
         ({"bootstrap": 10, "confidence": -1}, r"confidence must be a number between 0 and 1 \(exclusive\), got -1"),
         ({"time_limit": float("nan")}, "time_limit must be a positive number of seconds, got nan"),
+        ({"work_limit": 0}, r"work_limit must be an integer >= 1 \(simplex iterations\), got 0"),
+        ({"work_limit": 1e5}, r"work_limit must be an integer >= 1 \(simplex iterations\), got 100000.0"),
+        ({"work_limit": True}, r"work_limit must be an integer >= 1 \(simplex iterations\), got True"),
     ]
     for options, message in cases:
         with pytest.raises(InputError, match=message):

@@ -26,6 +26,7 @@ def test_a_batch_gives_each_example_its_counts():
         "optimal": [True, True, True],
         "unreadable": [False, True, False],
         "over_budget": [False, False, False],
+        "timed_out": [False, False, False],
     }
     totals = corpus_counts(out)
     assert (totals["match"], totals["test"], totals["gold"], totals["n_unreadable"]) == (5, 6, 10, 1)

@@ -195,7 +195,7 @@ def _train_and_evaluate(data_dir, tmp_path):
     out = trainer.evaluate()
     assert trainer.state.log_history[-1] == out | {"step": 40}
     names = ["precision", "recall", "f1", "match", "test", "gold", "n_pairs", "n_optimal", "n_unreadable"]
-    names += ["n_unproven", "gap", "n_over_budget", "n_generations", "n_intact", "n_repaired"]
+    names += ["n_unproven", "gap", "n_over_budget", "n_timed_out", "n_generations", "n_intact", "n_repaired"]
     assert {f"eval_smatch_{n}" for n in names} <= set(out)
     assert {k for k in out if k.startswith("eval_smatch_")} == {f"eval_smatch_{n}" for n in names}
     assert out["eval_smatch_n_generations"] == out["eval_smatch_n_pairs"] == 8

@@ -123,7 +123,7 @@ def test_the_lp_stops_at_its_work_limit_the_same_way_on_any_machine(monkeypatch)
 
 def test_the_integer_program_stops_at_its_node_limit():
     problem = random_document(random.Random(3), "whole")
-    assert MILP_MAX_NODES == 200
+    assert MILP_MAX_NODES == 10
     solved = solve_milp(problem)
     assert solved.optimal and not solved.timed_out
     # no node at all: HiGHS stops before its root, the simple bound, by the count

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["smatch_batch", "corpus_counts", "BATCH_COLUMNS"]
 
 #: The columns :func:`smatch_batch` adds.
-BATCH_COLUMNS = ("match", "test", "gold", "optimal", "unreadable", "over_budget")
+BATCH_COLUMNS = ("match", "test", "gold", "optimal", "unreadable", "over_budget", "timed_out")
 
 
 def smatch_batch(
@@ -71,7 +71,7 @@ def smatch_batch(
             without, the positions in the batch.
         prediction_column, reference_column: the columns' names (pass them in ``fn_kwargs``).
         **search: the search settings of :func:`~amreval.scores.smatch.smatch` (``solver``, ``restarts``,
-            ``seed``, ``time_limit``).
+            ``seed``, ``time_limit``, ``work_limit``).
 
     Returns:
         The columns of :data:`BATCH_COLUMNS`, one value per example.
@@ -110,13 +110,15 @@ def smatch_batch(
         out["optimal"].append(bool(s.optimal))
         out["unreadable"].append(bool(errors))
         out["over_budget"].append(bool(s.over_budget))
+        out["timed_out"].append(bool(s.timed_out))
     return out
 
 
 def corpus_counts(scored: Any) -> dict[str, float | int]:
     """The corpus score of examples scored by :func:`smatch_batch` (a Dataset or a mapping of its columns):
-    summed counts, the number of pairs proven optimal, unreadable and over the memory budget (where the
-    examples have that column), micro-averaged precision, recall, F1."""
+    summed counts, the number of pairs proven optimal, unreadable, over the memory budget and stopped by the
+    time limit (the search's safety net; where the examples have those columns), micro-averaged precision,
+    recall, F1."""
     from amreval.scores.f1 import prf
 
     match, test, gold = (sum(scored[c]) for c in ("match", "test", "gold"))
@@ -132,4 +134,5 @@ def corpus_counts(scored: Any) -> dict[str, float | int]:
         "n_optimal": sum(bool(x) for x in scored["optimal"]),
         "n_unreadable": sum(bool(x) for x in scored["unreadable"]),
         "n_over_budget": sum(bool(x) for x in scored["over_budget"]) if "over_budget" in scored else 0,
+        "n_timed_out": sum(bool(x) for x in scored["timed_out"]) if "timed_out" in scored else 0,
     }

@@ -98,7 +98,7 @@ def score_generations(
             (:func:`~amreval.scores.docsmatch.coref_setting`).
         num_workers: DocSmatch: documents scored in that many processes.
         **search: the search settings of :func:`amreval.smatch` (``solver``, ``restarts``, ``seed``,
-            ``time_limit``).
+            ``time_limit``, ``work_limit``).
 
     Returns:
         The score's numbers (``precision``, ``recall``, ``f1``, ``match``, ``test``, ``gold``,

@@ -41,9 +41,9 @@ DEFAULT_WORK_LIMIT = 200_000
 #: Seconds per problem, counted from the start of its search: a safety net, not the limit that decides. The
 #: work limits (:data:`DEFAULT_WORK_LIMIT` and the search's counts) end every search measured well within it
 #: (the longest, a 1000-sentence document with the coreference sub-score, took 143 s in all on a machine with
-#: twice as many busy processes as cores); a pair the clock stops is marked (``timed_out``), since where it
-#: stopped depends on the machine's speed and load. (Until the work limits, 30 s per problem decided, and a
-#: document proven on a quiet machine could end unproven under load.)
+#: twice as many busy processes as cores, the hardest sentence-level pair 93 s); a pair the clock stops is
+#: marked (``timed_out``), since where it stopped depends on the machine's speed and load. (Until the work
+#: limits, 30 s per problem decided, and a document proven on a quiet machine could end unproven under load.)
 DEFAULT_TIME_LIMIT = 600.0
 
 

@@ -175,7 +175,8 @@ def alignment_diff(
             one a score was computed on): for each predicted node in
             :func:`~amreval.match.triples.graph_triples` order, the gold node or -1.
             When given, nothing is searched.
-        **search: ``solver``, ``restarts``, ``seed``, ``time_limit``: as for :func:`amreval.scores.smatch.smatch`.
+        **search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``work_limit``: as for
+            :func:`amreval.scores.smatch.smatch`.
 
     Returns:
         An :class:`AlignmentDiff`; it does not need Graphviz.

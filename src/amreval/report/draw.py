@@ -383,7 +383,7 @@ def alignment_dot(
             e.g. ``kitten / cat (0.78)``.
         scores: ``(name, precision, recall, f1)`` shown in the legend in place of the
             triple counts' scores (e.g. S²match's graded scores).
-        **search: ``solver``, ``restarts``, ``seed``, ``time_limit``: as for :func:`alignment_diff`.
+        **search: ``solver``, ``restarts``, ``seed``, ``time_limit``, ``work_limit``: as for :func:`alignment_diff`.
 
     Returns:
         The :class:`graphviz.Digraph`.
