@@ -67,8 +67,8 @@ the certified default; every row proven by the climb) against the estimate:
 distinct concepts and the star 28 s each. Before, every one from the 549-node chain on was refused by the LP's
 worst case; ``random8x20 600``, which reaches the LP, peaked at 244 MiB against an LP estimate of 2.2 GiB.)
 
-Run: ``python benchmarks/bench_budget.py`` (about 5 minutes: the calibration's LPs run to their 30 s time
-limit; not in ``make bench``), ``--quick`` (no calibration, under a minute), ``--compare SRC`` (the refusal
+Run: ``python benchmarks/bench_budget.py`` (the calibration's LPs run to their work limit; not in ``make
+bench``), ``--quick`` (no calibration, under a minute), ``--compare SRC`` (the refusal
 and corpus timings of another checkout too, e.g. ``--compare ../main``). The figures are saved to
 ``benchmarks/results/budget.json``.
 """

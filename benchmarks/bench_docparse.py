@@ -27,8 +27,8 @@ maximum RSS; best of ``--runs``, the largest peak):
 
 * ``amreval docsmatch -f PRED GOLD --json --no-coref-subscore`` (the main score alone), and the same
   with ``--coref-subscore``
-  (the certified default: seed 0, 19 restarts, 30 s per document for the integer
-  program), side by side, with the ratio of the two;
+  (the certified default: seed 0, 19 restarts, its work limits; the time limit a
+  safety net), side by side, with the ratio of the two;
 * the reference ``doc-smatch -r 0`` and ``-r 4`` (PyPI ``docAMR==0.1.1``,
   ``--coref-subscore --pr --significant 6``) under an address-space cap
   (8 GB) and a time limit (300 s), run once (``--peer-runs``), up to 200 sentences;
@@ -53,7 +53,7 @@ sentence groups), the ``coupling`` (block by block, the blocks made to agree; it
 block-by-block bound), the ``assignment`` bound, the ``LP``,
 ``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
-``unproven`` where the time limit ran out. With ``--coref-subscore`` the tie-break
+``unproven`` where a work limit (or the time limit's safety net) ran out. With ``--coref-subscore`` the tie-break
 (``amreval.match.certify.tiebreak.tie_break``) is wrapped too: ``tie-break (step)`` where it proved the
 graded optimum (by the graded problem's own steps, or by the main optimum and the Lagrangian bound on
 the bonus), ending with that step; ``tie-break left`` and then the graded search's own record where it
@@ -406,8 +406,8 @@ def child(pred_doc: str, gold_doc: str, pred_sent: str, gold_sent: str, runs: in
         if what.startswith("doc"):
             if what == "doc":
                 out["doc_coref_f1"] = r.coref_f1
-            # the first run's records; what proved the document in each run (the integer program
-            # works within a time limit, so a loaded machine can leave a run unproven)
+            # the first run's records; what proved the document in each run (the same in every run: the
+            # search stops at counts, unless the time limit's safety net stopped it)
             out[f"{what}_proofs"], out[f"{what}_proven_by_runs"] = first, [p[-1] for p in per_run]
         else:
             out["sent_proven_by"] = dict(Counter(rec["proven_by"] for rec in first))

@@ -360,7 +360,7 @@ def test_a_misspelt_keyword_is_named_with_the_search_settings():
 
     pair = (["(a / b)"], ["(a / b)"])
     config = smatch(*pair, restarts=4, seed=1).config.as_string()
-    assert config.startswith("solver=exact,restarts=4,seed=1,time_limit=600,work_limit=200000,score=smatch,")
+    assert config.startswith("solver=exact,restarts=4,seed=1,time_limit=600,work_limit=50000,score=smatch,")
     calls = [
         lambda: smatch(*pair, restart=4),
         lambda: smatch_pair("(a / b)", "(a / b)", restart=4),

@@ -64,7 +64,7 @@ Args:
         "auto") sets this default for the loaded metric; any other config name is an error.
     time_limit (float): seconds per document, the certified search's safety net (default 600): its steps stop at
         counts, the same on every machine; a document the clock stops first is counted in `n_timed_out`.
-    work_limit (int): simplex iterations of HiGHS per LP bound of a document (default 200,000): a count, so
+    work_limit (int): simplex iterations of HiGHS per LP bound of a document (default 50,000): a count, so
         scores and proofs are the same on every machine and under any load.
     restarts (int): random restarts of hill climbing after the greedy start (default 19).
     seed (int): seed of the random restarts (default 0); same inputs and seed, same result.

@@ -59,7 +59,7 @@ def test_smatch_json_has_counts_and_config(capsys):
     data = json.loads(out)
     assert (data["match"], data["test"], data["gold"], data["n_optimal"]) == (25, 27, 28, 3)
     assert data["config"].startswith(
-        "solver=exact,restarts=19,seed=3,time_limit=600,work_limit=200000,score=smatch,amreval="
+        "solver=exact,restarts=19,seed=3,time_limit=600,work_limit=50000,score=smatch,amreval="
     )
     assert [p["match"] for p in data["pairs"]] == [9, 7, 9]
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLD = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))"
 # the second sentence loses its ARG0, one of the two coref edges into c
 PRED = "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01))"
-CONFIG = "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=tiebreak,amreval="
+CONFIG = "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=docsmatch,coref=tiebreak,amreval="
 BODY = "# my-parser\n\nA BART AMR parser fine-tuned on AMR 3.0.\n\n## Evaluation\n\nSee the metadata.\n"
 
 
@@ -328,7 +328,7 @@ def test_a_score_the_clock_stopped_says_so_in_the_card_and_both_config_lines_nam
     # the config line before the work limit (time_limit=30, no work_limit) and after it name the same metric
     for config in (
         "solver=exact,restarts=19,seed=0,time_limit=30,score=docsmatch,coref=tiebreak,amreval=0.1.0",
-        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=tiebreak,amreval=0.1.0",
+        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=docsmatch,coref=tiebreak,amreval=0.1.0",
     ):
         [entry] = eval_results({"f1": 0.5, "config": config}, keys=["f1"])
         assert (entry.metric_type, entry.metric_name, entry.metric_config) == ("docsmatch", "DocSmatch F1", config)

@@ -82,7 +82,9 @@ def test_unknown_solver_and_bad_restarts():
         SearchOptions(restarts=-1)
     with pytest.raises(InputError, match="time_limit must be a positive number of seconds, got 0"):
         SearchOptions(time_limit=0)
-    assert SearchOptions(restarts=4) == SearchOptions("exact", 4, 0, 30.0)
+    assert SearchOptions(restarts=4) == SearchOptions("exact", 4, 0, 600.0, 50_000)
+    with pytest.raises(InputError, match=r"work_limit must be an integer >= 1 \(simplex iterations\), got -5"):
+        SearchOptions(work_limit=-5)
     with pytest.raises(InputError, match="restarts must be >= 0"):
         hill_climb(p, restarts=-1)
 

@@ -148,7 +148,7 @@ def test_a_small_work_limit_leaves_the_same_unproven_result_on_any_machine(monke
 
 
 def test_the_work_limit_is_a_search_setting():
-    assert SearchOptions().work_limit == DEFAULT_WORK_LIMIT == 200_000
+    assert SearchOptions().work_limit == DEFAULT_WORK_LIMIT == 50_000
     assert SearchOptions(work_limit=np.int64(5)).work_limit == 5
     assert SearchOptions.from_keywords(work_limit=7).with_seed(3).work_limit == 7
     r = smatch(["(a / b)"], ["(x / b)"], work_limit=12)

@@ -185,11 +185,11 @@ def test_two_processes_equal_one_compute(distributed, metric):
     assert (everything["n_pairs"], everything["match"], everything["test"], everything["gold"]) == (6, 57, 67, 63)
     assert everything["config"] == rank0["contiguous"]["config"]
     assert everything["config"].startswith(
-        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=tiebreak,"
+        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=docsmatch,coref=tiebreak,"
     )
     strided = rank0["strided"]
     assert strided["config"].startswith(
-        "solver=exact,restarts=5,seed=3,time_limit=600,work_limit=200000,score=docsmatch,coref=tiebreak,fine_grained=True,"
+        "solver=exact,restarts=5,seed=3,time_limit=600,work_limit=50000,score=docsmatch,coref=tiebreak,fine_grained=True,"
     )
     assert len(strided["per_document_f1"]) == 6 and "srl_f1" in strided
 

@@ -29,7 +29,8 @@ DOCSMATCH = {
     "solver": None,  # the config name's solver, else exact
     "restarts": 19,
     "seed": 0,
-    "time_limit": 30.0,
+    "time_limit": 600.0,
+    "work_limit": 50_000,
     "num_workers": 1,
     "strict": False,
     "progress": None,
@@ -52,7 +53,8 @@ SMATCH = {
     "solver": None,  # the config name's solver, else exact
     "restarts": 19,
     "seed": 0,
-    "time_limit": 30.0,
+    "time_limit": 600.0,
+    "work_limit": 50_000,
     "num_workers": 1,
     "strict": False,
     "progress": None,
@@ -81,7 +83,8 @@ MFBETA = {
     "solver": "exact",
     "restarts": 19,
     "seed": 0,
-    "time_limit": 30.0,
+    "time_limit": 600.0,
+    "work_limit": 50_000,
     "batch_size": None,  # the parser's own
     "device": None,
     "dtype": None,

@@ -58,7 +58,7 @@ def test_the_examples_hand_counted(metric):
     assert out["per_sentence_f1"] == pytest.approx([1.0, 8 / 9, 12 / 14], abs=1e-15)
     assert (
         out["config"]
-        == "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=smatch,amreval=" + out["config"][-5:]
+        == "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=smatch,amreval=" + out["config"][-5:]
     )
     assert "score" not in out and (out["n_pairs"], out["n_optimal"], out["n_unreadable"]) == (3, 3, 0)
     # pred2: ex.1 6 of 6 (no go ARG0), ex.2 3 of 4 (boy for girl), ex.3 6 of 6 (no direction): 15 of 16

@@ -68,7 +68,7 @@ def test_meaning_form_and_mf_by_hand():
     assert list(d)[:6] == ["mf_beta", "mf_1", "mf_0.5", "mf_2", "meaning", "form"]
     assert ",lm_kind=causal,clean=none," in d["config"] and r.config.as_dict()["clean"] == "none"
     assert d["config"].startswith(
-        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=mfbeta,beta=2.0,tolerance=0.05"
+        "solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=mfbeta,beta=2.0,tolerance=0.05"
     )
 
 

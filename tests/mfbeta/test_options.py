@@ -146,8 +146,8 @@ def test_an_unknown_or_refused_keyword_and_an_option_value_of_the_wrong_class():
         mfbeta_options(shortcuts={"restart": 4})
     assert str(error.value) == (
         "unexpected keyword argument 'restart' (search settings: solver, restarts, seed, time_limit, work_limit; "
-        "MFβ settings: lm, lm_kind, scorer, tolerance, device, dtype, max_tokens, cache, parser, batch_size, vectors, cutoff, "
-        "diffsense, num_workers)"
+        "MFβ settings: lm, lm_kind, scorer, tolerance, device, dtype, max_tokens, cache, parser, batch_size, vectors, "
+        "cutoff, diffsense, num_workers)"
     )
     with pytest.raises(TypeError, match=r"^unexpected keyword argument 'vectors' \(search settings: .*batch_size, "):
         mfbeta_options(shortcuts={"vectors": V}, refused=("vectors",))
@@ -177,7 +177,7 @@ def test_mfbeta_the_same_by_shortcuts_and_by_option_values():
     assert options.meaning_counts == (6.4, 9, 11) and options.acceptable == [True, True] and options.form == 1.0
     assert options.mf_beta == pytest.approx(5 * 0.64 / (4 * 0.64 + 1))  # Meaning 2 * 6.4 / 20, β = 2
     assert options.config.as_string().split(",amreval=")[0] == (
-        "solver=exact,restarts=3,seed=7,time_limit=600,work_limit=200000,score=mfbeta,beta=2.0,tolerance=0.25,lm=gpt2,"
+        "solver=exact,restarts=3,seed=7,time_limit=600,work_limit=50000,score=mfbeta,beta=2.0,tolerance=0.25,lm=gpt2,"
         "lm_kind=causal,clean=none,cutoff=0.6,diffsense=0.4,top=graded,vectors=<dict>"
     )
     with pytest.raises(InputError, match=r"^cutoff= and meaning= given together: cutoff is a field of meaning; "):
@@ -221,7 +221,7 @@ def test_document_mfbeta_the_same_by_shortcuts_and_by_option_values():
     # 0.1 / 0.4 = 0.25 >= 0.5 - 0.25: acceptable
     assert (options.pref_scores, options.acceptable, options.form) == ([0.25], [True], 1.0)
     assert options.config.as_string().split(",amreval=")[0] == (
-        "solver=exact,restarts=19,seed=2,time_limit=600,work_limit=200000,score=mfbeta,level=document,beta=1.0,tolerance=0.25,"
+        "solver=exact,restarts=19,seed=2,time_limit=600,work_limit=50000,score=mfbeta,level=document,beta=1.0,tolerance=0.25,"
         "lm=gpt2,lm_kind=causal,window=none,stride=none,split=rules,rep=docamr,meaning=docsmatch"
     )
     with pytest.raises(TypeError, match=r"^unexpected keyword argument 'vectors'"):

@@ -138,7 +138,7 @@ def test_smatch_s_numbers_by_hand():
         "score": "smatch",
     }
     assert config == (
-        f"solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=smatch,amreval={amreval.__version__}"
+        f"solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=smatch,amreval={amreval.__version__}"
     )
 
 
@@ -160,12 +160,12 @@ def test_the_settings_as_data_by_hand():
         "restarts": 2,
         "seed": 7,
         "time_limit": 600.0,
-        "work_limit": 200000,
+        "work_limit": 50000,
         "strict": True,
         "amreval": "0",
     }
     assert json.dumps(config.as_dict()) == (
-        '{"score": "smatch", "solver": "exact", "restarts": 2, "seed": 7, "time_limit": 600.0, "work_limit": 200000, '
+        '{"score": "smatch", "solver": "exact", "restarts": 2, "seed": 7, "time_limit": 600.0, "work_limit": 50000, '
         '"strict": true, "amreval": "0"}'
     )
 

@@ -63,11 +63,11 @@ Example:
         - type: docsmatch
           value: 0.9412
           name: DocSmatch F1
-          config: solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=...,amreval=...
+          config: solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=docsmatch,coref=...,amreval=...
         - type: docsmatch
           value: 0.8
           name: DocSmatch coref F1
-          config: solver=exact,restarts=19,seed=0,time_limit=600,work_limit=200000,score=docsmatch,coref=...,amreval=...
+          config: solver=exact,restarts=19,seed=0,time_limit=600,work_limit=50000,score=docsmatch,coref=...,amreval=...
     ---
     # my-parser
     <BLANKLINE>

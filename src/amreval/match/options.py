@@ -32,12 +32,13 @@ DEFAULT_SOLVER: Solver = "exact"
 DEFAULT_RESTARTS = 19
 #: Simplex iterations of HiGHS allowed to each LP bound of a problem (the LP relaxation, or the priced LP over
 #: all its rounds): a count, so where the certified search stops, and so its score, mapping and proof, are the
-#: same on every machine and under any load. Five times the most any LP of the measured documents needed
-#: (39,914: a 200-sentence parser document with over-merged coreference chains; the 1000-sentence ones needed
-#: at most 10,311). HiGHS's integer program is held by counts of its own (at most
-#: :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` branch-and-bound nodes, tried on problems of at most
-#: :data:`~amreval.match.alignment.MILP_MAX_COLUMNS` columns).
-DEFAULT_WORK_LIMIT = 200_000
+#: same on every machine and under any load. Above the most any LP of the measured data needed (39,914: a
+#: 200-sentence parser document with over-merged coreference chains; 15,793 the most of a document proven; the
+#: 1000-sentence ones at most 10,311), and low enough for the slowest LPs seen (dense random graphs of the
+#: memory benchmark, 2 ms an iteration on a quiet machine) to stop within about 100 s. HiGHS's integer program
+#: is held by counts of its own (at most :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` branch-and-bound
+#: nodes, tried on problems of at most :data:`~amreval.match.alignment.MILP_MAX_COLUMNS` columns).
+DEFAULT_WORK_LIMIT = 50_000
 #: Seconds per problem, counted from the start of its search: a safety net, not the limit that decides. The
 #: work limits (:data:`DEFAULT_WORK_LIMIT` and the search's counts) end every search measured well within it
 #: (the longest, a 1000-sentence document with the coreference sub-score, took 143 s in all on a machine with
@@ -91,7 +92,7 @@ class SearchOptions:
 
     Example:
         >>> SearchOptions(restarts=4)
-        SearchOptions(solver='exact', restarts=4, seed=0, time_limit=600.0, work_limit=200000)
+        SearchOptions(solver='exact', restarts=4, seed=0, time_limit=600.0, work_limit=50000)
         >>> SearchOptions(solver="fast")
         Traceback (most recent call last):
         ...
@@ -131,7 +132,7 @@ class SearchOptions:
 
         Example:
             >>> SearchOptions.from_keywords(restarts=4, seed=1)
-            SearchOptions(solver='exact', restarts=4, seed=1, time_limit=600.0, work_limit=200000)
+            SearchOptions(solver='exact', restarts=4, seed=1, time_limit=600.0, work_limit=50000)
             >>> SearchOptions.from_keywords(restart=4)
             Traceback (most recent call last):
             ...
@@ -158,7 +159,7 @@ class SearchOptions:
 
         Example:
             >>> SearchOptions(restarts=4).with_seed(7)
-            SearchOptions(solver='exact', restarts=4, seed=7, time_limit=600.0, work_limit=200000)
+            SearchOptions(solver='exact', restarts=4, seed=7, time_limit=600.0, work_limit=50000)
         """
         if not _is_integer(seed):
             raise InputError(f"seed must be an integer, got {seed!r}")

@@ -12,7 +12,7 @@ makes the one-line form that the command line and the metrics print.
 
 Example:
     >>> Config("smatch", SearchOptions(restarts=4)).as_string().rsplit(",", 1)[0]
-    'solver=exact,restarts=4,seed=0,time_limit=600,work_limit=200000,score=smatch'
+    'solver=exact,restarts=4,seed=0,time_limit=600,work_limit=50000,score=smatch'
     >>> isinstance(Config("smatch"), Result)
     True
 """

@@ -164,7 +164,7 @@ def smatch(
             * ``restarts``: random starts of hill climbing after the greedy one (smatch's
               ``-r``; default 19, climbs stop early once one reaches the bound);
             * ``seed``: seed of the random starts; the same inputs and seed give the same result;
-            * ``work_limit``: simplex iterations of HiGHS per LP bound of a pair (default 200,000;
+            * ``work_limit``: simplex iterations of HiGHS per LP bound of a pair (default 50,000;
               :data:`~amreval.match.options.DEFAULT_WORK_LIMIT`): with the search's other counts it decides
               where a search stops, the same on every machine;
             * ``time_limit``: seconds per pair, the safety net (default 600): a pair it stops is counted in
