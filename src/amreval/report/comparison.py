@@ -95,11 +95,12 @@ def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
     """The comparison as the command line prints it: systems ranked, tests, breakdown, items that differ most."""
     stat = _stat_label(cmp.statistic)
     first = cmp.tests[0]
-    exact = ", exact" if first.exact else ""
+    # an exact permutation test enumerates every swap pattern: its resample count is a ceiling, not what ran
+    runs = f"exact, all {2**cmp.n_items} swaps" if first.exact else f"{first.n_resamples} resamples"
     what = stat if cmp.score == cmp.statistic else f"{_label(cmp.score)} {stat}"
     lines = [
         f"{what} of {cmp.n_items} items; {first.test} test ({first.alternative}, "
-        f"{first.n_resamples} resamples{exact}, seed {first.seed}); intervals: paired bootstrap",
+        f"{runs}, seed {first.seed}); intervals: paired bootstrap",
         "",
     ]
     pct = f"{100 * first.confidence:g}% CI"
