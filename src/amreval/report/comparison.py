@@ -26,6 +26,7 @@ from amreval.scores.f1 import UNDEFINED_TEXT, score_text
 
 __all__ = [
     "summary_text",
+    "test_runs",
     "items_csv",
     "differences_svg",
     "comparison_svg",
@@ -91,12 +92,17 @@ def _test_line(t: PairedTest, digits: int, statistic: str) -> str:
     )
 
 
+def test_runs(t: PairedTest, n_items: int) -> str:
+    """What a paired test ran: ``10000 resamples``, or for an exact permutation test ``exact, all 8 swaps`` (every
+    swap pattern of the items enumerated: the resample count was only a ceiling)."""
+    return f"exact, all {2**n_items} swaps" if t.exact else f"{t.n_resamples} resamples"
+
+
 def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
     """The comparison as the command line prints it: systems ranked, tests, breakdown, items that differ most."""
     stat = _stat_label(cmp.statistic)
     first = cmp.tests[0]
-    # an exact permutation test enumerates every swap pattern: its resample count is a ceiling, not what ran
-    runs = f"exact, all {2**cmp.n_items} swaps" if first.exact else f"{first.n_resamples} resamples"
+    runs = test_runs(first, cmp.n_items)
     what = stat if cmp.score == cmp.statistic else f"{_label(cmp.score)} {stat}"
     lines = [
         f"{what} of {cmp.n_items} items; {first.test} test ({first.alternative}, "
