@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -118,12 +118,15 @@ class DocPairScore(PairScore):
     Attributes:
         coref: coref counts (when asked).
         fine_grained: ``measure -> [match, test, gold]`` (when asked).
+        fine_grained_over_budget: one of the fine-grained measures' re-alignments was over the memory
+            budget and was aligned within it (:mod:`amreval.match.approximate`): its match is a lower bound.
         aspects: SMATCH++'s aspect counts of the documents (when asked).
     """
 
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
     aspects: AspectPair | None = None
+    fine_grained_over_budget: bool = field(default=False, repr=False)
 
 
 @dataclass
@@ -346,7 +349,9 @@ def score_docsmatch_pair(
 
         def aligner(x: Triples, y: Triples, sub: Candidates | None, init: np.ndarray | None) -> int:
             problem = build_within_budget(encode_pair(x, y), strict=search.strict, allowed=sub)
-            return int(round(align(problem, fine, init=init).score))
+            found = align(problem, fine, init=init)
+            score.fine_grained_over_budget |= bool(found.over_budget)
+            return int(round(found.score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
     if aspects is not None:
