@@ -160,7 +160,8 @@ class DocsmatchResult(SmatchResult):
         """``coref_*``, ``coref_<category>_*``, ``noncoref_*``, ``<measure>_*`` and ``aspect_<name>_*``
         (:func:`~amreval.scores.doc_aspects.aspect_numbers`) when computed: precision, recall and F1 (None
         where there is nothing to score) and the counts ``_match``, ``_test``, ``_gold``; with the aspects,
-        ``aspect_n_unproven``, the documents with an aspect alignment not proven optimal."""
+        ``aspect_n_unproven``, the documents with an aspect alignment not proven optimal, and
+        ``aspect_n_over_budget``, those with one over the memory budget (aligned within it)."""
         rows: list[tuple[str, tuple[float, int, int]]] = []
         if self.coref is not None:
             rows.append(("coref", self.coref.total))
@@ -178,6 +179,7 @@ class DocsmatchResult(SmatchResult):
             out[f"{name}_match"], out[f"{name}_test"], out[f"{name}_gold"] = counts
         if self.aspects is not None:
             out["aspect_n_unproven"] = sum(not p.optimal for p in self.aspects.pairs)
+            out["aspect_n_over_budget"] = len(self.aspects.over_budget)
 
 
 def docsmatch_pair(
@@ -278,7 +280,14 @@ def score_docsmatch_pair(
 
             aligned = (int(scored.match), found.mapping, bool(found.optimal))
             scored.aspects = doc_aspect_pair(
-                pred, gold, aspects, search, standardize=standardize, rules=rules, aligned=aligned
+                pred,
+                gold,
+                aspects,
+                search,
+                standardize=standardize,
+                rules=rules,
+                aligned=aligned,
+                aligned_over_budget=bool(found.over_budget),
             )
         return scored
     a, b = graph_triples(pred), graph_triples(gold)
@@ -417,11 +426,12 @@ def docsmatch(
     coref = coref_setting(coref, standardize)
     fine_grained = bool(check_bool("fine_grained", fine_grained))
     rules = _aspect_rules(aspects, frames)
+    preds, refs = list(predictions), list(references)
     options = SearchOptions.from_keywords(**search)
     config = _config(coref, fine_grained, standardize, strict, options, aspects, bool(rules))
     base = score_corpus(
-        predictions,
-        references,
+        preds,
+        refs,
         partial(
             score_docsmatch_pair,
             coref=coref,
@@ -450,11 +460,15 @@ def docsmatch(
             m: [sum(p.fine_grained[m][k] for p in pairs if p.fine_grained) for k in range(3)] for m in MEASURES
         }
     if aspects is not None:
+        from amreval.scores.aspects import warn_aspects_over_budget
         from amreval.scores.doc_aspects import aspect_reading, doc_aspect_result
 
         # every pair has its aspects (an unreadable prediction is scored as an empty graph)
         scored = [p.aspects for p in pairs if p.aspects is not None]
-        result.aspects = doc_aspect_result(aspects, aspect_reading(standardize), scored, bool(rules))
+        result.aspects = doc_aspect_result(
+            aspects, aspect_reading(standardize), scored, bool(rules), result.unreadable_predictions
+        )
+        warn_aspects_over_budget(result.aspects, preds, refs)
     return result
 
 
