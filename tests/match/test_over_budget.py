@@ -221,6 +221,16 @@ def test_docsmatch_and_s2match_score_a_pair_over_the_budget(monkeypatch):
         docsmatch([SWAPPED[0]], [SWAPPED[1]], strict=True)
 
 
+def test_s2match_of_a_graph_against_itself_is_proven_without_the_search(monkeypatch, recwarn):
+    # equal concepts earn 1, the most a triple earns under S²match: the identity is its optimum too, so a pair
+    # the same up to names needs no problem, within the budget or over it (as Smatch's)
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
+    vectors = WordVectors.from_dict({"x": [1.0, 0.0], "y": [0.0, 1.0]})
+    s = s2match([SWAPPED[0]], ["(p / x :r (q / y))"], vectors=vectors)
+    assert (s.match, s.n_optimal, s.as_dict()["n_over_budget"], s.pairs[0].mapping.tolist()) == (4.0, 1, 0, [0, 1])
+    assert not [w for w in recwarn if issubclass(w.category, AmrevalWarning)]
+
+
 def test_score_generations_counts_a_generation_over_the_budget(monkeypatch):
     from amreval.hub.trainer import score_generations
 

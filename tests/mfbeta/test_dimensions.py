@@ -242,16 +242,18 @@ def test_a_dimension_over_the_budget_whose_meaning_fits(monkeypatch):
     from amreval.mfbeta.score import mfbeta
 
     # the roles differ: Meaning's problem has no term (9 instance cells and TOP: 10 entries), the unlabeled
-    # graphs' has four (every edge one label); no_wsd's is Meaning's
-    pair = ("(a / x :r (b / y) :s (c / z))", "(a / x :t (b / y) :u (c / z))")
+    # graphs' has four (every edge one label; z and w differ, so they are not the same graph up to names and
+    # identity does not apply); no_wsd's is Meaning's
+    pair = ("(a / x :r (b / y) :s (c / z))", "(a / x :t (b / y) :u (c / w))")
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", problem_module.memory_estimate(0, 10))
     kw = dict(reference_amrs=[pair[1]], prediction_amrs=[pair[0]], scorer=Fixed(), vectors=XY)
     with pytest.warns(AmrevalWarning, match=r"in Meaning by dimension \(s2align\) .*line 1\): unlabeled\)"):
         r = mfbeta(["a"], ["a"], dimensions="s2align", **kw)
-    # Meaning 4 of 6 (three instances and TOP), proven within the budget; unlabeled 6 of 6 over it (the
-    # climb keeps each node's own position and matches both label edges: the bound, proven)
-    assert (r.meaning_items, r.over_budget, r.dimension_over_budget) == ([(4.0, 6, 6)], [], [0])
-    assert r.dimension_items is not None and r.dimension_items[0]["unlabeled"] == (6.0, 6, 6)
+    # Meaning 3 of 6 (x, y and TOP; z and w have no vectors), proven within the budget; unlabeled 5 of 6 over
+    # it (x, y, TOP and both label edges), which reaches the node bound: a-a 3 (x, TOP, half of each edge), b-b
+    # 1.5 (y, half an edge), c-c 0.5
+    assert (r.meaning_items, r.over_budget, r.dimension_over_budget) == ([(3.0, 6, 6)], [], [0])
+    assert r.dimension_items is not None and r.dimension_items[0]["unlabeled"] == (5.0, 6, 6)
     assert (r.as_dict()["n_over_budget"], r.as_dict()["dimension_n_over_budget"]) == (0, 1)
     assert "strict" not in r.config.as_string()
     with pytest.raises(TooLargeError, match=r"^pair #0 \(prediction AMR #0, .*the alignment problem of 3 x 3 nodes"):

@@ -75,10 +75,8 @@ import numpy as np
 
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
-from amreval.match.alignment import align
-from amreval.match.approximate import build_within_budget
 from amreval.match.options import SearchOptions
-from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.match.triples import Triples, graph_triples
 from amreval.mfbeta.combine import mf_beta
 from amreval.mfbeta.graphs import given_parses, gold_graphs
 from amreval.scores.corpus_statistics import Statistic, prf_undefined, prf_values
@@ -86,7 +84,7 @@ from amreval.scores.docsmatch import score_docsmatch_pair
 from amreval.scores.f1 import prf_or_none, score_text
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
 from amreval.scores.harness import pair_search, warn_over_budget
-from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, similarity_matrix
+from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, graded_alignment, similarity_matrix
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
 from amreval.scores.workers import map_pairs, pair_name
 
@@ -192,10 +190,7 @@ def _graded(
     for q, (r, j, _) in enumerate(b.attributes):
         if r == "TOP":
             weights[q] = sim[top_a[0], j] if top_a else 0.0
-    problem = build_within_budget(
-        encode_pair(a, b), strict=search.strict, instance_weights=sim, b_weights=(None, weights, None)
-    )
-    found = align(problem, search)
+    found = graded_alignment(a, b, sim, (None, weights, None), search)
     return float(found.score), bool(found.over_budget)
 
 
