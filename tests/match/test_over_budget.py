@@ -14,9 +14,9 @@ from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.amr.read import loads_graph
 from amreval.cli import main
 from amreval.errors import TooLargeError
+from amreval.match import approximate
 from amreval.match import problem as problem_module
 from amreval.match.alignment import align
-from amreval.match import approximate
 from amreval.match.approximate import _simple_bound, identity_alignment, node_bound, restricted_problem
 from amreval.match.certify.bounds import assignment_bound
 from amreval.match.problem import Candidates, build_problem
@@ -139,9 +139,7 @@ def test_the_node_bound_proves_a_pair_the_per_key_bound_does_not(monkeypatch):
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
     with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over"):
         r = smatch([SWAPPED[0]], [SWAPPED[1]])
-    assert [(p.match, p.test, p.gold, p.optimal, p.bound, p.over_budget) for p in r.pairs] == [
-        (2, 4, 4, True, 2, True)
-    ]
+    assert [(p.match, p.test, p.gold, p.optimal, p.bound, p.over_budget) for p in r.pairs] == [(2, 4, 4, True, 2, True)]
     assert (r.as_dict()["n_over_budget"], r.as_dict()["n_unproven"], r.gap) == (1, 0, 0.0)
 
 
@@ -327,3 +325,34 @@ def test_docsmatch_on_the_command_line_keeps_the_documents_before_and_after(monk
     assert (out["match"], out["test"], out["gold"], out["n_pairs"]) == (10, 12, 12, 3)
     assert (out["n_optimal"], out["n_unproven"], out["n_over_budget"], out["gap"]) == (2, 1, 1, 1.0)
     assert "1 of 3 pairs was over the alignment's memory budget (0.0 GiB)" in printed.err
+
+
+@pytest.mark.parametrize("extra", [[], ["-j", "2"]], ids=["streamed", "workers"])
+def test_docsmatch_fine_grained_re_alignments_over_the_budget_are_counted(monkeypatch, tmp_path, capsys, extra):
+    # the roles differ: the documents' problem has three unary entries (x, y and TOP) and no term, the
+    # unlabeled graphs' four terms (every edge one label); a budget of three entries holds the first alone
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", problem_module.memory_estimate(0, 3))
+    preds = ["(a / x :r (b / y) :s (c / z))", "(a / cat)"]
+    golds = ["(a / x :t (b / y) :u (c / w))", "(a / cat)"]
+    with pytest.warns(AmrevalWarning) as caught:
+        d = docsmatch(preds, golds, fine_grained=True, coref=False)
+    assert [str(w.message) for w in caught] == [
+        "1 of 2 pairs was over the alignment's memory budget (0.0 GiB) in the fine-grained scores' re-alignments "
+        "and was aligned within it, scores not proven optimal (pair #0); pass strict=True (--strict) to stop at "
+        "the first"
+    ]
+    # unlabeled: x, y, TOP and both label edges of the first (5 of 6), the cat's 2 of 2
+    assert (d.fine_grained_over_budget, d.over_budget, d.fine_grained["unlabeled"]) == ([0], [], [7, 8, 8])
+    assert (d.as_dict()["fine_grained_n_over_budget"], d.as_dict()["n_over_budget"]) == (1, 0)
+    with pytest.raises(TooLargeError, match=r"^pair #0 .*the alignment problem of 3 x 3 nodes has 4 pairwise"):
+        docsmatch(preds, golds, fine_grained=True, coref=False, strict=True)
+    (tmp_path / "p.amr").write_text("\n\n".join(preds) + "\n")
+    (tmp_path / "g.amr").write_text("\n\n".join(golds) + "\n")
+    files = ["-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr"), "--fine-grained", "--no-coref-subscore"]
+    assert main(["docsmatch", *files, "--json", *extra]) == 0
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)
+    assert (out["fine_grained_n_over_budget"], out["n_over_budget"], out["unlabeled_match"]) == (1, 0, 7)
+    assert f"re-alignments and was aligned within it, scores not proven optimal (pair #0 ({tmp_path / 'p.amr'}" in (
+        printed.err
+    )

@@ -377,9 +377,11 @@ def test_a_pair_over_the_memory_budget_is_scored_counted_and_named(tmp_path, cap
     printed = capsys.readouterr()
     out = json.loads(printed.out)
     assert (out["n_unreadable"], out["n_over_budget"], out["aspects"]["CONCEPT"]["match"]) == (1, 1, 4)
-    assert "in the aspect scores (multialign) and was aligned within it, scores not proven optimal (pair #0 (" + (
-        f"{tmp_path / 'p.amr'}, graph #1, line 1 against {tmp_path / 'g.amr'}, graph #1, line 1))"
-    ) in printed.err
+    assert (
+        "in the aspect scores (multialign) and was aligned within it, scores not proven optimal (pair #0 ("
+        + (f"{tmp_path / 'p.amr'}, graph #1, line 1 against {tmp_path / 'g.amr'}, graph #1, line 1))")
+        in printed.err
+    )
     # docsmatch --aspects: the same counts, of the documents' aspect alignments (n_unreadable was 0 there)
     from amreval.scores.docsmatch import docsmatch
 

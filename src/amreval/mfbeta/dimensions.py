@@ -337,13 +337,13 @@ def dimension_counts(
     """One pair's counts of every measure of ``dimensions`` (``s2align`` or ``smatch``); ``over_budget``
     as :func:`s2align_counts` and :func:`smatch_dimension_counts` fill it."""
     if check_dimensions(dimensions) == "s2align":
-        return s2align_counts(
-            pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, over_budget=over_budget
-        )
+        return s2align_counts(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, over_budget=over_budget)
     return smatch_dimension_counts(pred, gold, search, over_budget=over_budget)
 
 
-def _dimension_pair(pred: Graph, gold: Graph, search: SearchOptions, **settings: Any) -> tuple[dict[str, Counts], list[str]]:
+def _dimension_pair(
+    pred: Graph, gold: Graph, search: SearchOptions, **settings: Any
+) -> tuple[dict[str, Counts], list[str]]:
     """:func:`dimension_counts` of one pair and the alignments of it that were over the memory budget
     (what a worker sends back)."""
     over: list[str] = []

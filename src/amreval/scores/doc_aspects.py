@@ -203,8 +203,9 @@ def doc_aspect_pair(
     members = None if ma is None or mb is None else (dict(zip(names_a, ma)), dict(zip(names_b, mb)))
     over_budget = bool(aligned_over_budget)
     if aligned is None:
-        *aligned, over_budget = _aligned(a, b, tops, members, search)
-    matched, found, optimal = aligned
+        matched, found, optimal, over_budget = _aligned(a, b, tops, members, search)
+    else:
+        matched, found, optimal = aligned
     main = (matched, len(a), len(b))
     mapping: dict[str, str] = {}
     if found is not None:
