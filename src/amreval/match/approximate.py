@@ -261,6 +261,11 @@ def _by_node(nodes: np.ndarray, keys: np.ndarray, values: np.ndarray, n_rows: in
     return csr_matrix((np.asarray(values, dtype=np.float64), (nodes, keys)), shape=(n_rows, width))
 
 
+def _dense(product) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A product of a sparse matrix with a sparse or a dense one, as a dense array."""
+    return product if isinstance(product, np.ndarray) else product.toarray()
+
+
 def node_bound(
     pair: EncodedPair,
     *,
@@ -307,6 +312,8 @@ def node_bound(
         has_a.data[:] = 1.0
         best_b = _by_node(rel_b[:, end], rel_b[:, 0], weights / 2.0, n_b, n_roles, "max").T.tocsr()
         sum_b = _by_node(rel_b[:, end], rel_b[:, 0], weights / 2.0, n_b, n_roles).T.tocsr()
+        if best_b.shape[0] * n_b <= _CHUNK_CELLS:  # few roles: B's side dense, each product a dense one
+            best_b, sum_b = best_b.toarray(), sum_b.toarray()
         ends.append((count_a, best_b, has_a, sum_b))
     groups = None
     if allowed is not None:
@@ -324,10 +331,11 @@ def node_bound(
         else:
             value = np.asarray(instance_weights[rows], dtype=np.float64) * inst_bw[None, :]
         value[value < 0.0] = 0.0
-        for mine, theirs in unary:
-            value += (mine[rows] @ theirs).toarray()
+        for mine, theirs in unary:  # few entries: added where they are
+            cells = (mine[rows] @ theirs).tocoo()
+            np.add.at(value, (cells.row, cells.col), cells.data)
         for count_a, best_b, has_a, sum_b in ends:
-            value += np.minimum((count_a[rows] @ best_b).toarray(), (has_a[rows] @ sum_b).toarray())
+            value += np.minimum(_dense(count_a[rows] @ best_b), _dense(has_a[rows] @ sum_b))
         if groups is not None:
             value[np.asarray((groups[0][rows] @ groups[1]).todense()) == 0] = 0.0
         rows_total += float(value.max(axis=1).sum())
