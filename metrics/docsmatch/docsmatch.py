@@ -108,16 +108,19 @@ Returns:
         counts (`_match`, `_test`, `_gold`); None (`zero_division`) where there is nothing to score
         (no predicted items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
-        reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
+        reentrancies_*, srl_*: fine-grained scores (when `fine_grained`), and fine_grained_n_over_budget
+        (documents one of whose measures' re-alignments was over the memory budget, aligned within it).
     aspect_main_*, aspect_agent_*, aspect_cause_*, aspect_concept_*, aspect_focus_*,
         aspect_instrument_*, aspect_location_*, aspect_maths_*, aspect_ner_*, aspect_patient_*,
         aspect_polarity_*, aspect_possession_*, aspect_purpose_*, aspect_quantifier_*,
         aspect_question_*, aspect_srl_core_*, aspect_time_*, aspect_topic_*, aspect_wiki_*,
         aspect_reentrancies_*: the aspect scores with their counts (when `aspects`; aspect_main: the
-        whole documents under the aspects' reading), and aspect_n_unproven.
+        whole documents under the aspects' reading), aspect_n_unproven and aspect_n_over_budget
+        (documents with an aspect alignment not proven optimal, or over the memory budget).
     micro_precision, micro_recall, micro_f1, macro_precision, macro_recall, macro_f1, each with
         `_ci_low` and `_ci_high` (when `averages`).
-    match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
+    match, test, gold, n_pairs, n_optimal, n_unreadable, n_unproven, n_over_budget, gap: the counts
+        behind the scores.
     config: the one string: solver, restarts, seed, the score (`score=docsmatch`), its options and
         the amreval version. Every other value is a number, or None where undefined
         (`per_document_f1`: a list of them).

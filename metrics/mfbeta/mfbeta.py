@@ -123,6 +123,9 @@ Returns:
     mf_beta, mf_1, mf_0.5, mf_2: MFβ scores; meaning, form: M and F; beta;
     parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
         dummy graph `(er / serialization-error)`);
+    n_over_budget: pairs whose Meaning alignment problem was over the memory budget (aligned within it,
+        their graded match a lower bound, named in a warning); dimension_n_over_budget (with `dimensions`)
+        the same of the dimensions' alignments; at the document level, documents;
     config: the one string: the settings (`score=mfbeta`, ...) and the amreval version. Every other
         value is a number (`per_example`'s lists and `explanations` are lists), or None where it is
         undefined (0/0, nothing to score: a `meaning_<measure>` and `mf_beta_<measure>` of a dimension

@@ -36,10 +36,14 @@ def test_a_pair_over_the_memory_budget_is_scored_and_counted(monkeypatch):
     from amreval.match import problem as problem_module
 
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    # concepts swapped: 2 of 4 (the instances, crossed) under the bound 4; the same text: proven, no problem
-    batch = {"prediction": ["(a / x :r (b / y))", "(a / b)"], "reference": ["(a / y :r (b / x))", "(a / b)"]}
+    # roles swapped: 4 of 6 under the node bound 5 (a with p earns x, TOP and half of each relation: 3; b
+    # with q and c with t a concept each); the same text: proven, no problem
+    batch = {
+        "prediction": ["(a / x :r (b / y) :s (c / z))", "(a / b)"],
+        "reference": ["(p / x :s (q / y) :r (t / z))", "(a / b)"],
+    }
     out = smatch_batch(batch, [0, 1])
-    assert (out["match"], out["optimal"], out["over_budget"]) == ([2, 2], [False, True], [True, False])
+    assert (out["match"], out["optimal"], out["over_budget"]) == ([4, 2], [False, True], [True, False])
     assert corpus_counts(out)["n_over_budget"] == 1
 
 

@@ -66,6 +66,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--window", type=integer(1), metavar="N", help="document: LM inputs per window (default: its limit)")
     p.add_argument("--stride", type=integer(1), metavar="N", help="document: positions between windows (default: half)")
     p.add_argument("--rep", default="docamr", help="document: the DocAMR representation built (default docamr)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at a pair whose alignment problem is over the memory budget (default: align it within the "
+        "budget, count it in n_over_budget, warn); a parse that cannot be read is a failed parse either way",
+    )
     p.set_defaults(func=run)
 
 
@@ -131,6 +137,7 @@ def _sentence_level(args: argparse.Namespace) -> int:
             vectors=args.vectors,
             **scoring_keywords(args),
             dimensions=args.dimensions,
+            strict=args.strict,
         )
     except InputError as exc:  # "generated #3: ..." is line 4 of the generated file
         raise InputError(in_files(str(exc), args)) from exc
@@ -196,6 +203,7 @@ def _document_level(args: argparse.Namespace) -> int:
             window=args.window,
             stride=args.stride,
             **scoring_keywords(args),
+            strict=args.strict,
         )
     except InputError as exc:
         raise InputError(in_files(str(exc), args)) from exc

@@ -61,8 +61,10 @@ from amreval.mfbeta.form import form_from_scores, get_scorer
 from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
 from amreval.mfbeta.paragraph_form import paragraph_scores, resolve_window
 from amreval.mfbeta.parsers import FAILED_PARSE, get_parser, parse_sentences
+from amreval.scores.checks import check_bool
 from amreval.scores.docsmatch import docsmatch
 from amreval.scores.f1 import prf_or_none
+from amreval.scores.harness import strict_option
 from amreval.scores.results import Config, Result
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 
@@ -190,6 +192,8 @@ class DocumentMFResult(Result):
         unmapped_mentions: coreference mentions that mapped to no node (left out, with a warning).
         chains: cross-sentence coreference chains built, per document.
         pref_scores, acceptable: per document (Form); ``docsmatch_f1`` per document (Meaning).
+        over_budget: documents whose DocSmatch alignment problem was over the memory budget and was
+            aligned within it (their match a lower bound; ``n_over_budget``).
         config: the settings (``level=document``, ``window``, ``stride``, ...).
     """
 
@@ -215,6 +219,7 @@ class DocumentMFResult(Result):
     docsmatch_f1: list[float]
     config: Config = field(default_factory=lambda: Config("mfbeta"))
     documents: list[Graph] = field(default_factory=list, repr=False)
+    over_budget: list[int] = field(default_factory=list)
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:
         """Flat numbers and the config; per-document lists when asked."""
@@ -232,6 +237,7 @@ class DocumentMFResult(Result):
             "parse_failures": self.parse_failures,
             "reference_parse_failures": self.reference_parse_failures,
             "unmapped_mentions": self.unmapped_mentions,
+            "n_over_budget": len(self.over_budget),
         }
         if per_example:
             out["pref_scores"] = list(self.pref_scores)
@@ -462,6 +468,7 @@ def document_mfbeta(
     search: SearchOptions | None = None,
     beta: float = 1.0,
     progress: bool | None = None,
+    strict: bool = False,
     **shortcuts: Unpack[MFBetaKeywords],
 ) -> DocumentMFResult:
     """Document-level MFβ of generated paragraphs against reference documents (see the module docs).
@@ -487,6 +494,9 @@ def document_mfbeta(
             Meaning here is DocSmatch, not S²match: of :class:`~amreval.mfbeta.options.MeaningOptions` it
             takes the parser's ``parser``, ``batch_size``, ``device``, ``cache`` and DocSmatch's
             ``num_workers``; ``vectors``, ``cutoff`` and ``diffsense`` are not taken.
+        strict: a document pair whose alignment problem is over the memory budget raises
+            :class:`~amreval.errors.TooLargeError` (naming the pair) instead of being aligned within it
+            and counted (``n_over_budget``); failed parses are counted either way.
 
     Raises:
         InputError: counts that differ, an empty paragraph, a parse count that is not the sentence
@@ -495,6 +505,7 @@ def document_mfbeta(
         TypeError: a keyword that is neither an argument nor a shortcut (``vectors=``, say).
     """
     form, meaning, search = mfbeta_options(form, meaning, search, shortcuts, refused=_S2MATCH_ONLY)
+    strict = bool(check_bool("strict", strict))
     if (meaning.vectors, meaning.cutoff, meaning.diffsense) != _S2MATCH_DEFAULTS:
         raise InputError(
             "document-level Meaning is DocSmatch: meaning's vectors, cutoff and diffsense (S²match's) do not apply"
@@ -544,6 +555,7 @@ def document_mfbeta(
         coref=True,
         num_workers=meaning.num_workers,
         progress=progress,
+        strict=strict,
         solver=search.solver,
         restarts=search.restarts,
         seed=search.seed,
@@ -575,6 +587,7 @@ def document_mfbeta(
             ("split", "given" if sentences is not None else "rules"),
             ("rep", rep),
             ("meaning", "docsmatch"),
+            *strict_option(strict),
         ),
     )
     return DocumentMFResult(
@@ -600,4 +613,5 @@ def document_mfbeta(
         docsmatch_f1=[p.f1 for p in ds.pairs],
         config=config,
         documents=predicted,
+        over_budget=ds.over_budget,
     )

@@ -223,18 +223,19 @@ def score_corpus(
     return result
 
 
-def warn_over_budget(names: Sequence[str], count: int, n: int) -> None:
+def warn_over_budget(names: Sequence[str], count: int, n: int, *, where: str = "") -> None:
     """The one warning that names the pairs (``count`` of ``n``; ``names``: the first few, as
     :func:`~amreval.scores.workers.pair_name` names them) whose alignment problem was over the memory
     budget and was aligned within it (over each node's best candidates, or without the LP bounds), their
-    scores not proven."""
+    scores not proven; ``where`` (``"in ..."``) says which of a score's alignments, where not its main one."""
     from amreval.match.problem import MEMORY_BUDGET
 
     listed = "; ".join(names) + ("; ..." if count > len(names) else "")
     were = "was" if count == 1 else "were"
+    place = f" {where}" if where else ""
     warn_caller(
-        f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB) "
-        f"and {were} aligned within it, scores not proven optimal ({listed}); "
+        f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB)"
+        f"{place} and {were} aligned within it, scores not proven optimal ({listed}); "
         "pass strict=True (--strict) to stop at the first"
     )
 

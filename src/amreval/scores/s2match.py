@@ -66,7 +66,7 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.errors import InputError
 from amreval.match.alignment import align
-from amreval.match.approximate import build_within_budget
+from amreval.match.approximate import build_within_budget, identity_alignment
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment
 from amreval.match.triples import Triples, encode_pair, graph_triples
@@ -93,6 +93,7 @@ __all__ = [
     "s2match",
     "s2match_pair",
     "align_s2match",
+    "graded_alignment",
     "check_settings",
     "S2Alignment",
     "DEFAULT_CUTOFF",
@@ -212,8 +213,7 @@ def align_s2match(
     a, b = graph_triples(prediction), graph_triples(gold)
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
     weights = _top_weights(a, b, sim) if top == "graded" else None
-    problem = build_within_budget(encode_pair(a, b), strict=search.strict, instance_weights=sim, b_weights=weights)
-    result = align(problem, search)
+    result = graded_alignment(a, b, sim, weights, search)
     score = PairScore(
         float(result.score),
         a.count,
@@ -224,6 +224,29 @@ def align_s2match(
         over_budget=result.over_budget,
     )
     return S2Alignment(score, result.mapping, a, b, sim, result)
+
+
+def graded_alignment(
+    a: Triples,
+    b: Triples,
+    similarity: np.ndarray,
+    b_weights: tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None,
+    search: SearchOptions,
+) -> Alignment:
+    """The alignment of two triple sets whose instance pairs earn ``similarity`` (and B's triples
+    ``b_weights``, none above 1). Two graphs the same up to variable names are aligned node for node, proven
+    without the search (:func:`~amreval.match.approximate.identity_alignment`, under the certified search:
+    equal concepts earn 1, the most any triple earns); otherwise the problem is built, or where it is over
+    the memory budget restricted to each node's best candidates
+    (:func:`~amreval.match.approximate.build_within_budget`; ``search.strict``: the error instead), and
+    aligned (:func:`~amreval.match.alignment.align`)."""
+    pair = encode_pair(a, b)
+    if search.solver == "exact":
+        same = identity_alignment(pair)
+        if same is not None:
+            return same
+    problem = build_within_budget(pair, strict=search.strict, instance_weights=similarity, b_weights=b_weights)
+    return align(problem, search)
 
 
 def _top_weights(a: Triples, b: Triples, sim: np.ndarray) -> tuple[None, np.ndarray, None]:
