@@ -9,7 +9,7 @@ import datasets
 import evaluate
 
 from amreval.amr.graph import Graph
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.hub.metric_compute import mfbeta_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
@@ -161,10 +161,10 @@ def _stored_amr(amr, name, k):
     if amr is None:
         return {"state": 1, "amr": ""}
     if isinstance(amr, (list, tuple)):  # a document's sentence parses (level="document"): 3, as JSON
-        texts = [None if a is None else penman_text(a, f"{name} #{k}, sentence", j) for j, a in enumerate(amr)]
+        texts = [None if a is None else penman_text(a, f"{numbered(name, k)}, sentence", j) for j, a in enumerate(amr)]
         return {"state": 3, "amr": json.dumps(texts)}
     if not isinstance(amr, (str, Graph)):
-        raise InputError(f"{name} #{k}: expected a PENMAN string, a Graph or None, got {type(amr).__name__}")
+        raise InputError(f"{numbered(name, k)}: expected a PENMAN string, a Graph or None, got {type(amr).__name__}")
     return {"state": 2, "amr": penman_text(amr, name, k)}
 
 
@@ -242,10 +242,10 @@ class Mfbeta(evaluate.Metric):
         """Add one generated and one reference sentence, with one AMR (a PENMAN string or a Graph) each when
         given (a prediction's None: a failed parse)."""
         super().add(
-            prediction=sentence_text(prediction, "prediction", 0),
-            reference=sentence_text(reference, "reference", 0),
-            reference_amrs=_stored_amr(reference_amrs, "reference_amrs", 0),
-            prediction_amrs=_stored_amr(prediction_amrs, "prediction_amrs", 0),
+            prediction=sentence_text(prediction, "prediction", None),
+            reference=sentence_text(reference, "reference", None),
+            reference_amrs=_stored_amr(reference_amrs, "reference_amrs", None),
+            prediction_amrs=_stored_amr(prediction_amrs, "prediction_amrs", None),
             **kwargs,
         )
 

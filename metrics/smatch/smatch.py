@@ -140,8 +140,8 @@ class Smatch(evaluate.Metric):
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one predicted and one gold graph (a PENMAN string or Graph each)."""
         super().add(
-            prediction=penman_text(prediction, "prediction", 0),
-            reference=penman_text(reference, "reference", 0),
+            prediction=penman_text(prediction, "prediction", None),
+            reference=penman_text(reference, "reference", None),
             **kwargs,
         )
 

@@ -115,7 +115,7 @@ def test_batches_graphs_and_bad_input(metric):
     assert metric.compute()["match"] == 17
     with pytest.raises(InputError, match=r"2 predictions but 1 references"):
         metric.compute(predictions=["(a / b)", "(a / b)"], references=["(a / b)"])
-    with pytest.raises(InputError, match=r"prediction #0: expected"):
+    with pytest.raises(InputError, match=r"^prediction #1: expected a PENMAN string or a Graph, got None$"):
         metric.compute(predictions=[None], references=["(a / b)"])
 
 

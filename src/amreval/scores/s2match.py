@@ -305,7 +305,7 @@ def s2match_pair(
 ) -> PairScore:
     """S²match of one pair (``match`` is the graded match; the first pair of :func:`s2match`, its keywords as there)."""
     options = SearchOptions.from_keywords(**search)
-    pred, ref = as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0)
+    pred, ref = as_graph(prediction, "prediction", None), as_graph(gold, "reference", None)
     return align_s2match(
         pred,
         ref,
