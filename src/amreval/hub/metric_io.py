@@ -28,10 +28,10 @@ Example:
     True
     >>> numeric_results({"f1": None, "match": 0, "test": 0, "gold": 0}, zero_division=float("nan"))["f1"]
     nan
-    >>> penman_text(None, "prediction", 2)
+    >>> penman_text(None, "prediction", 2)  # predictions[2], the third: counted from 1 in the message
     Traceback (most recent call last):
     ...
-    amreval.errors.InputError: prediction #2: expected a PENMAN string or a Graph, got None
+    amreval.errors.InputError: prediction #3: expected a PENMAN string or a Graph, got None
 """
 
 from __future__ import annotations
