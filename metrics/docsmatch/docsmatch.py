@@ -126,7 +126,7 @@ Returns:
         f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
         with `per_document`, compare_per_document_f1.
 Examples:
-    >>> docsmatch = evaluate.load("metrics/docsmatch")
+    >>> docsmatch = evaluate.load("metrics/docsmatch")  # checkout root; anywhere: load_metric("docsmatch")
     >>> gold = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
     >>> pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (b2 / boy)))"
     >>> results = docsmatch.compute(predictions=[pred], references=[gold])

@@ -136,7 +136,7 @@ Returns:
         mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
         (paired bootstrap) and mf_beta_p_value; compare_meaning, meaning_difference, ... likewise.
 Examples:
-    >>> mfbeta = evaluate.load("metrics/mfbeta")
+    >>> mfbeta = evaluate.load("metrics/mfbeta")  # checkout root; anywhere: load_metric("mfbeta")
     >>> lm_path = "gpt2"                                  # any causal LM: a Hub name or a local folder
     >>> results = mfbeta.compute(
     ...     lm=lm_path, predictions=["the boy wants to go ."], references=["the boy wants to go ."],
