@@ -45,7 +45,8 @@ sentence when no gold AMR is given). Form: a language model compares the generat
 the reference sentence; a generation is acceptable when its preference score is at least
 0.5 - tolerance, and Form is the share of acceptable generations. MFβ is their weighted harmonic
 mean: β > 1 weights Form more, β < 1 Meaning more. The language model is the config name (as in
-bleurt), e.g. `evaluate.load("metrics/mfbeta", "gpt2")`, or the `lm` keyword.
+bleurt), e.g. `amreval.hub.load_metric("mfbeta", "gpt2")` from any directory (`evaluate.load("metrics/mfbeta",
+"gpt2")` from the checkout's root), or the `lm` keyword.
 """
 
 _KWARGS_DESCRIPTION = """
