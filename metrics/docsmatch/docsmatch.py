@@ -9,7 +9,7 @@ import datasets
 import evaluate
 
 from amreval.amr.graph import Graph
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.hub.metric_compute import docsmatch_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
@@ -129,7 +129,7 @@ Returns:
         f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
         with `per_document`, compare_per_document_f1.
 Examples:
-    >>> docsmatch = evaluate.load("metrics/docsmatch")
+    >>> docsmatch = evaluate.load("metrics/docsmatch")  # checkout root; anywhere: load_metric("docsmatch")
     >>> gold = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
     >>> pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (b2 / boy)))"
     >>> results = docsmatch.compute(predictions=[pred], references=[gold])
@@ -148,16 +148,16 @@ Examples:
 _DOCUMENT = {"strings": datasets.Sequence(datasets.Value("string")), "is_list": datasets.Value("bool")}
 
 
-def _stored_one(doc, what, index=0):
+def _stored_one(doc, what, index=None):
     """One document in the stored format: PENMAN text (a Graph is written as PENMAN), checked."""
     if isinstance(doc, (str, Graph)):
         return {"strings": [penman_text(doc, what, index)], "is_list": False}
     if isinstance(doc, (list, tuple)):
-        strings = [penman_text(s, f"{what} #{index}, sentence", k) for k, s in enumerate(doc, start=1)]
+        strings = [penman_text(s, f"{numbered(what, index)}, sentence", k) for k, s in enumerate(doc)]
         return {"strings": strings, "is_list": True}
     got = "None" if doc is None else type(doc).__name__
     raise InputError(
-        f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence strings or Graphs, got {got}"
+        f"{numbered(what, index)}: expected a DocAMR string, a Graph or a list of sentence strings or Graphs, got {got}"
     )
 
 

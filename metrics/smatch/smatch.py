@@ -92,7 +92,7 @@ Returns:
         its interval f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
         with `per_sentence`, compare_per_sentence_f1.
 Examples:
-    >>> smatch = evaluate.load("metrics/smatch")
+    >>> smatch = evaluate.load("metrics/smatch")  # checkout root; anywhere: load_metric("smatch")
     >>> results = smatch.compute(predictions=["(w / want-01 :ARG0 (b / boy))"],
     ...                          references=["(w / want-01 :ARG0 (g / girl))"])
     >>> results["match"], results["test"], results["gold"], results["f1"]
@@ -140,8 +140,8 @@ class Smatch(evaluate.Metric):
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one predicted and one gold graph (a PENMAN string or Graph each)."""
         super().add(
-            prediction=penman_text(prediction, "prediction", 0),
-            reference=penman_text(reference, "reference", 0),
+            prediction=penman_text(prediction, "prediction", None),
+            reference=penman_text(reference, "reference", None),
             **kwargs,
         )
 

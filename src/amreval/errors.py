@@ -21,6 +21,18 @@ __all__ = [
 ]
 
 
+def numbered(what: str, index: int | None) -> str:
+    """How a message names the item at the 0-based ``index`` of the list it was given in: its noun and its
+    position counted from 1, as every position amreval prints is (the first prediction is
+    ``prediction #1``, ``predictions[0]`` in Python); without an index (an item given alone), its noun.
+
+    Example:
+        >>> numbered("prediction", 0), numbered("reference", 35), numbered("prediction", None)
+        ('prediction #1', 'reference #36', 'prediction')
+    """
+    return what if index is None else f"{what} #{index + 1}"
+
+
 class AmrevalError(Exception):
     """Root of every error raised by amreval."""
 

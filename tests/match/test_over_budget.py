@@ -159,8 +159,8 @@ def test_a_pair_over_the_budget_is_scored_as_a_lower_bound(monkeypatch):
     assert (out["n_over_budget"], out["n_unproven"], out["gap"]) == (2, 1, 1.0)
     assert [str(w.message) for w in caught] == [
         "2 of 3 pairs were over the alignment's memory budget (0.0 GiB) and were aligned within it, scores not "
-        "proven optimal (pair #1 (prediction #1, graph #1, line 1 against reference #1, "
-        "graph #1, line 1); pair #2 (prediction #2, graph #1, line 1 against reference #2, graph #1, line 1)); "
+        "proven optimal (pair #2 (prediction #2, graph #1, line 1 against reference #2, "
+        "graph #1, line 1); pair #3 (prediction #3, graph #1, line 1 against reference #3, graph #1, line 1)); "
         "pass strict=True (--strict) to stop at the first"
     ]
     # the certified search, within the budget, proves the same 4
@@ -171,7 +171,7 @@ def test_a_pair_over_the_budget_is_scored_as_a_lower_bound(monkeypatch):
 
 def test_strict_keeps_the_error(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    with pytest.raises(TooLargeError, match=r"^pair #0 \(prediction #0, .*: the alignment problem of 2 x 2 nodes"):
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction #1, .*: the alignment problem of 2 x 2 nodes"):
         smatch([SWAPPED[0]], [SWAPPED[1]], strict=True)
     (tmp_path / "p.amr").write_text(SWAPPED[0] + "\n")
     (tmp_path / "g.amr").write_text(SWAPPED[1] + "\n")
@@ -195,7 +195,7 @@ def test_the_command_line_keeps_the_pairs_before_and_after(monkeypatch, tmp_path
     assert (out["n_optimal"], out["n_unproven"], out["n_over_budget"], out["gap"]) == (2, 1, 1, 1.0)
     assert printed.err.count("over the alignment's memory budget") == 1
     assert "1 of 3 pairs was over the alignment's memory budget (0.0 GiB)" in printed.err
-    assert f"pair #1 ({tmp_path / 'p.amr'}, graph #2" in printed.err
+    assert f"pair #2 ({tmp_path / 'p.amr'}, graph #2" in printed.err  # the second pair: its graphs #2
     assert main(["smatch", *files, *extra]) == 0
     assert capsys.readouterr().out.startswith("F-score: 0.83\n")  # 10 / 12
 
@@ -305,7 +305,7 @@ def test_lp_bounds_over_the_budget_end_the_search_unproven(monkeypatch):
     assert [(p.match, p.optimal, p.bound, p.over_budget) for p in r.pairs] == [(2, False, 4, True)]
     with pytest.raises(
         TooLargeError,
-        match=r"^pair #0 \(.*\): the alignment problem of 2 x 2 nodes has 1 pairwise terms and 4 candidate "
+        match=r"^pair #1 \(.*\): the alignment problem of 2 x 2 nodes has 1 pairwise terms and 4 candidate "
         r"pairs; its LP bounds need about 0.1 GiB, over the budget of 0.0 GiB",
     ):
         smatch([SWAPPED[0]], [SWAPPED[1]], strict=True)

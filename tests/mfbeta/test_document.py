@@ -220,24 +220,24 @@ def test_sentence_count_mismatches_are_scored_by_docsmatch_and_counted():
 
 def test_bad_input_is_named():
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: empty paragraph; a document needs at least one sentence$"
+        InputError, match=r"^generated paragraph #1: empty paragraph; a document needs at least one sentence$"
     ):
         document_mfbeta([" \n"], [REF], reference_amrs=[GOLD], prediction_amrs=[[]], scorer=LM)
     three = CorefDocument("D", [*TOKENS, ["Then", "."]], [[(1, 1), (8, 8)]])
     with pytest.raises(
         InputError,
-        match=r"^generated paragraph #0: the coreference document 'D' has 3 sentences but the paragraph has 2; "
+        match=r"^generated paragraph #1: the coreference document 'D' has 3 sentences but the paragraph has 2; "
         r"clusters name sentences by position$",
     ):
         _score(coref=[three])
     with pytest.raises(InputError, match=r"cluster 0: span \[4, 9\] is beyond the document, which has 8 tokens"):
         _score(coref=lambda tokens: [[(1, 1), (4, 9)]])
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: 2 sentences but 1 parses; give one parse per sentence"
+        InputError, match=r"^generated paragraph #1: 2 sentences but 1 parses; give one parse per sentence"
     ):
         _score(prediction_amrs=[PARSES[:1]])
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: 2 sentences but a str; give one parse per sentence"
+        InputError, match=r"^generated paragraph #1: 2 sentences but a str; give one parse per sentence"
     ):
         _score(prediction_amrs=[PARSES[0]])
     with pytest.raises(InputError, match=r"^1 generated paragraphs but 2 coreference documents; they are paired"):
@@ -248,14 +248,14 @@ def test_bad_input_is_named():
     ):
         _score(coref=[CorefDocument("D", [TOKENS[0], ["He", "woke", "."]], [])])
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: the coreference system returned 'nonsense'; expected clusters"
+        InputError, match=r"^generated paragraph #1: the coreference system returned 'nonsense'; expected clusters"
     ):
         _score(coref=lambda tokens: "nonsense")
     with pytest.raises(InputError, match=r"^1 generated paragraphs but 2 references; they are paired by position$"):
         document_mfbeta([GEN], [REF, REF], reference_amrs=[GOLD], prediction_amrs=[PARSES], scorer=LM)
     with pytest.raises(InputError, match=r"^Meaning needs the sentences' AMRs: pass parser= or prediction_amrs=$"):
         document_mfbeta([GEN], [REF], reference_amrs=[GOLD], scorer=LM)
-    with pytest.raises(InputError, match=r"^generated paragraph #0, sentence #1: expected a non-empty string"):
+    with pytest.raises(InputError, match=r"^generated paragraph #1, sentence #2: expected a non-empty string"):
         _score(sentences=[["The boy slept.", " "]])
 
 

@@ -324,7 +324,7 @@ def test_an_unreadable_prediction_is_scored_empty_and_counted(tmp_path, capsys):
         result = aspect_scores(["(a / cat)", "(b / dog"], ["(a / cat)", "(b / dog)"])
     assert result.unreadable_predictions == [1] and result.as_dict()["n_unreadable"] == 1
     assert result.main == (2, 2, 4)  # the cat: root and instance; the dog scored as an empty graph
-    with pytest.raises(InputError, match="prediction #1, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(InputError, match="^prediction #2, graph #1, line 1: malformed PENMAN"):
         aspect_scores(["(a / cat)", "(b / dog"], ["(a / cat)", "(b / dog)"], strict=True)
     (tmp_path / "p.amr").write_text("(a / cat)\n\n(b / dog\n", encoding="utf-8")
     (tmp_path / "g.amr").write_text("(a / cat)\n\n(b / dog)\n", encoding="utf-8")

@@ -90,13 +90,14 @@ _PLACES = {
 
 def in_files(message: str, args: argparse.Namespace) -> str:
     """An error about ``generated #k``, ``reference AMR #k``, ``generated paragraph #k`` and the like
-    (0-based), told by file and line or graph: ``generated #3: ...`` is line 4 of the generated file."""
+    (counted from 1, as the API numbers them), told by file and line or graph: ``generated #3: ...`` is line 3
+    of the generated file."""
     places = _PLACES[args.level]
     found = re.match(r"^(" + "|".join(places) + r") #(\d+)", message)
     if not found or getattr(args, places[found.group(1)][0], None) is None:
         return message
     option, unit = places[found.group(1)]
-    return f"{getattr(args, option)}, {unit} {int(found.group(2)) + 1}{message[found.end() :]}"
+    return f"{getattr(args, option)}, {unit} {found.group(2)}{message[found.end() :]}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -139,7 +140,7 @@ def _sentence_level(args: argparse.Namespace) -> int:
             dimensions=args.dimensions,
             strict=args.strict,
         )
-    except InputError as exc:  # "generated #3: ..." is line 4 of the generated file
+    except InputError as exc:  # "generated #3: ..." is line 3 of the generated file
         raise InputError(in_files(str(exc), args)) from exc
     logging.getLogger("amreval").info(
         "language model: %d sentences scored, %d reused (%s)",

@@ -54,7 +54,7 @@ from amreval.docamr.docgraph import check_representation
 from amreval.docamr.document import document_graph
 from amreval.docamr.msamr import MsAmrDocument
 from amreval.docamr.textcoref import chains_from_coref
-from amreval.errors import AmrevalWarning, DecodeError, InputError
+from amreval.errors import AmrevalWarning, DecodeError, InputError, numbered
 from amreval.match.options import SearchOptions
 from amreval.mfbeta.combine import BETAS, mf_beta
 from amreval.mfbeta.form import form_from_scores, get_scorer
@@ -256,9 +256,11 @@ def _paragraphs(texts: Sequence[str], label: str) -> list[str]:
     out = list(texts)
     for k, t in enumerate(out):
         if not isinstance(t, str):
-            raise InputError(f"{label} paragraph #{k}: expected a string, got {type(t).__name__}")
+            raise InputError(f"{numbered(f'{label} paragraph', k)}: expected a string, got {type(t).__name__}")
         if not t.strip():
-            raise InputError(f"{label} paragraph #{k}: empty paragraph; a document needs at least one sentence")
+            raise InputError(
+                f"{numbered(f'{label} paragraph', k)}: empty paragraph; a document needs at least one sentence"
+            )
     return out
 
 
@@ -273,11 +275,12 @@ def _split(paragraphs: list[str], given: Sequence[Sequence[str]] | None, label: 
         )
     out = []
     for d, sents in enumerate(given):
+        paragraph = numbered(f"{label} paragraph", d)
         if isinstance(sents, str) or not sents:
-            raise InputError(f"{label} paragraph #{d}: expected a non-empty list of its sentences, got {sents!r:.40}")
+            raise InputError(f"{paragraph}: expected a non-empty list of its sentences, got {sents!r:.40}")
         for k, s in enumerate(sents):
             if not isinstance(s, str) or not s.strip():
-                raise InputError(f"{label} paragraph #{d}, sentence #{k}: expected a non-empty string, got {s!r:.40}")
+                raise InputError(f"{numbered(f'{paragraph}, sentence', k)}: expected a non-empty string, got {s!r:.40}")
         out.append([" ".join(s.split()) for s in sents])
     return out
 
@@ -321,7 +324,7 @@ def _parses(
             if not isinstance(amrs, (list, tuple)) or len(amrs) != len(sents):
                 n = f"{len(amrs)} parses" if isinstance(amrs, (list, tuple)) else f"a {type(amrs).__name__}"
                 raise InputError(
-                    f"{label} paragraph #{d}: {len(sents)} sentences but {n}; give one parse per sentence "
+                    f"{numbered(f'{label} paragraph', d)}: {len(sents)} sentences but {n}; give one parse per sentence "
                     "(split_sentences shows the split)"
                 )
             per_doc.append(list(amrs))
@@ -369,13 +372,16 @@ def _coref_documents(
             if isinstance(item, CorefDocument):
                 docs.append(item)
             elif isinstance(item, str):
-                found = loads_coref(item, coref_format, name=f"{label} coreference #{d}")
+                found = loads_coref(item, coref_format, name=numbered(f"{label} coreference", d))
                 if len(found) != 1:
-                    raise InputError(f"{label} coreference #{d}: expected one document, found {len(found)}")
+                    raise InputError(
+                        f"{numbered(f'{label} coreference', d)}: expected one document, found {len(found)}"
+                    )
                 docs.append(found[0])
             else:
                 raise InputError(
-                    f"{label} coreference #{d}: expected a CorefDocument or a jsonlines line, got {type(item).__name__}"
+                    f"{numbered(f'{label} coreference', d)}: expected a CorefDocument or a jsonlines line, "
+                    f"got {type(item).__name__}"
                 )
     if len(docs) != n:
         raise InputError(f"{n} {label} paragraphs but {len(docs)} coreference documents; they are paired by position")
@@ -408,8 +414,8 @@ def _build(
             if isinstance(found, CorefDocument):
                 doc = found
             else:
-                doc = CorefDocument(key, tokens, _clusters(found, f"{label} paragraph #{d}"))
-                doc.source = f"the coreference system on {label} paragraph #{d}"
+                doc = CorefDocument(key, tokens, _clusters(found, numbered(f"{label} paragraph", d)))
+                doc.source = f"the coreference system on {numbered(f'{label} paragraph', d)}"
         else:
             doc = coref[d]
         if doc is None:
@@ -417,8 +423,9 @@ def _build(
         else:
             if len(doc.sentences) != len(sents):
                 raise InputError(
-                    f"{label} paragraph #{d}: the coreference document {doc.doc_key!r} has {len(doc.sentences)} "
-                    f"sentences but the paragraph has {len(sents)}; clusters name sentences by position"
+                    f"{numbered(f'{label} paragraph', d)}: the coreference document {doc.doc_key!r} has "
+                    f"{len(doc.sentences)} sentences but the paragraph has {len(sents)}; "
+                    "clusters name sentences by position"
                 )
             ms, report = chains_from_coref(doc, aligned)
             unmapped += len(report.unmapped)
@@ -528,7 +535,7 @@ def document_mfbeta(
     sents = _split(gen, sentences, "generated")
     for d, s in enumerate(sents):
         if not s:
-            raise InputError(f"generated paragraph #{d}: no sentences")
+            raise InputError(f"{numbered('generated paragraph', d)}: no sentences")
     parses, failed = _parses(sents, prediction_amrs, meaning, "generated", progress)
     predicted, unmapped, chains = _build(
         sents, parses, _coref_documents(coref, n, coref_format, "generated"), rep, "generated"

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from amreval._progress import progress_counter
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.mfbeta.forward import LoadedModel, Row, inspect_model, target_log_probs
 from amreval.mfbeta.lm import END_OF_TEXT, LanguageModelScorer, SentenceScorer, token_batches
 
@@ -193,7 +193,7 @@ def paragraph_scores(
     texts = list(paragraphs)
     for k, p in enumerate(texts):
         if not isinstance(p, str) or not p.strip():
-            raise InputError(f"{label} #{k}: expected a non-empty paragraph, got {p!r:.40}")
+            raise InputError(f"{numbered(label, k)}: expected a non-empty paragraph, got {p!r:.40}")
     window, stride = resolve_window(scorer, window, stride)
     if not isinstance(scorer, LanguageModelScorer) or window is None or stride is None:
         out = np.asarray(scorer.sentence_scores(texts, progress=progress), dtype=np.float64)
@@ -206,7 +206,7 @@ def paragraph_scores(
     long = [k for k, n in enumerate(lengths) if n > window]
     out = np.zeros(len(texts), dtype=np.float64)
     if short:  # one input each: the sentence scores, and their cache
-        out[short] = scorer.scores([texts[k] for k in short], lambda j: f"{label} #{short[j]}", progress)
+        out[short] = scorer.scores([texts[k] for k in short], lambda j: numbered(label, short[j]), progress)
     if long:
         namespace = f"{scorer.namespace}:window={window},stride={stride}"
         wanted = {texts[k]: k for k in long}
@@ -219,5 +219,5 @@ def paragraph_scores(
             known = {**known, **computed}
         out[long] = [known[texts[k]] for k in long]
     if np.isnan(out).any():
-        raise InputError(f"{label} #{int(np.flatnonzero(np.isnan(out))[0])}: no tokens to score")
+        raise InputError(f"{numbered(label, int(np.flatnonzero(np.isnan(out))[0]))}: no tokens to score")
     return out

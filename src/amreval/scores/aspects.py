@@ -489,7 +489,8 @@ class AspectResult(Result):
     main: Counts
     pairs: list[AspectPair] = field(repr=False)
     frames: bool = False
-    #: the positions of the predictions that could not be read (scored as empty graphs)
+    #: the indices (from 0; messages print them from 1) of the predictions that could not be read (scored as
+    #: empty graphs)
     unreadable_predictions: list[int] = field(default_factory=list)
 
     @property

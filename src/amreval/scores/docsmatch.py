@@ -207,8 +207,8 @@ def docsmatch_pair(
     options = SearchOptions.from_keywords(**search)
     rules = _aspect_rules(aspects, frames)
     return score_docsmatch_pair(
-        document_graph(prediction, "prediction", 0),
-        document_graph(gold, "reference", 0),
+        document_graph(prediction, "prediction", None),
+        document_graph(gold, "reference", None),
         pair_search(options, 0),
         coref=coref,
         fine_grained=fine_grained,

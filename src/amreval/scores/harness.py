@@ -155,7 +155,7 @@ def warn_unreadable(failed: Sequence[int], n: int, first: object, noun: str = "g
 
 
 def _listed(positions: Iterable[int]) -> str:
-    shown = [f"#{k}" for k in positions]  # numbered as the predictions' other messages are ("prediction #0")
+    shown = [f"#{k + 1}" for k in positions]  # counted from 1, as every message numbers them ("prediction #1")
     listed = ", ".join(shown[:10]) + (", ..." if len(shown) > 10 else "")
     return ("prediction " if len(shown) == 1 else "predictions ") + listed
 

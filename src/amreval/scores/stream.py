@@ -217,7 +217,7 @@ class _State:
             if len(self.over_budget_names) < 10:
                 pred, gold = self.labels
                 self.over_budget_names.append(
-                    f"pair #{index} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})"
+                    f"pair #{index + 1} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})"
                 )
         if error is not None:
             self.failed.append(index)
