@@ -55,7 +55,7 @@ def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
     assert r.config.as_string() == smatch(refs, refs).config.as_string()
     with pytest.raises(DecodeError, match="prediction #1, graph #1, line 1: malformed PENMAN"):
         smatch(preds, refs, strict=True)
-    with pytest.warns(AmrevalWarning, match="1 of 1 predicted graphs could not be read and was scored as an empty"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted graph could not be read and was scored as an empty"):
         r2 = s2match(["(b / boy"], ["(g / girl)"], vectors=VECTORS)
     assert (r2.match, r2.test, r2.gold, r2.unreadable_predictions) == (0, 0, 2, [0])
     assert "strict=True" in smatch(refs, refs, strict=True).config.as_string()
@@ -291,7 +291,7 @@ def test_a_deep_chain_of_one_concept_is_scored_up_to_the_memory_budget(tmp_path,
     shorter = smatch([one_concept_chain(1000)], [one_concept_chain(999)])
     assert (shorter.match, shorter.test, shorter.gold, shorter.n_optimal) == (1998, 2000, 1998, 1)
     assert shorter.as_dict()["n_over_budget"] == 0
-    with pytest.warns(AmrevalWarning, match=r"1 of 1 pairs was over the alignment's memory budget \(4.0 GiB\)"):
+    with pytest.warns(AmrevalWarning, match=r"1 of 1 pair was over the alignment's memory budget \(4.0 GiB\)"):
         over = smatch([one_concept_chain(3700)], [one_concept_chain(3699)])
     assert (over.test, over.gold, over.pairs[0].bound, over.as_dict()["n_over_budget"]) == (7400, 7398, 7398, 1)
     assert (over.match, over.n_optimal) == (7397, 0)  # one short of the bound: unproven
@@ -582,7 +582,7 @@ def test_metric_inputs_that_are_not_text_or_graphs_name_the_argument_and_the_ite
         (dict(predictions=doc, references=[doc]), r"^predictions: expected a list with one item per example, got str"),
         (
             dict(predictions=[doc, doc], references=[doc]),
-            r"^2 predictions but 1 references; they are paired by position",
+            r"^2 predictions but 1 reference; they are paired by position",
         ),
         (
             dict(predictions=["(d / document :snt1 (a / b\udc80y))"], references=[doc]),
@@ -670,14 +670,14 @@ def test_warnings_name_the_line_that_called_amreval():
         (
             __file__,
             calls[0],
-            "1 of 1 predicted graphs could not be read and was scored as an empty graph (prediction #1; the first",
+            "1 of 1 predicted graph could not be read and was scored as an empty graph (prediction #1; the first",
         ),
         (__file__, calls[1], "<string>, graph #1, line 1"),
         (__file__, calls[2], "prediction #1, sentence #2"),
         (__file__, calls[3], "prediction #1"),
     ]
     metric = _metric("docsmatch")
-    with pytest.warns(AmrevalWarning, match="1 of 1 predicted documents could not be read") as caught:
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted document could not be read") as caught:
         calls = [line()]
         metric.compute(predictions=["(d / document"], references=["(d / document :snt1 (a / boy))"])
     assert [(w.filename, w.lineno) for w in caught] == [(__file__, calls[0])]

@@ -25,7 +25,7 @@ def unreadable_warning(
 ) -> str:
     """The one warning about a corpus whose first prediction could not be read."""
     return (
-        f"1 of {n} predicted {noun} could not be read and was scored as an empty graph "
+        f"1 of {n} predicted {noun.removesuffix('s') if n == 1 else noun} could not be read and was scored as an empty graph "
         f"(prediction #1; the first: {first}); {ADVICE}"
     )
 
@@ -61,7 +61,7 @@ def test_the_api_names_the_first_prediction_1():
     assert caught(lambda: s2match(preds, refs, vectors=vectors)) == [unreadable_warning()]
     gold = "(d / document :snt1 (a / b) :snt2 (c / d))"
     assert caught(lambda: docsmatch([[MALFORMED, "(c / d)"]], [gold])) == [
-        "1 sentence of 1 of 1 predicted documents could not be read and was scored as an empty sentence "
+        "1 sentence of 1 of 1 predicted document could not be read and was scored as an empty sentence "
         f"(prediction #1; the first: prediction #1, sentence #1, graph #1, line 1: {CAUSE}); {ADVICE}"
     ]
     # one pair given alone has no position: its noun alone

@@ -15,6 +15,7 @@ from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_divisio
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVERS
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
+from amreval.scores.text import plural
 
 _CITATION = """\
 @inproceedings{naseem-etal-2022-docamr,
@@ -195,7 +196,8 @@ class Docsmatch(evaluate.Metric):
         predictions, references = _stored(predictions, "predictions"), _stored(references, "references")
         if len(predictions) != len(references):
             raise InputError(
-                f"{len(predictions)} predictions but {len(references)} references; they are paired by position"
+                f"{plural(len(predictions), 'prediction')} but {plural(len(references), 'reference')}; "
+                "they are paired by position"
             )
         super().add_batch(predictions=predictions, references=references, **kwargs)
 

@@ -18,6 +18,7 @@ from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, 
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+from amreval.scores.text import plural
 
 _CITATION = """\
 @inproceedings{opitz-frank-2021-towards,
@@ -230,10 +231,12 @@ class Mfbeta(evaluate.Metric):
         predictions, references = _sentences(predictions, "predictions"), _sentences(references, "references")
         n = len(predictions)
         if len(references) != n:
-            raise InputError(f"{n} predictions but {len(references)} references; they are paired by position")
+            raise InputError(
+                f"{plural(n, 'prediction')} but {plural(len(references), 'reference')}; they are paired by position"
+            )
         for name, amrs in (("reference_amrs", reference_amrs), ("prediction_amrs", prediction_amrs)):
             if amrs is not None and isinstance(amrs, (list, tuple)) and len(amrs) != n:
-                raise InputError(f"{n} predictions but {len(amrs)} {name}; they are paired by position")
+                raise InputError(f"{plural(n, 'prediction')} but {len(amrs)} {name}; they are paired by position")
         super().add_batch(
             predictions=predictions,
             references=references,

@@ -106,7 +106,7 @@ def test_missing_inputs_and_bad_options_name_what_to_pass(files, capsys):
     args = _args(folder, lm)
     args[args.index("--gold") + 1] = str(folder / "one.amr")
     assert main(args) == 1
-    assert f"{folder / 'one.amr'} has 1 graphs but {folder / 'gen.txt'} has 2 lines" in capsys.readouterr().err
+    assert f"{folder / 'one.amr'} has 1 graph but {folder / 'gen.txt'} has 2 lines" in capsys.readouterr().err
     for bad in (["--beta", "0"], ["--beta", "nan"], ["--tolerance", "0.6"]):
         with pytest.raises(SystemExit) as stop:
             main([*_args(folder, lm), *bad])
@@ -177,5 +177,5 @@ def test_pairs_over_the_memory_budget_are_scored_counted_and_named(files, capsys
     assert capsys.readouterr().out.splitlines()[3] == "Meaning: 0.8636"
     assert main(_args(folder, lm, "--strict")) == 1
     err = capsys.readouterr().err
-    assert f"amreval: error: pair #0 ({folder / 'parses.amr'}, graph #1, line 1 against {folder / 'gold.amr'}" in err
+    assert f"amreval: error: pair #1 ({folder / 'parses.amr'}, graph #1, line 1 against {folder / 'gold.amr'}" in err
     assert "the alignment problem of 3 x 3 nodes" in err and "Traceback" not in err

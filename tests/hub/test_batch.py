@@ -67,7 +67,7 @@ def test_the_same_text_on_both_sides_is_scored_without_the_search(monkeypatch):
 def test_bad_batches_are_named():
     with pytest.raises(InputError, match="the batch has no column 'reference'; it has 'prediction', 'gold'"):
         smatch_batch({"prediction": ["(a / b)"], "gold": ["(a / b)"]})
-    with pytest.raises(InputError, match="2 predictions but 1 references in the batch"):
+    with pytest.raises(InputError, match="2 predictions but 1 reference in the batch"):
         smatch_batch({"prediction": ["(a / b)", "(c / d)"], "reference": ["(a / b)"]})
     with pytest.raises(InputError, match=r"^reference #8: empty string; expected a PENMAN graph"):
         smatch_batch({"prediction": ["(a / b)"], "reference": [""]}, [7])

@@ -205,7 +205,7 @@ def test_the_uploads_checked_with_clear_messages(tmp_path):
         read_inputs(str(gold), [str(two)] * 3, "a\nb\nc", "smatch", Limits(systems=2))
     with pytest.raises(
         InputError,
-        match=r"^one.amr \(system one\) has 1 graphs but the gold file gold.amr has 2: the files are paired by pos",
+        match=r"^one.amr \(system one\) has 1 graph but the gold file gold.amr has 2: the files are paired by pos",
     ):
         read_inputs(str(gold), [str(two), str(one)], "two\none", "smatch", limits)
     with pytest.raises(InputError, match=r"latin.amr \(system b\).*UTF-8"):

@@ -137,7 +137,7 @@ def test_the_node_bound_proves_a_pair_the_per_key_bound_does_not(monkeypatch):
     # SWAPPED over the budget: the climb over one candidate a node finds 2 of 4; the per-key bound was 4 and
     # left it unproven, the node bound is 2
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 pair was over"):
         r = smatch([SWAPPED[0]], [SWAPPED[1]])
     assert [(p.match, p.test, p.gold, p.optimal, p.bound, p.over_budget) for p in r.pairs] == [(2, 4, 4, True, 2, True)]
     assert (r.as_dict()["n_over_budget"], r.as_dict()["n_unproven"], r.gap) == (1, 0, 0.0)
@@ -202,12 +202,12 @@ def test_the_command_line_keeps_the_pairs_before_and_after(monkeypatch, tmp_path
 
 def test_docsmatch_and_s2match_score_a_pair_over_the_budget(monkeypatch):
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 pair was over"):
         d = docsmatch([CROSSED[0]], [CROSSED[1]], coref=True)
     assert (d.match, d.test, d.gold, d.n_optimal, d.as_dict()["n_over_budget"]) == (4, 6, 6, 0, 1)
     assert d.pairs[0].bound == 5
     vectors = WordVectors.from_dict({"x": [1.0, 0.0], "y": [0.0, 1.0]})
-    with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 pair was over"):
         s = s2match([SWAPPED[0]], [SWAPPED[1]], vectors=vectors)
     # a budget of nothing keeps one candidate a node, the one sharing most (a with a: TOP and the :r out of
     # both), so the climb has the relation alone (TOP earns the roots' similarity, 0); within the budget, 2.0.
@@ -247,7 +247,7 @@ def test_the_metric_counts_a_pair_over_the_budget(monkeypatch):
     from amreval.hub.metric_compute import docsmatch_results
 
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 pair was over"):
         out = docsmatch_results([CROSSED[0]], [CROSSED[1]])
     assert (out["match"], out["n_over_budget"], out["n_unproven"]) == (4, 1, 1)
 
@@ -300,7 +300,7 @@ def test_lp_bounds_over_the_budget_end_the_search_unproven(monkeypatch):
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 2 * 1024**2)
     monkeypatch.setattr(alignment_module, "BRANCH_MAX_PAIRS", 0)
     monkeypatch.setattr(alignment_module, "assignment_bound", lambda problem: problem.bound)
-    with pytest.warns(AmrevalWarning, match="1 of 1 pairs was over the alignment's memory budget"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 pair was over the alignment's memory budget"):
         r = smatch([SWAPPED[0]], [SWAPPED[1]])
     assert [(p.match, p.optimal, p.bound, p.over_budget) for p in r.pairs] == [(2, False, 4, True)]
     with pytest.raises(
@@ -338,13 +338,13 @@ def test_docsmatch_fine_grained_re_alignments_over_the_budget_are_counted(monkey
         d = docsmatch(preds, golds, fine_grained=True, coref=False)
     assert [str(w.message) for w in caught] == [
         "1 of 2 pairs was over the alignment's memory budget (0.0 GiB) in the fine-grained scores' re-alignments "
-        "and was aligned within it, scores not proven optimal (pair #0); pass strict=True (--strict) to stop at "
+        "and was aligned within it, scores not proven optimal (pair #1); pass strict=True (--strict) to stop at "
         "the first"
     ]
     # unlabeled: x, y, TOP and both label edges of the first (5 of 6), the cat's 2 of 2
     assert (d.fine_grained_over_budget, d.over_budget, d.fine_grained["unlabeled"]) == ([0], [], [7, 8, 8])
     assert (d.as_dict()["fine_grained_n_over_budget"], d.as_dict()["n_over_budget"]) == (1, 0)
-    with pytest.raises(TooLargeError, match=r"^pair #0 .*the alignment problem of 3 x 3 nodes has 4 pairwise"):
+    with pytest.raises(TooLargeError, match=r"^pair #1 .*the alignment problem of 3 x 3 nodes has 4 pairwise"):
         docsmatch(preds, golds, fine_grained=True, coref=False, strict=True)
     (tmp_path / "p.amr").write_text("\n\n".join(preds) + "\n")
     (tmp_path / "g.amr").write_text("\n\n".join(golds) + "\n")
@@ -353,6 +353,6 @@ def test_docsmatch_fine_grained_re_alignments_over_the_budget_are_counted(monkey
     printed = capsys.readouterr()
     out = json.loads(printed.out)
     assert (out["fine_grained_n_over_budget"], out["n_over_budget"], out["unlabeled_match"]) == (1, 0, 7)
-    assert f"re-alignments and was aligned within it, scores not proven optimal (pair #0 ({tmp_path / 'p.amr'}" in (
+    assert f"re-alignments and was aligned within it, scores not proven optimal (pair #1 ({tmp_path / 'p.amr'}" in (
         printed.err
     )

@@ -90,7 +90,7 @@ def test_add_batch_then_compute_equals_one_compute(metric, reference_dir):
 
 
 def test_bad_input_raises_value_errors_naming_the_index(metric):
-    with pytest.raises(InputError, match=r"^2 predictions but 1 references; they are paired by position$"):
+    with pytest.raises(InputError, match=r"^2 predictions but 1 reference; they are paired by position$"):
         metric.compute(predictions=[PRED, PRED], references=[GOLD])
     with pytest.raises(ValueError, match="nothing to score"):
         metric.compute(predictions=[], references=[])

@@ -113,7 +113,7 @@ def test_batches_graphs_and_bad_input(metric):
     metric.add_batch(predictions=pred[:2], references=gold[:2])
     metric.add(prediction=pred[2], reference=gold[2])
     assert metric.compute()["match"] == 17
-    with pytest.raises(InputError, match=r"2 predictions but 1 references"):
+    with pytest.raises(InputError, match=r"2 predictions but 1 reference"):
         metric.compute(predictions=["(a / b)", "(a / b)"], references=["(a / b)"])
     with pytest.raises(InputError, match=r"^prediction #1: expected a PENMAN string or a Graph, got None$"):
         metric.compute(predictions=[None], references=["(a / b)"])

@@ -79,7 +79,7 @@ def test_bad_inputs_and_missing_pipeline(nlp):
         named.clean(["a"])
     with pytest.raises(TypeError, match="clean must be"):
         get_cleaner(3)
-    with pytest.raises(InputError, match=r"the cleaner returned 1 sentences for 2 generated sentences"):
+    with pytest.raises(InputError, match=r"the cleaner returned 1 sentence for 2 generated sentences"):
         clean_sentences(lambda s: s[:1], ["a", "b"], "generated")
     with pytest.raises(InputError, match=r"the cleaner returned a NoneType for reference #1"):
         clean_sentences(lambda s: [None], ["a"], "reference")

@@ -205,7 +205,7 @@ def test_a_pair_over_the_budget_in_meaning_and_its_dimensions_is_scored_and_coun
     kw = dict(reference_amrs=[SWAPPED[1], "(c / x)"], prediction_amrs=[SWAPPED[0], "(c / x)"], scorer=Fixed())
     with pytest.warns(AmrevalWarning) as caught:
         r = mfbeta(["a", "b"], ["a", "b"], vectors=XY, dimensions="s2align", **kw)
-    pair = "pair #0 (prediction AMR #0, graph #1, line 1 against reference AMR #0, graph #1, line 1)"
+    pair = "pair #1 (prediction AMR #1, graph #1, line 1 against reference AMR #1, graph #1, line 1)"
     assert [str(w.message) for w in caught] == [
         f"1 of 2 pairs was over the alignment's memory budget (0.0 GiB) and was aligned within it, scores not "
         f"proven optimal ({pair}); pass strict=True (--strict) to stop at the first",
@@ -231,7 +231,7 @@ def test_a_pair_over_the_budget_in_meaning_and_its_dimensions_is_scored_and_coun
     with pytest.warns(AmrevalWarning, match="1 of 2 pairs was over"):
         plain = mfbeta(["a", "b"], ["a", "b"], vectors=XY, **kw).as_dict()
     assert plain["n_over_budget"] == 1 and "dimension_n_over_budget" not in plain
-    with pytest.raises(TooLargeError, match=r"^pair #0 \(prediction AMR #0, .*the alignment problem of 2 x 2 nodes"):
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction AMR #1, .*the alignment problem of 2 x 2 nodes"):
         mfbeta(["a", "b"], ["a", "b"], vectors=XY, strict=True, **kw)
 
 
@@ -256,7 +256,7 @@ def test_a_dimension_over_the_budget_whose_meaning_fits(monkeypatch):
     assert r.dimension_items is not None and r.dimension_items[0]["unlabeled"] == (5.0, 6, 6)
     assert (r.as_dict()["n_over_budget"], r.as_dict()["dimension_n_over_budget"]) == (0, 1)
     assert "strict" not in r.config.as_string()
-    with pytest.raises(TooLargeError, match=r"^pair #0 \(prediction AMR #0, .*the alignment problem of 3 x 3 nodes"):
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction AMR #1, .*the alignment problem of 3 x 3 nodes"):
         mfbeta(["a"], ["a"], dimensions="s2align", strict=True, **kw)
     # strict without dimensions: Meaning fits, nothing raised, recorded in the configuration
     assert ",strict=True" in mfbeta(["a"], ["a"], strict=True, **kw).as_dict()["config"]

@@ -289,12 +289,12 @@ def test_a_document_over_the_memory_budget_is_scored_and_counted(monkeypatch):
     from amreval.match import problem as problem_module
 
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    with pytest.warns(AmrevalWarning, match=r"^1 of 1 pairs was over the alignment's memory budget \(0.0 GiB\)"):
+    with pytest.warns(AmrevalWarning, match=r"^1 of 1 pair was over the alignment's memory budget \(0.0 GiB\)"):
         r = _score()
     # aligned over each node's best candidates, the climb still matches every predicted triple (9 of 9 and
     # 11: test_meaning_is_docsmatch_of_the_hand_derived_docamr), counted
     assert (r.meaning_counts, r.over_budget, r.as_dict()["n_over_budget"]) == ((9, 9, 11), [0], 1)
-    with pytest.raises(TooLargeError, match=r"^pair #0 .*the alignment problem of 4 x 5 nodes"):
+    with pytest.raises(TooLargeError, match=r"^pair #1 .*the alignment problem of 4 x 5 nodes"):
         _score(strict=True)
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**3)
     assert _score().as_dict()["n_over_budget"] == 0

@@ -119,7 +119,7 @@ def test_empty_generated_sentence_is_scored_not_refused():
 
 def test_bad_inputs_name_the_index():
     kw = dict(scorer=LM, vectors=V)
-    with pytest.raises(InputError, match=r"2 generated sentences but 1 references"):
+    with pytest.raises(InputError, match=r"2 generated sentences but 1 reference"):
         mfbeta(GEN, REF[:1], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
     with pytest.raises(InputError, match=r"reference #2: empty sentence"):
         mfbeta(GEN, [REF[0], "  "], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)

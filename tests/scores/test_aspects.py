@@ -160,7 +160,7 @@ def test_corpus_sums_and_errors():
         aspect_scores(pred, gold, standardize="smatch")
     with pytest.raises(InputError, match="expected an alignment in onealign, multialign, got 'two'"):
         aspect_scores(pred, gold, alignment="two")
-    with pytest.raises(InputError, match="expected equal, non-empty lists; got 2 and 1 graphs"):
+    with pytest.raises(InputError, match="expected equal, non-empty lists; got 2 and 1 graph"):
         aspect_scores(pred, gold[:1])
 
 
@@ -355,8 +355,8 @@ def test_a_pair_over_the_memory_budget_is_scored_counted_and_named(tmp_path, cap
     ]
     assert str(caught[1].message).startswith(
         "1 of 3 pairs was over the alignment's memory budget (0.0 GiB) in the aspect scores (onealign) and was "
-        "aligned within it, scores not proven optimal (pair #0 (prediction #0, graph #1, line 1 against "
-        "reference #0, graph #1, line 1)); "
+        "aligned within it, scores not proven optimal (pair #1 (prediction #1, graph #1, line 1 against "
+        "reference #1, graph #1, line 1)); "
     )
     # the crossed pair 4 of 6, the cat 2 of 2, the dog 0 of 2; over the budget the climb over each node's one
     # best candidate maps b to t and c to q (the relations': the same 4), so CONCEPT has x alone of x, y, z
@@ -368,7 +368,7 @@ def test_a_pair_over_the_memory_budget_is_scored_counted_and_named(tmp_path, cap
     )
     out = result.as_dict()
     assert (out["n_unreadable"], out["n_over_budget"]) == (1, 1)
-    with pytest.raises(TooLargeError, match=r"^pair #0 \(prediction #0, .*the alignment problem of 3 x 3 nodes"):
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction #1, .*the alignment problem of 3 x 3 nodes"):
         aspect_scores(preds[:2], golds[:2], strict=True)
     (tmp_path / "p.amr").write_text("\n\n".join(preds) + "\n", encoding="utf-8")
     (tmp_path / "g.amr").write_text("\n\n".join(golds) + "\n", encoding="utf-8")
@@ -378,7 +378,7 @@ def test_a_pair_over_the_memory_budget_is_scored_counted_and_named(tmp_path, cap
     out = json.loads(printed.out)
     assert (out["n_unreadable"], out["n_over_budget"], out["aspects"]["CONCEPT"]["match"]) == (1, 1, 4)
     assert (
-        "in the aspect scores (multialign) and was aligned within it, scores not proven optimal (pair #0 ("
+        "in the aspect scores (multialign) and was aligned within it, scores not proven optimal (pair #1 ("
         + (f"{tmp_path / 'p.amr'}, graph #1, line 1 against {tmp_path / 'g.amr'}, graph #1, line 1))")
         in printed.err
     )
@@ -397,4 +397,4 @@ def test_a_pair_over_the_memory_budget_is_scored_counted_and_named(tmp_path, cap
     (tmp_path / "g.amr").write_text("\n\n".join(golds[:2]) + "\n", encoding="utf-8")
     for command in ("smatch", "docsmatch"):
         assert main([command, *files, "--aspects", "onealign", "--strict"]) == 1
-        assert f"pair #0 ({tmp_path / 'p.amr'}, graph #1, line 1 against" in capsys.readouterr().err
+        assert f"pair #1 ({tmp_path / 'p.amr'}, graph #1, line 1 against" in capsys.readouterr().err

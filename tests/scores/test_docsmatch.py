@@ -89,7 +89,7 @@ def test_self_match_of_every_reference_docamr_is_one(reference_dir):
 
 
 def test_bad_inputs():
-    with pytest.raises(InputError, match="1 predictions but 2 references; they are paired by position"):
+    with pytest.raises(InputError, match="1 prediction but 2 references; they are paired by position"):
         docsmatch([DOC], [DOC, DOC])
     with pytest.raises(InputError, match="nothing to score"):
         docsmatch([], [])

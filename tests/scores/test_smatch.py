@@ -60,7 +60,7 @@ def test_hand_checked_partial_match():
 
 
 def test_empty_and_mismatched_inputs():
-    with pytest.raises(InputError, match="2 predictions but 1 references"):
+    with pytest.raises(InputError, match="2 predictions but 1 reference"):
         smatch([SENT, SENT], [SENT])
     with pytest.raises(InputError, match="nothing to score: predictions and references are empty"):
         smatch([], [])

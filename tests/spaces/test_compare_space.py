@@ -234,7 +234,7 @@ def test_a_malformed_system_file_is_scored_empty_and_counted(page, url, tmp_path
     upload(page, gold, [EXAMPLES / "parser_a.amr", short])
     expect(page.locator("#names textarea")).to_have_value("parser_a\nshort")  # the uploads taken in
     page.locator("#compare").click()
-    message = "short.amr (system short) has 1 graphs but the gold file gold.amr has 3"
+    message = "short.amr (system short) has 1 graph but the gold file gold.amr has 3"
     expect(page.get_by_text(message).first).to_be_visible()
     expect(page.locator("#ranking [data-key]")).to_have_count(0)
 

@@ -31,6 +31,7 @@ from amreval.cli.mfbeta_options import (
 from amreval.cli.options import integer
 from amreval.cli.output import decimals
 from amreval.errors import AmrevalError, InputError, UsageError
+from amreval.scores.text import plural
 
 __all__ = ["add_arguments", "run", "in_files"]
 
@@ -117,7 +118,7 @@ def _sentence_level(args: argparse.Namespace) -> int:
     for path, graphs in ((args.gold, gold), (args.parses, parses)):
         if graphs is not None and len(graphs) != len(generated):
             raise AmrevalError(
-                f"{path} has {len(graphs)} graphs but {args.generated} has {len(generated)} lines; "
+                f"{path} has {plural(len(graphs), 'graph')} but {args.generated} has {plural(len(generated), 'line')}; "
                 "they are paired by position"
             )
     if parses is None and not args.parser:
@@ -175,14 +176,17 @@ def _document_level(args: argparse.Namespace) -> int:
     check_paired_by_line(args.generated, generated, args.references, references)
     gold = read_graphs(args.gold) if args.gold else None
     if gold is not None and len(gold) != len(generated):
-        raise InputError(f"{args.gold} has {len(gold)} documents but {args.generated} has {len(generated)} lines")
+        raise InputError(
+            f"{args.gold} has {plural(len(gold), 'document')} but {args.generated} has {plural(len(generated), 'line')}"
+        )
     parses: list[list[Any]] | None = None
     if args.parses:
         flat = _document_parses(args.parses)
         counts = [len(split_sentences(p)) for p in generated]
         if sum(counts) != len(flat):
             raise InputError(
-                f"{args.parses} has {len(flat)} graphs but the paragraphs of {args.generated} have {sum(counts)} "
+                f"{args.parses} has {plural(len(flat), 'graph')} but the paragraphs of {args.generated} "
+                f"have {sum(counts)} "
                 "sentences (split_sentences); they are taken in order, paragraph by paragraph"
             )
         parses, used = [], 0
@@ -217,8 +221,8 @@ def _document_level(args: argparse.Namespace) -> int:
     rows.update(Meaning=result.meaning, Coreference=result.coreference, Form=result.form)
     for label, value in rows.items():
         print(f"{label}: {decimals(value, digits)}")
-    print(f"Sentence count mismatches: {result.sentence_mismatches} of {len(generated)} documents")
-    print(f"Parse failures: {result.parse_failures} of {sum(result.sentences)} sentences")
+    print(f"Sentence count mismatches: {result.sentence_mismatches} of {plural(len(generated), 'document')}")
+    print(f"Parse failures: {result.parse_failures} of {plural(sum(result.sentences), 'sentence')}")
     return 0
 
 

@@ -46,6 +46,7 @@ from amreval.hub.space_compare_parts import (
     pairwise_tests_html,
     ranking_html,
 )
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -225,7 +226,8 @@ def check_resampling(n_items: int, n_systems: int, n_resamples: int, limits: Lim
     if work > limits.resampling:
         fits = int(limits.resampling // max(n_items * pairs, 1))
         raise InputError(
-            f"{n_items} items × {pairs} pairs of systems × {n_resamples} resamples is over this Space's limit of "
+            f"{plural(n_items, 'item')} × {plural(pairs, 'pair')} of systems × {n_resamples} resamples "
+            "is over this Space's limit of "
             f"{limits.resampling:.0e} resamples of an item: use at most {fits} resamples (Test settings), or fewer "
             "systems, or run `amreval compare` on your machine"
         )
@@ -272,7 +274,7 @@ def _read(path: str, label: str, limits: Limits, errors: list[InputError] | None
         raise InputError(f"{label}: no PENMAN graph found (expected graphs separated by blank lines)")
     if len(graphs) > limits.items:
         raise InputError(
-            f"{label}: {len(graphs)} graphs, over this Space's limit of {limits.items} a file "
+            f"{label}: {plural(len(graphs), 'graph')}, over this Space's limit of {limits.items} a file "
             "(run `amreval compare` on your machine for more)"
         )
     return graphs
@@ -312,7 +314,7 @@ def _read_inputs(
         sentences = len(re.findall(r":snt\d+\b", text)) or len(gold)
         if sentences > limits.sentences:
             raise InputError(
-                f"{gold_name} (gold): {sentences} sentences in its documents, over this Space's limit of "
+                f"{gold_name} (gold): {plural(sentences, 'sentence')} in its documents, over this Space's limit of "
                 f"{limits.sentences} for the DocSmatch scores (run `amreval compare` on your machine for more)"
             )
     systems: dict[str, list] = {}
@@ -323,7 +325,7 @@ def _read_inputs(
         graphs = _read(path, label, limits, errors)
         if len(graphs) != len(gold):
             raise InputError(
-                f"{label} has {len(graphs)} graphs but the gold file {gold_name} has {len(gold)}: "
+                f"{label} has {plural(len(graphs), 'graph')} but the gold file {gold_name} has {len(gold)}: "
                 "the files are paired by position, graph by graph"
             )
         notes += [f"{error} — scored as an empty graph" for error in errors]
@@ -462,7 +464,7 @@ def make_comparer(limits: Limits, folder: AppFolder) -> Any:
             gold, systems, notes = read_inputs(gold_path, system_paths, names_text, score, limits)
             options = compare_options(score, statistic, standardize, fine_grained, test, n_resamples, seed, alternative)
             check_resampling(len(gold), len(systems), options["n_resamples"], limits)
-            progress(0.05, desc=f"Scoring {len(systems)} systems on {len(gold)} items")
+            progress(0.05, desc=f"Scoring {plural(len(systems), 'system')} on {plural(len(gold), 'item')}")
             cmp, warned = compare_inputs(gold, systems, {**options, "progress": True})
         except (AmrevalError, ValueError) as exc:
             raise gr.Error(str(exc)) from None

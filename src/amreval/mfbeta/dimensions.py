@@ -85,6 +85,7 @@ from amreval.scores.f1 import prf_or_none, score_text
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
 from amreval.scores.harness import pair_search, warn_over_budget
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, graded_alignment, similarity_matrix
+from amreval.scores.text import plural
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
 from amreval.scores.workers import map_pairs, pair_name
 
@@ -401,7 +402,7 @@ def dimension_items(
     """Per measure, the items × ``(match, test, gold, acceptable)`` array of a system."""
     flags = np.asarray([bool(x) for x in acceptable], dtype=np.float64)
     if len(flags) != len(items):
-        raise InputError(f"{len(items)} items of counts but {len(flags)} acceptability flags")
+        raise InputError(f"{plural(len(items), 'item')} of counts but {len(flags)} acceptability flags")
     return {
         m: np.column_stack([np.asarray([item[m] for item in items], dtype=np.float64).reshape(len(items), 3), flags])
         for m in measures

@@ -67,6 +67,7 @@ from amreval.scores.f1 import prf_or_none
 from amreval.scores.harness import strict_option
 from amreval.scores.results import Config, Result
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -424,7 +425,7 @@ def _build(
             if len(doc.sentences) != len(sents):
                 raise InputError(
                     f"{numbered(f'{label} paragraph', d)}: the coreference document {doc.doc_key!r} has "
-                    f"{len(doc.sentences)} sentences but the paragraph has {len(sents)}; "
+                    f"{plural(len(doc.sentences), 'sentence')} but the paragraph has {len(sents)}; "
                     "clusters name sentences by position"
                 )
             ms, report = chains_from_coref(doc, aligned)
@@ -521,7 +522,7 @@ def document_mfbeta(
     refs = _paragraphs(references, "reference")
     n = len(gen)
     if len(refs) != n:
-        raise InputError(f"{n} generated paragraphs but {len(refs)} references; they are paired by position")
+        raise InputError(f"{n} generated paragraphs but {plural(len(refs), 'reference')}; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated paragraphs")
     mf_beta(1.0, 1.0, beta)

@@ -47,6 +47,7 @@ from amreval.mfbeta.lm import (
     clear_cache,
     get_scorer,
 )
+from amreval.scores.text import plural
 
 __all__ = [
     "DEFAULT_KIND",
@@ -240,7 +241,9 @@ def form_score(
     gen = check_sentences(generated, "generated", allow_empty=True)
     ref = check_sentences(references, "reference")
     if len(gen) != len(ref):
-        raise InputError(f"{len(gen)} generated sentences but {len(ref)} references; they are paired by position")
+        raise InputError(
+            f"{len(gen)} generated sentences but {plural(len(ref), 'reference')}; they are paired by position"
+        )
     if not gen:
         raise InputError("nothing to score: generated and reference sentences are empty")
     tol = check_tolerance(tolerance)
@@ -256,7 +259,7 @@ def form_score(
     else:
         scores = np.asarray(scorer.sentence_scores(to_score, progress=progress), dtype=np.float64)
     if scores.shape != (len(to_score),):
-        raise InputError(f"the scorer returned {scores.shape} scores for {len(to_score)} sentences")
+        raise InputError(f"the scorer returned {scores.shape} scores for {plural(len(to_score), 'sentence')}")
     unscorable = np.flatnonzero(np.isnan(scores[m:]))
     if unscorable.size:
         raise InputError(f"{numbered('reference', int(unscorable[0]))}: no tokens to score")

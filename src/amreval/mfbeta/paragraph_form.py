@@ -40,6 +40,7 @@ from amreval._progress import progress_counter
 from amreval.errors import InputError, numbered
 from amreval.mfbeta.forward import LoadedModel, Row, inspect_model, target_log_probs
 from amreval.mfbeta.lm import END_OF_TEXT, LanguageModelScorer, SentenceScorer, token_batches
+from amreval.scores.text import plural
 
 __all__ = ["DEFAULT_STRIDE_SHARE", "input_limit", "paragraph_scores", "resolve_window", "windows"]
 
@@ -198,7 +199,7 @@ def paragraph_scores(
     if not isinstance(scorer, LanguageModelScorer) or window is None or stride is None:
         out = np.asarray(scorer.sentence_scores(texts, progress=progress), dtype=np.float64)
         if out.shape != (len(texts),):
-            raise InputError(f"the scorer returned {out.shape} scores for {len(texts)} paragraphs")
+            raise InputError(f"the scorer returned {out.shape} scores for {plural(len(texts), 'paragraph')}")
         return out
     tokenizer = scorer.tokenizer
     lengths = [len(ids) + 1 for ids in tokenizer(texts, add_special_tokens=False)["input_ids"]]

@@ -69,6 +69,7 @@ from amreval.errors import (
     numbered,
 )
 from amreval.mfbeta.cache import CacheLike, model_fingerprint, resolve_cache
+from amreval.scores.text import plural
 
 __all__ = [
     "AMRLIB_META",
@@ -178,7 +179,7 @@ class CallableParser:
         out = list(out)
         if len(out) != len(sentences):
             raise InputError(
-                f"parser {self.name} returned {len(out)} results for {len(sentences)} sentences "
+                f"parser {self.name} returned {len(out)} results for {plural(len(sentences), 'sentence')} "
                 f"(expected {len(sentences)})"
             )
         return out
@@ -548,7 +549,7 @@ def _call_parser(
             outputs = list(outputs)
             if len(outputs) != len(batch):
                 raise InputError(
-                    f"parser {name} returned {len(outputs)} results for the {len(batch)} sentences of the "
+                    f"parser {name} returned {len(outputs)} results for the {plural(len(batch), 'sentence')} of the "
                     f"batch starting at {numbered('sentence', first)} (expected {len(batch)})"
                 )
             for offset, output in enumerate(outputs):

@@ -73,6 +73,7 @@ from amreval.scores.f1 import prf
 from amreval.scores.harness import pair_search, warn_over_budget
 from amreval.scores.results import Config, Result
 from amreval.scores.s2match import S2Alignment, align_s2match, s2match_config
+from amreval.scores.text import plural
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
 from amreval.scores.workers import map_pairs, pair_name
 
@@ -303,7 +304,7 @@ def mfbeta(
     refs = check_sentences(references, "reference")
     n = len(gen)
     if len(refs) != n:
-        raise InputError(f"{n} generated sentences but {len(refs)} references; they are paired by position")
+        raise InputError(f"{n} generated sentences but {plural(len(refs), 'reference')}; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated sentences")
     mf_beta(1.0, 1.0, beta)  # validates beta

@@ -23,6 +23,7 @@ from amreval.errors import InputError
 from amreval.scores.comparison_results import Comparison, PairedTest
 from amreval.scores.corpus_statistics import PRF_COLUMNS
 from amreval.scores.f1 import UNDEFINED_TEXT, score_text
+from amreval.scores.text import plural
 
 __all__ = [
     "summary_text",
@@ -105,7 +106,7 @@ def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
     runs = test_runs(first, cmp.n_items)
     what = stat if cmp.score == cmp.statistic else f"{_label(cmp.score)} {stat}"
     lines = [
-        f"{what} of {cmp.n_items} items; {first.test} test ({first.alternative}, "
+        f"{what} of {plural(cmp.n_items, 'item')}; {first.test} test ({first.alternative}, "
         f"{runs}, seed {first.seed}); intervals: paired bootstrap",
         "",
     ]
@@ -257,7 +258,7 @@ def differences_svg(
         f'font-family="sans-serif" font-size="12">',
         f'<rect width="{_W}" height="{_H}" fill="white"/>',
         f'<text x="{_W / 2}" y="22" text-anchor="middle" font-size="15">{a} − {b}: per-item {escape(statistic)} '
-        f"differences, sorted ({n} items)</text>",
+        f"differences, sorted ({plural(n, 'item')})</text>",
     ]
     better_a = sum(d > 0 for d in diffs)
     better_b = sum(d < 0 for d in diffs)

@@ -58,6 +58,7 @@ from amreval.match.standard import loose_matches, to_triples
 from amreval.scores.f1 import prf, prf_or_none
 from amreval.scores.harness import pair_search, read_predictions, warn_over_budget
 from amreval.scores.results import Result
+from amreval.scores.text import plural
 from amreval.scores.workers import pair_name, score_named
 
 if TYPE_CHECKING:
@@ -571,7 +572,9 @@ def aspect_scores(
     )
     preds, golds = list(predictions), list(references)
     if len(preds) != len(golds) or not golds:
-        raise InputError(f"aspects: expected equal, non-empty lists; got {len(preds)} and {len(golds)} graphs")
+        raise InputError(
+            f"aspects: expected equal, non-empty lists; got {len(preds)} and {plural(len(golds), 'graph')}"
+        )
     options = SearchOptions.from_keywords(**search).as_strict(strict)
     read, failed = read_predictions(preds, strict=strict)
     refs = [as_graph(g, "reference", k) for k, g in enumerate(golds)]

@@ -583,7 +583,7 @@ def stream_docsmatch(
     result.fine_grained_over_budget = fine_over
     pred, gold = os.fspath(predictions), os.fspath(references)
     _warn_fine_grained(
-        result, [f"pair #{k} ({pred}, graph #{k + 1} against {gold}, graph #{k + 1})" for k in fine_over[:10]]
+        result, [f"pair #{k + 1} ({pred}, graph #{k + 1} against {gold}, graph #{k + 1})" for k in fine_over[:10]]
     )
     return result
 

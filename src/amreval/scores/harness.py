@@ -133,8 +133,9 @@ def read_predictions(
     if sentences:
         count = sum(len(errors) for _, errors in sentences)
         scored = "was scored as an empty sentence" if count == 1 else "were scored as empty sentences"
+        of_n = f"{n} predicted {noun.removesuffix('s') if n == 1 else noun}"
         warn_caller(
-            f"{plural(count, 'sentence')} of {len(sentences)} of {n} predicted {noun} could not be read "
+            f"{plural(count, 'sentence')} of {len(sentences)} of {of_n} could not be read "
             f"and {scored} ({_listed(k for k, _ in sentences)}; the first: "
             f"{sentences[0][1][0]}); {_ADVICE}"
         )
@@ -148,9 +149,9 @@ def warn_unreadable(failed: Sequence[int], n: int, first: object, noun: str = "g
     """The one warning that names the predictions (of ``n``) that could not be read and were scored as
     empty graphs; ``first`` is the first's error."""
     scored = "was scored as an empty graph" if len(failed) == 1 else "were scored as empty graphs"
+    of_n = f"{n} predicted {noun.removesuffix('s') if n == 1 else noun}"
     warn_caller(
-        f"{len(failed)} of {n} predicted {noun} could not be read and {scored} "
-        f"({_listed(failed)}; the first: {first}); {_ADVICE}"
+        f"{len(failed)} of {of_n} could not be read and {scored} ({_listed(failed)}; the first: {first}); {_ADVICE}"
     )
 
 
@@ -203,7 +204,9 @@ def score_corpus(
     preds = list(predictions)
     refs = list(references)
     if len(preds) != len(refs):
-        raise InputError(f"{len(preds)} predictions but {len(refs)} references; they are paired by position")
+        raise InputError(
+            f"{plural(len(preds), 'prediction')} but {plural(len(refs), 'reference')}; they are paired by position"
+        )
     if not preds:
         raise InputError("nothing to score: predictions and references are empty")
     golds = [read(r, "reference", k) for k, r in enumerate(refs)]
@@ -234,7 +237,7 @@ def warn_over_budget(names: Sequence[str], count: int, n: int, *, where: str = "
     were = "was" if count == 1 else "were"
     place = f" {where}" if where else ""
     warn_caller(
-        f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB)"
+        f"{count} of {plural(n, 'pair')} {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB)"
         f"{place} and {were} aligned within it, scores not proven optimal ({listed}); "
         "pass strict=True (--strict) to stop at the first"
     )

@@ -50,6 +50,7 @@ from amreval.scores.checks import check_int
 from amreval.scores.f1 import bootstrap_f1, prf
 from amreval.scores.harness import ReadGraph, ScorePair, pair_search, warn_over_budget, warn_unreadable
 from amreval.scores.results import Config, PairScore, SmatchResult
+from amreval.scores.text import plural
 from amreval.scores.workers import score_named, start_workers
 
 __all__ = ["stream_score", "PairRecord", "CompactPairs", "CHUNK"]
@@ -169,7 +170,10 @@ def stream_score(
         if n == 0:
             raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
     if n_pred != n_gold:
-        raise AmrevalError(f"{pred_path} has {n_pred} {noun} but {gold_path} has {n_gold}; they are paired by position")
+        raise AmrevalError(
+            f"{pred_path} has {plural(n_pred, noun.removesuffix('s'))} but {gold_path} has {n_gold}; "
+            "they are paired by position"
+        )
     if state.failed:
         warn_unreadable(state.failed, len(state.pairs), state.first_error, noun=noun)
     if state.over_budget:
