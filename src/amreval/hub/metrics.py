@@ -179,7 +179,7 @@ def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str, pack
     data.python_version = f"{sys.version_info.major}.{sys.version_info.minor}"
     space.data = data
     body = space.text.replace(
-        f'evaluate.load("metrics/{name}")  # in a checkout; installed: amreval.hub.load_metric("{name}")',
+        f'evaluate.load("metrics/{name}")  # checkout root only; anywhere: amreval.hub.load_metric("{name}")',
         f'evaluate.load("{hub_id}")  # this Space; a local copy of its folder: evaluate.load("FOLDER/{name}.py")',
     )
     body = body.replace(f'evaluate.load("metrics/{name}"', f'evaluate.load("{hub_id}"')
