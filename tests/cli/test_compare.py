@@ -60,8 +60,7 @@ def test_two_systems_as_text_csv_and_svg(capsys, files, tmp_path):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == (
-        "Smatch F1 of 3 items; permutation test (two-sided, exact, all 8 swaps, seed 0); "
-        "intervals: paired bootstrap"
+        "Smatch F1 of 3 items; permutation test (two-sided, exact, all 8 swaps, seed 0); intervals: paired bootstrap"
     )
     # pred (10, 10, 12): 20/22; other (8, 10, 12): 16/22; items 2 and 3 swapped alone give d = 0: p = 4/8
     assert lines[3].split()[:3] == ["1", "pred", "0.9091"] and lines[4].split()[:3] == ["2", "other", "0.7273"]
