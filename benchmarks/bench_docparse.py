@@ -62,7 +62,10 @@ are printed with whether bytecode caches were present (``_common.bytecode_caches
 
 Data: ``../shared/data/parses`` from the project root (or ``--data``);
 without it the benchmark says so and stops. The peer's columns are skipped without
-``doc-smatch`` or with ``--no-peer``.
+``doc-smatch`` or with ``--no-peer``; it is looked for at ``--peer PATH``, else at
+``$AMREVAL_PEER_DOC_SMATCH``, else beside this Python, else on the PATH (its pins clash with
+ours: give it a venv of its own, ``python3 -m venv PEERS/docamr &&
+PEERS/docamr/bin/pip install docAMR==0.1.1 smatch==1.0.4``).
 
 Run: ``python benchmarks/bench_docparse.py`` (an hour or more: the peer at 100 and
 200 sentences, the greedy builder's documents), ``--quick`` (20 and 50 sentences), or e.g.
@@ -447,6 +450,10 @@ def main() -> int:
         help="docamr,no-merge (default both)",
     )
     ap.add_argument("--no-peer", action="store_true", help="skip doc-smatch")
+    ap.add_argument(
+        "--peer",
+        help="the peer's doc-smatch (default: $AMREVAL_PEER_DOC_SMATCH, else beside this Python, else on the PATH)",
+    )
     ap.add_argument("--runs", type=int, default=3, help="amreval runs per set, the best is kept (default 3)")
     ap.add_argument("--peer-restarts", type=_list(int), default=[0, 4], help="doc-smatch -r values (default 0,4)")
     ap.add_argument("--peer-runs", type=int, default=1, help="doc-smatch runs per set (default 1)")
@@ -470,7 +477,7 @@ def main() -> int:
     # every child process scores with this worktree's amreval
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
     sys.path.insert(0, str(ROOT / "src"))
-    peer = None if args.no_peer else find_peer()
+    peer = None if args.no_peer else find_peer(args.peer)
     if peer is None and not args.no_peer:
         print("doc-smatch not found (pip install docAMR==0.1.1): the peer's columns are skipped\n")
     peers = args.peer_restarts if peer else []

@@ -1,34 +1,46 @@
-"""A tie-break among the optimal mappings, certified at about the main score's cost.
+"""The coreference tie-break among the optimal mappings, certified on top of the main score's proof.
 
 DocSmatch's coreference sub-score (:mod:`amreval.scores.docsmatch`) is counted under a mapping with
 the best main count that has, among those, the most coreference matches: the **graded** problem gives
-each gold coreference item ``1 + eps`` instead of 1 (``eps = 1 / (2 (n + 1))`` for ``n`` items, so the
-bonus never outweighs one main match), and its optimum is that mapping. Searched whole, the graded
-problem must be proven to within one ``eps``: on documents with long chains (a narrator's ``i`` in
-every sentence) many mappings share the main optimum and differ by a few bonuses, and the proof took
-3-20x the main score's time, often through the integer program.
+each gold coreference item ``1 + eps`` instead of 1 (``eps = 1 / (2 (n + 1))`` for ``n`` items, so every
+bonus together never outweighs one main match), and its optimum is that mapping. Every weight of the
+graded problem is ``m + eps * k`` with whole ``m`` (the main weight) and ``k`` (the bonus), so a
+mapping's value is ``main(x) + eps * bonus(x)``, and the graded optimum is ``M + eps * B``: the main
+optimum ``M`` and the most bonus ``B`` of a mapping worth ``M``. Searched whole, the graded problem must
+be proven to within one ``eps``; on documents with long chains (a narrator's ``i`` in every sentence)
+many mappings share the main optimum and differ by a few bonuses, and that proof cost several times the
+main score's. :func:`tie_break` proves the two parts one after the other, each step starting from what
+the steps before it found (no step is run again from scratch):
 
-:func:`tie_break` first runs the certified search's steps short of the integer program on the graded
-problem itself (what :func:`amreval.match.alignment.align` runs first: where they prove it, at the same
-cost and with the same mapping). Where they do not, the two parts are taken apart
-(:func:`lagrangian_tie_break`). Every weight of the graded problem is ``m + eps * k`` with whole
-``m`` (the main weight) and ``k`` (the bonus), so a mapping's value is ``main(x) + eps * bonus(x)``:
+1. the **main problem** (the weights ``m``) is solved and proven by the main score's own steps
+   (:func:`amreval.match.alignment.certified`: the same mapping, proof and cost as ``--no-coref-subscore``),
+   which hands on its priced LP;
+2. that LP's reduced costs at ``M`` (:func:`amreval.match.certify.fixing.pairs_left`) leave the pairs
+   that can belong to a mapping worth ``M``: no optimal mapping uses another, so the graded problem over
+   them has the whole's optimum. (Where the main problem was proven before its LP, the graded problem's
+   climb and coupled search from the main optimum come first, and often prove the graded optimum as
+   cheaply; else the main LP is solved then.) The graded climb from the main optimum there gives a first
+   bonus: a climb on the graded problem never loses a main match;
+3. over those pairs, for a few whole ``lam`` (:data:`LADDER`), the problem with weights ``lam * m + k``
+   (whole numbers: proofs to within one, as the main score's) is searched by the certified search's
+   steps short of the restarts and the integer program. Every main-optimal mapping ``x`` has
+   ``bonus(x) = lam * (main(x) - M) + bonus(x)``, so its optimum less ``lam * M`` bounds ``B`` (a
+   Lagrangian bound; a mapping that is not main-optimal only lowers the term it adds), and every
+   mapping it finds with ``main(x) = M`` has a bonus to reach it. Where that search finds a mapping
+   worth more than every main-optimal one known, its bound cannot come down to the bonus found, and the
+   step is given up at once;
+4. else the graded problem's own steps (climb, coupled search, assignment bound, priced LP, fixed search)
+   from the best main-optimal mapping found, under the bound of step 3;
+5. else its restarts and integer program (:func:`amreval.match.alignment.finish`), from that mapping and
+   with that LP, within the time limit.
 
-1. the **main problem** (the weights ``m``) is solved and proven: its optimum ``M``;
-2. its LP's reduced costs at ``M`` (:func:`amreval.match.certify.fixing.pairs_left`) leave the pairs
-   that can belong to a mapping worth ``M``: no optimal mapping uses another;
-3. over those pairs, for a few whole ``lam`` (:data:`LADDER`), the problem with weights
-   ``lam * m + k`` (whole numbers: proofs to within one, as the main score's) is searched by the
-   steps of the certified search short of the integer program. Every main-optimal mapping ``x`` has
-   ``bonus(x) = lam * (main(x) - M) + bonus(x)``, so its optimum less ``lam * M`` bounds the best bonus
-   ``B`` among them (a Lagrangian bound; every mapping that is not main-optimal only lowers the
-   term it adds); and every mapping that search finds with ``main(x) = M`` has a bonus to reach it.
-
-Where a main-optimal mapping's bonus reaches the bound, it is the graded optimum ``M + eps * B``
-(proven: no proof here depends on the clock). Otherwise (the main score unproven, no reduced costs,
-or the bound not met on the ladder) :func:`tie_break` returns None and the caller runs
-:func:`~amreval.match.alignment.align` on the graded problem, as before (its restarts, then the integer
-program within the time limit).
+A document whose main problem only the integer program proves (its steps 1-5 left it unproven) goes from
+there straight to the graded problem's integer program over the pairs its LP leaves, from the main
+optimum: the searches of steps 3 and 4 would most likely fail there as they did on the main problem.
+Where the main problem stays unproven (the integer program's time limit), its mapping, climbed on the
+graded problem, is kept under the main bound plus every bonus: the main score and its bound are then the
+main score's own. No proof here depends on the clock except the integer program's, as in
+:func:`~amreval.match.alignment.align`.
 """
 
 from __future__ import annotations
