@@ -54,11 +54,11 @@ block-by-block bound), the ``assignment`` bound, the ``LP``,
 ``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
 ``unproven`` where the time limit ran out. With ``--coref-subscore`` the tie-break
-(``amreval.match.certify.tiebreak.tie_break``) is wrapped too: ``tie-break (step)`` where it proved the
-graded optimum (by the graded problem's own steps, or by the main optimum and the Lagrangian bound on
-the bonus), ending with that step; ``tie-break left`` and then the graded search's own record where it
-did not. The coupled searches' subtrees of exact search are counted per document. Whole-process times
-are printed with whether bytecode caches were present (``_common.bytecode_caches``).
+(``amreval.match.certify.tiebreak.tie_break``) is wrapped too: one record holds the main problem's steps
+and the tie-break's after them, ``tie-break (step)`` where it proved the graded optimum, naming the last step
+that searched (the integer program where one ran); ``unproven (after tie-break, step)`` where it did not
+(the integer program's time limit). The coupled searches' subtrees of exact search are counted per
+document. Whole-process times are printed with whether bytecode caches were present (``_common.bytecode_caches``).
 
 Data: ``../shared/data/parses`` from the project root (or ``--data``);
 without it the benchmark says so and stops. The peer's columns are skipped without
@@ -342,11 +342,18 @@ def install_counters() -> list[dict]:
         finally:
             current.pop()
         rec["total_s"] = time.perf_counter() - t0
-        rec["optimal"] = result is not None
-        rec["gap"] = 0.0
-        last = proven_by(rec["steps"], True)
-        # proven: by the tie-break's last step; else the graded problem is searched whole (the next record)
-        rec["proven_by"] = f"tie-break ({last})" if result is not None else "tie-break left"
+        rec["optimal"] = result is not None and bool(result.optimal)
+        rec["gap"] = 0.0 if result is None else float(result.bound - result.score)
+        # the last step that searched (the climbs that only offer a mapping found to the graded problem aside)
+        last = proven_by([s for s in rec["steps"] if s != "climb"] or ["climb"], True)
+        if "integer program" in rec["steps"]:
+            last = "integer program"
+        # proven by the tie-break, its last step named; None: it does not apply, and the graded problem is
+        # searched whole (the next record)
+        if result is None:
+            rec["proven_by"] = "tie-break left"
+        else:
+            rec["proven_by"] = f"tie-break ({last})" if result.optimal else f"unproven (after tie-break, {last})"
         records.append(rec)
         return result
 
