@@ -10,17 +10,18 @@ optimum ``M`` and the most bonus ``B`` of a mapping worth ``M``. Searched whole,
 be proven to within one ``eps``; on documents with long chains (a narrator's ``i`` in every sentence)
 many mappings share the main optimum and differ by a few bonuses, and that proof cost several times the
 main score's. :func:`tie_break` proves the two parts one after the other, each step starting from what
-the steps before it found (no step is run again from scratch):
+the steps before it found (no step is run again from scratch). The graded problem's climb from the
+greedy start and its coupled search come first (:func:`~amreval.match.alignment.align`'s first two steps,
+cheap): where they prove it, the mapping and the cost are the graded search's. Then:
 
 1. the **main problem** (the weights ``m``) is solved and proven by the main score's own steps
    (:func:`amreval.match.alignment.certified`: the same mapping, proof and cost as ``--no-coref-subscore``),
    which hands on its priced LP;
 2. that LP's reduced costs at ``M`` (:func:`amreval.match.certify.fixing.pairs_left`) leave the pairs
    that can belong to a mapping worth ``M``: no optimal mapping uses another, so the graded problem over
-   them has the whole's optimum. (Where the main problem was proven before its LP, the graded problem's
-   climb and coupled search from the main optimum come first, and often prove the graded optimum as
-   cheaply; else the main LP is solved then.) The graded climb from the main optimum there gives a first
-   bonus: a climb on the graded problem never loses a main match;
+   them has the whole's optimum (where the main problem was proven before its LP, that LP is solved
+   now). The graded climb from the main optimum there gives a first bonus: a climb on the graded problem
+   never loses a main match;
 3. over those pairs, for a few whole ``lam`` (:data:`LADDER`), the problem with weights ``lam * m + k``
    (whole numbers: proofs to within one, as the main score's) is searched by the certified search's
    steps short of the restarts and the integer program. Every main-optimal mapping ``x`` has
@@ -137,14 +138,22 @@ def tie_break(problem: Problem, eps: float, bonus_bound: float, search: SearchOp
         search: the search settings (the main score's: the same steps, seed and time limit).
 
     Returns:
-        None where the tie-break does not apply (no sentence groups, ``eps * bonus_bound`` of 1 or more, or
-        weights not of the form ``m + eps * k``: the caller searches the graded problem whole); else the
+        None where the tie-break does not apply (no sentence groups, ``eps`` not below 1/2,
+        ``eps * bonus_bound`` of 1 or more, or weights not of the form ``m + eps * k``: the caller searches
+        the graded problem whole); else the
         graded optimum, ``optimal`` and ``score`` its graded value, or where the main problem or the
         tie-break is left unproven (the integer program's time limit), the best mapping found with a bound
         on the graded optimum.
     """
-    if problem.groups is None or eps * bonus_bound >= 1.0:
+    if problem.groups is None or not 0 < eps < 0.5 or eps * bonus_bound >= 1.0:
         return None
+    # 0. the graded problem's climb from the greedy start and its coupled search (align's first two steps,
+    # cheap): where they prove it, the same mapping and cost as the graded search
+    direct = hill_climb(problem, restarts=0, seed=search.seed)
+    if not direct.optimal:
+        direct = coupled_search(problem, direct, subtrees=FIRST_COUPLING_SUBTREES)
+    if direct.optimal:
+        return direct
     split = split_weights(problem, eps)
     if split is None:
         return None
@@ -159,16 +168,8 @@ def tie_break(problem: Problem, eps: float, bonus_bound: float, search: SearchOp
     if not first.optimal:
         return _main_unproven(problem, main, first, eps, bonus_bound, search)
     ties = _Ties(problem, main, first, eps)
-    if lp is None:
-        # proven before its LP (a climb or the coupled search): the graded problem's same steps from there
-        # often prove the tie-break as cheaply
-        direct = hill_climb(problem, restarts=0, seed=search.seed, init=first.mapping)
-        if not direct.optimal:
-            direct = coupled_search(problem, direct, subtrees=FIRST_COUPLING_SUBTREES)
-        ties.climbs += direct.climbs
-        if direct.optimal:
-            ties.offer(direct.mapping)
-            return ties.proven()
+    ties.climbs += direct.climbs
+    ties.offer(direct.mapping)
     # 2. the pairs of mappings worth its optimum, by the reduced costs of its LP (solved now where the main
     # problem was proven before the LP)
     if lp is None or lp.slack is None:
