@@ -80,6 +80,8 @@ from amreval.match.triples import Triples, encode_pair
 
 __all__ = [
     "align",
+    "certified",
+    "finish",
     "align_triples",
     "hill_climb",
     "lp_within_budget",
@@ -331,35 +333,77 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     Returns:
         The best :class:`Alignment` found.
     """
+    return certified(problem, search, init=init)[0]
+
+
+def certified(
+    problem: Problem,
+    search: SearchOptions = SearchOptions(),
+    *,
+    init: np.ndarray | None = None,
+    integer_program: bool = True,
+) -> tuple[Alignment, pricing.PricedLP | None]:
+    """:func:`align`, and the priced LP it solved on the way (None where it was proven before that step, or
+    the LP was not priced): its reduced costs stay valid for the proven optimum, so a step after the search
+    (DocSmatch's coreference tie-break, :mod:`amreval.match.certify.tiebreak`) can keep only the pairs an
+    optimal mapping may use without solving the LP again. ``integer_program=False`` stops before the integer
+    program (the caller solves another problem's instead: :func:`finish`)."""
     if problem.restricted:
-        return _restricted_climb(problem, search, init)
+        return _restricted_climb(problem, search, init), None
     deadline = time.perf_counter() + search.time_limit
     if search.solver == "hillclimb" or (
         search.solver == "auto" and (problem.n_pairs > AUTO_MAX_PAIRS or problem.n_terms > AUTO_MAX_TERMS)
     ):
-        return hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
+        return hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init), None
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
-        return result
+        return result, None
     result = _exact_search(problem, result)
     if result.optimal:
-        return result
+        return result, None
     result = _bounded(problem, result, assignment_bound(problem))
     if result.optimal:
-        return result
+        return result, None
     if _lp_over_budget(problem, search):
         result.over_budget = True
-        return result
+        return result, None
     result, priced = _lp(problem, result, deadline)
     if result.optimal:
-        return result
+        return result, priced
     if priced is not None and problem.groups is not None:
         result = fixed_search(problem, result, priced)
         if result.optimal:
-            return result
+            return result, priced
     result = _restarts(problem, result, search, init, deadline)
+    if result.optimal or not integer_program:
+        return result, priced
+    return _integer_program(problem, result, priced, deadline), priced
+
+
+def finish(
+    problem: Problem,
+    result: Alignment,
+    priced: pricing.PricedLP | None,
+    search: SearchOptions = SearchOptions(),
+    *,
+    init: np.ndarray | None = None,
+    restarts: bool = True,
+    deadline: float | None = None,
+) -> Alignment:
+    """The certified search's last steps (:func:`align`'s 6 and 7: the random restarts, then the integer program
+    within the time limit) after a search that ran the steps before them elsewhere: from its best mapping and
+    bound (``result``) and its priced LP (``priced``, whose reduced costs leave the integer program's pairs;
+    None: the whole problem's). ``restarts=False``: the integer program alone (the restarts ran already, as
+    in :func:`certified` with ``integer_program=False``); ``deadline``: the time limit's end on the
+    ``time.perf_counter`` clock (default: the time limit from now)."""
     if result.optimal:
         return result
+    if deadline is None:
+        deadline = time.perf_counter() + search.time_limit
+    if restarts:
+        result = _restarts(problem, result, search, init, deadline)
+        if result.optimal:
+            return result
     return _integer_program(problem, result, priced, deadline)
 
 

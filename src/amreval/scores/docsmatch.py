@@ -327,9 +327,10 @@ def score_docsmatch_pair(
                 weights = problem.term_w.copy()
                 weights[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
                 problem.set_term_weights(weights)
-            # the main optimum first, then the most coref matches among the mappings that reach it; where that
-            # does not prove the graded optimum (or the problem is over the budget), the graded problem is
-            # searched whole
+            # the main optimum first, by the main score's own steps, then the most coref matches among the
+            # mappings that reach it, on top of that proof (every later step starts from what the earlier ones
+            # found); where the tie-break does not apply (no sentence groups) or the problem is over the budget,
+            # the graded problem is searched whole
             broken = None
             if search.solver == "exact" and not problem.restricted and lp_within_budget(problem):
                 broken = tie_break(problem, eps, items_b.count, search)
