@@ -25,7 +25,8 @@ def unreadable_warning(
 ) -> str:
     """The one warning about a corpus whose first prediction could not be read."""
     return (
-        f"1 of {n} predicted {noun.removesuffix('s') if n == 1 else noun} could not be read and was scored as an empty graph "
+        f"1 of {n} predicted {noun.removesuffix('s') if n == 1 else noun} could not be read and was scored as an "
+        "empty graph "
         f"(prediction #1; the first: {first}); {ADVICE}"
     )
 
