@@ -21,6 +21,17 @@ __all__ = [
 ]
 
 
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an ``s`` unless ``n`` is 1 (for words whose plural is regular): every message
+    that counts something words it so ("1 graph", "3 graphs").
+
+    Example:
+        >>> plural(1, "sentence"), plural(3, "sentence"), plural(0, "graph")
+        ('1 sentence', '3 sentences', '0 graphs')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def numbered(what: str, index: int | None) -> str:
     """How a message names the item at the 0-based ``index`` of the list it was given in: its noun and its
     position counted from 1, as every position amreval prints is (the first prediction is

@@ -79,8 +79,7 @@ from typing import TYPE_CHECKING
 from amreval.amr.graph import Graph
 from amreval.amr.parse import nesting_depth, split_blocks
 from amreval.amr.read import FileSource, loads_graphs, read_text
-from amreval.errors import DecodeError, InputError
-from amreval.scores.text import plural
+from amreval.errors import DecodeError, InputError, plural
 
 if TYPE_CHECKING:
     import penman

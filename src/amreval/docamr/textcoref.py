@@ -75,8 +75,7 @@ from amreval.docamr.convert import convert_document
 from amreval.docamr.corefiles import CorefDocument, CorefSource, check_coref_format, read_coref
 from amreval.docamr.docgraph import check_representation
 from amreval.docamr.msamr import Chain, Mention, MsAmrDocument
-from amreval.errors import InputError
-from amreval.scores.text import plural
+from amreval.errors import InputError, plural
 
 __all__ = [
     "AmrSource",
