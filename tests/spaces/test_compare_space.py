@@ -149,8 +149,11 @@ def url():
 
 
 def upload(page: Page, gold: Path, systems: list[Path]) -> None:
+    """Upload the files, and wait until the page has taken them in (the system names, filled in from the file
+    names, are what Compare reads: clicked sooner on a loaded machine, it finds none)."""
     page.locator("#gold-file input[type=file]").set_input_files(str(gold))
     page.locator("#system-files input[type=file]").set_input_files([str(p) for p in systems])
+    expect(page.locator("#names textarea")).to_have_value("\n".join(p.stem for p in systems))
 
 
 def download(page: Page, name: str) -> str:
