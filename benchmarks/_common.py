@@ -171,7 +171,24 @@ def run_measured(
     return Run(state, wall, peak_mb, stdout, stderr)
 
 
-def find_peer() -> str | None:
+#: The environment variable naming the peer's ``doc-smatch`` (kept in a venv of its own, as its pins clash with
+#: ours: ``python3 -m venv PEERS/docamr && PEERS/docamr/bin/pip install docAMR==0.1.1 smatch==1.0.4``).
+PEER_VARIABLE = "AMREVAL_PEER_DOC_SMATCH"
+
+
+def find_peer(given: str | None = None) -> str | None:
+    """The peer's ``doc-smatch``: ``given`` (a path), else :data:`PEER_VARIABLE`'s, else one beside this Python,
+    else on the PATH; None where none is found.
+
+    Raises:
+        SystemExit: a path given (or in the variable) that is not an executable file.
+    """
+    named = given or os.environ.get(PEER_VARIABLE)
+    if named:
+        path = Path(named).expanduser()
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise SystemExit(f"doc-smatch not found at {path} (--peer or {PEER_VARIABLE}): expected an executable")
+        return str(path)
     local = Path(sys.executable).parent / "doc-smatch"
     return str(local) if local.exists() else shutil.which("doc-smatch")
 

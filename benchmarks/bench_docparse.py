@@ -54,15 +54,18 @@ block-by-block bound), the ``assignment`` bound, the ``LP``,
 ``fixing`` (the coupled search on the pairs the LP's reduced costs leave), ``LP+restarts``
 (random restarts reaching the bounds found), or the ``integer program``;
 ``unproven`` where a work limit (or the time limit's safety net) ran out. With ``--coref-subscore`` the tie-break
-(``amreval.match.certify.tiebreak.tie_break``) is wrapped too: ``tie-break (step)`` where it proved the
-graded optimum (by the graded problem's own steps, or by the main optimum and the Lagrangian bound on
-the bonus), ending with that step; ``tie-break left`` and then the graded search's own record where it
-did not. The coupled searches' subtrees of exact search are counted per document. Whole-process times
-are printed with whether bytecode caches were present (``_common.bytecode_caches``).
+(``amreval.match.certify.tiebreak.tie_break``) is wrapped too: one record holds the main problem's steps
+and the tie-break's after them, ``tie-break (step)`` where it proved the graded optimum, naming the last step
+that searched (the integer program where one ran); ``unproven (after tie-break, step)`` where it did not
+(a work limit). The coupled searches' subtrees of exact search are counted per
+document. Whole-process times are printed with whether bytecode caches were present (``_common.bytecode_caches``).
 
 Data: ``../shared/data/parses`` from the project root (or ``--data``);
 without it the benchmark says so and stops. The peer's columns are skipped without
-``doc-smatch`` or with ``--no-peer``.
+``doc-smatch`` or with ``--no-peer``; it is looked for at ``--peer PATH``, else at
+``$AMREVAL_PEER_DOC_SMATCH``, else beside this Python, else on the PATH (its pins clash with
+ours: give it a venv of its own, ``python3 -m venv PEERS/docamr &&
+PEERS/docamr/bin/pip install docAMR==0.1.1 smatch==1.0.4``).
 
 Run: ``python benchmarks/bench_docparse.py`` (an hour or more: the peer at 100 and
 200 sentences, the greedy builder's documents), ``--quick`` (20 and 50 sentences), or e.g.
@@ -339,11 +342,18 @@ def install_counters() -> list[dict]:
         finally:
             current.pop()
         rec["total_s"] = time.perf_counter() - t0
-        rec["optimal"] = result is not None
-        rec["gap"] = 0.0
-        last = proven_by(rec["steps"], True)
-        # proven: by the tie-break's last step; else the graded problem is searched whole (the next record)
-        rec["proven_by"] = f"tie-break ({last})" if result is not None else "tie-break left"
+        rec["optimal"] = result is not None and bool(result.optimal)
+        rec["gap"] = 0.0 if result is None else float(result.bound - result.score)
+        # the last step that searched (the climbs that only offer a mapping found to the graded problem aside)
+        last = proven_by([s for s in rec["steps"] if s != "climb"] or ["climb"], True)
+        if "integer program" in rec["steps"]:
+            last = "integer program"
+        # proven by the tie-break, its last step named; None: it does not apply, and the graded problem is
+        # searched whole (the next record)
+        if result is None:
+            rec["proven_by"] = "tie-break left"
+        else:
+            rec["proven_by"] = f"tie-break ({last})" if result.optimal else f"unproven (after tie-break, {last})"
         records.append(rec)
         return result
 
@@ -391,17 +401,19 @@ def child(pred_doc: str, gold_doc: str, pred_sent: str, gold_sent: str, runs: in
         ("doc", amreval.docsmatch, docs),
         ("sent", amreval.smatch, sents),
     ):
-        kwargs = {"coref": True} if what == "doc" else {}
-        times, per_run = [], []
+        # the main score alone, then with the coreference sub-score (on by default: said either way)
+        kwargs = {"coref": what == "doc"} if what.startswith("doc") else {}
+        times, cpu, per_run = [], [], []
         for k in range(runs):
             del records[:]
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             r = score(preds, golds, progress=False, **kwargs)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             per_run.append([rec["proven_by"] for rec in records])
             if k == 0:
                 first = list(records)
-        out[f"{what}_s"], out[f"{what}_times_s"] = min(times), times
+        out[f"{what}_s"], out[f"{what}_times_s"], out[f"{what}_cpu_s"] = min(times), times, min(cpu)
         out[f"{what}_f1"] = r.f1
         if what.startswith("doc"):
             if what == "doc":
@@ -445,6 +457,10 @@ def main() -> int:
         help="docamr,no-merge (default both)",
     )
     ap.add_argument("--no-peer", action="store_true", help="skip doc-smatch")
+    ap.add_argument(
+        "--peer",
+        help="the peer's doc-smatch (default: $AMREVAL_PEER_DOC_SMATCH, else beside this Python, else on the PATH)",
+    )
     ap.add_argument("--runs", type=int, default=3, help="amreval runs per set, the best is kept (default 3)")
     ap.add_argument("--peer-restarts", type=_list(int), default=[0, 4], help="doc-smatch -r values (default 0,4)")
     ap.add_argument("--peer-runs", type=int, default=1, help="doc-smatch runs per set (default 1)")
@@ -468,7 +484,7 @@ def main() -> int:
     # every child process scores with this worktree's amreval
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
     sys.path.insert(0, str(ROOT / "src"))
-    peer = None if args.no_peer else find_peer()
+    peer = None if args.no_peer else find_peer(args.peer)
     if peer is None and not args.no_peer:
         print("doc-smatch not found (pip install docAMR==0.1.1): the peer's columns are skipped\n")
     peers = args.peer_restarts if peer else []

@@ -50,12 +50,12 @@ def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
     assert [str(w.message).split(" (")[0] for w in caught] == [
         "2 of 3 predicted graphs could not be read and were scored as empty graphs"
     ]
-    assert "(predictions #0, #2; the first: prediction #0, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
+    assert "(predictions #1, #3; the first: prediction #1, graph #1, line 1: malformed PENMAN" in str(caught[0].message)
     # the configuration of a lenient run is that of any default run; strict is recorded
     assert r.config.as_string() == smatch(refs, refs).config.as_string()
-    with pytest.raises(DecodeError, match="prediction #0, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(DecodeError, match="prediction #1, graph #1, line 1: malformed PENMAN"):
         smatch(preds, refs, strict=True)
-    with pytest.warns(AmrevalWarning, match="1 of 1 predicted graphs could not be read and was scored as an empty"):
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted graph could not be read and was scored as an empty"):
         r2 = s2match(["(b / boy"], ["(g / girl)"], vectors=VECTORS)
     assert (r2.match, r2.test, r2.gold, r2.unreadable_predictions) == (0, 0, 2, [0])
     assert "strict=True" in smatch(refs, refs, strict=True).config.as_string()
@@ -63,7 +63,7 @@ def test_unreadable_predictions_are_scored_empty_counted_and_named_once():
 
 def test_unreadable_sentence_of_a_predicted_list_is_an_empty_sentence():
     doc = "(d / document :snt1 (a / boy) :snt2 (b / boy))"
-    with pytest.warns(AmrevalWarning, match=r"prediction #0, sentence #2, graph #1, line 1: malformed PENMAN"):
+    with pytest.warns(AmrevalWarning, match=r"prediction #1, sentence #2, graph #1, line 1: malformed PENMAN"):
         r = docsmatch([["(a / boy)", "(b / boy"]], [doc])
     # prediction: d, s1.a, TOP, :snt1 (4 triples, all matched); gold adds b and :snt2 (6)
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (4, 4, 6, [0])
@@ -86,13 +86,13 @@ def test_a_predicted_document_numbered_wrongly_is_scored_empty_unless_strict(cap
         r = docsmatch(preds, [good] * 3)
     assert (r.match, r.test, r.gold, r.unreadable_predictions) == (4, 4, 12, [0, 1])
     assert str(caught[0].message).startswith(
-        "2 of 3 predicted documents could not be read and were scored as empty graphs (predictions #0, #1; "
-        "the first: prediction #0, graph #1, line 1: sentences are numbered from :snt1; expected :snt1 ... "
+        "2 of 3 predicted documents could not be read and were scored as empty graphs (predictions #1, #2; "
+        "the first: prediction #1, graph #1, line 1: sentences are numbered from :snt1; expected :snt1 ... "
         ":sntN, each once)"
     )
-    with pytest.raises(InputError, match=r"^prediction #0, graph #1, line 1: two :snt1 edges; expected"):
+    with pytest.raises(InputError, match=r"^prediction #1, graph #1, line 1: two :snt1 edges; expected"):
         docsmatch(preds[1:], [good] * 2, strict=True)
-    with pytest.raises(InputError, match=r"^reference #0, graph #1, line 1: two :snt1 edges"):
+    with pytest.raises(InputError, match=r"^reference #1, graph #1, line 1: two :snt1 edges"):
         docsmatch([good], [preds[1]])
     pred, gold = tmp_path / "pred.amr", tmp_path / "gold.amr"
     pred.write_text("\n\n".join(preds) + "\n")
@@ -109,9 +109,9 @@ def test_a_predicted_document_numbered_wrongly_is_scored_empty_unless_strict(cap
 
 
 def test_unreadable_reference_is_an_error(capsys, tmp_path):
-    with pytest.raises(DecodeError, match="reference #0, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(DecodeError, match="reference #1, graph #1, line 1: malformed PENMAN"):
         smatch(["(a / b)"], ["(a / b"])
-    with pytest.raises(DecodeError, match=r"reference #0, sentence #1"):
+    with pytest.raises(DecodeError, match=r"reference #1, sentence #1"):
         docsmatch([["(a / b)"]], [["(a / b"]])
     bad = tmp_path / "gold.amr"
     bad.write_text("(a / b\n")
@@ -291,13 +291,13 @@ def test_a_deep_chain_of_one_concept_is_scored_up_to_the_memory_budget(tmp_path,
     shorter = smatch([one_concept_chain(1000)], [one_concept_chain(999)])
     assert (shorter.match, shorter.test, shorter.gold, shorter.n_optimal) == (1998, 2000, 1998, 1)
     assert shorter.as_dict()["n_over_budget"] == 0
-    with pytest.warns(AmrevalWarning, match=r"1 of 1 pairs was over the alignment's memory budget \(4.0 GiB\)"):
+    with pytest.warns(AmrevalWarning, match=r"1 of 1 pair was over the alignment's memory budget \(4.0 GiB\)"):
         over = smatch([one_concept_chain(3700)], [one_concept_chain(3699)])
     assert (over.test, over.gold, over.pairs[0].bound, over.as_dict()["n_over_budget"]) == (7400, 7398, 7398, 1)
     assert (over.match, over.n_optimal) == (7397, 0)  # one short of the bound: unproven
     with pytest.raises(
         TooLargeError,
-        match=r"pair #0 \(prediction #0, .*\): the alignment problem of 3700 x 3699 nodes has 13,678,902 pairwise "
+        match=r"pair #1 \(prediction #1, .*\): the alignment problem of 3700 x 3699 nodes has 13,678,902 pairwise "
         r"terms and up to 13,686,300 candidate pairs and needs about 4.1 GiB, over the budget of 4.0 GiB",
     ):
         smatch([one_concept_chain(3700)], [one_concept_chain(3699)], strict=True)
@@ -434,7 +434,7 @@ def test_sentence_number_gaps_and_constants_warn():
         r = docsmatch([doc], [doc])
     messages = [str(w.message) for w in caught]
     assert (
-        "prediction #0: :snt4 x point to constants, not sentences (they are not scored as sentences); "
+        "prediction #1: :snt4 x point to constants, not sentences (they are not scored as sentences); "
         "no :snt2 below :snt3 (counted as empty sentences)"
     ) in messages
     assert r.f1 == 1.0
@@ -567,7 +567,7 @@ def test_the_docsmatch_metric_takes_every_mix_of_strings_and_lists():
         out = metric.compute(predictions=[doc, ["(a / boy"]], references=[doc, doc], coref=False)
     # the second prediction joins no sentence: (d / document), 2 triples, both matched
     assert (out["match"], out["test"], out["gold"], out["n_unreadable"]) == (8, 8, 12, 1)
-    with pytest.raises(InputError, match="prediction #1: expected a DocAMR string, a Graph or a list of sentence"):
+    with pytest.raises(InputError, match="prediction #2: expected a DocAMR string, a Graph or a list of sentence"):
         metric.compute(predictions=[doc, 3], references=[doc, doc])
 
 
@@ -581,41 +581,41 @@ def test_metric_inputs_that_are_not_text_or_graphs_name_the_argument_and_the_ite
     metric = _metric("docsmatch")
     doc = "(d / document :snt1 (a / boy))"
     cases = [
-        (dict(predictions=[doc, None], references=[doc, doc]), r"prediction #1: expected a DocAMR string, a Graph"),
-        (dict(predictions=[doc], references=[[doc, 3.5]]), r"reference #0, sentence #2: expected a PENMAN string or"),
+        (dict(predictions=[doc, None], references=[doc, doc]), r"prediction #2: expected a DocAMR string, a Graph"),
+        (dict(predictions=[doc], references=[[doc, 3.5]]), r"reference #1, sentence #2: expected a PENMAN string or"),
         (dict(predictions=[doc], references=None), r"^references: expected a list with one item per example, got None"),
         (dict(predictions=doc, references=[doc]), r"^predictions: expected a list with one item per example, got str"),
         (
             dict(predictions=[doc, doc], references=[doc]),
-            r"^2 predictions but 1 references; they are paired by position",
+            r"^2 predictions but 1 reference; they are paired by position",
         ),
         (
             dict(predictions=["(d / document :snt1 (a / b\udc80y))"], references=[doc]),
-            r"^prediction #0: not valid Unicode text: '\\udc80' at character 26 is a lone surrogate",
+            r"^prediction #1: not valid Unicode text: '\\udc80' at character 26 is a lone surrogate",
         ),
         (
             dict(predictions=[doc], references=[doc], compare_predictions=[None]),
-            r"^compare_prediction #0: expected a DocAMR string, a Graph",
+            r"^compare_prediction #1: expected a DocAMR string, a Graph",
         ),
     ]
     for inputs, message in cases:
         with pytest.raises(InputError, match=message):
             metric.compute(**inputs)
-    with pytest.raises(InputError, match=r"^prediction #0: expected a DocAMR string, a Graph .* got None$"):
+    with pytest.raises(InputError, match=r"^prediction: expected a DocAMR string, a Graph .* got None$"):
         metric.add(prediction=None, reference=doc)
     mfbeta = _metric("mfbeta")
     sentence = "the boy wants to go ."
     amr = "(w / want-01 :ARG0 (b / boy))"
     cases = [
-        (dict(predictions=[None], references=[sentence]), r"^prediction #0: expected a string, got None$"),
-        (dict(predictions=[sentence], references=[7]), r"^reference #0: expected a string, got int$"),
+        (dict(predictions=[None], references=[sentence]), r"^prediction #1: expected a string, got None$"),
+        (dict(predictions=[sentence], references=[7]), r"^reference #1: expected a string, got int$"),
         (
             dict(predictions=["caf\ud800"], references=[sentence]),
-            r"^prediction #0: not valid Unicode text: '\\ud800' at",
+            r"^prediction #1: not valid Unicode text: '\\ud800' at",
         ),
         (
             dict(predictions=[sentence], references=[sentence], reference_amrs=[b"(w / want-01)"]),
-            r"^reference_amrs #0: expected a PENMAN string, a Graph or None, got bytes$",
+            r"^reference_amrs #1: expected a PENMAN string, a Graph or None, got bytes$",
         ),
         (
             dict(predictions=[sentence], references=[sentence], reference_amrs=amr),
@@ -623,7 +623,7 @@ def test_metric_inputs_that_are_not_text_or_graphs_name_the_argument_and_the_ite
         ),
         (
             dict(predictions=[sentence], references=[sentence], prediction_amrs=["(w / want-01 :name \udfff)"]),
-            r"^prediction_amrs #0: not valid Unicode text",
+            r"^prediction_amrs #1: not valid Unicode text",
         ),
     ]
     for inputs, message in cases:
@@ -675,14 +675,14 @@ def test_warnings_name_the_line_that_called_amreval():
         (
             __file__,
             calls[0],
-            "1 of 1 predicted graphs could not be read and was scored as an empty graph (prediction #0; the first",
+            "1 of 1 predicted graph could not be read and was scored as an empty graph (prediction #1; the first",
         ),
         (__file__, calls[1], "<string>, graph #1, line 1"),
-        (__file__, calls[2], "prediction #0, sentence 2"),
-        (__file__, calls[3], "prediction #0"),
+        (__file__, calls[2], "prediction #1, sentence #2"),
+        (__file__, calls[3], "prediction #1"),
     ]
     metric = _metric("docsmatch")
-    with pytest.warns(AmrevalWarning, match="1 of 1 predicted documents could not be read") as caught:
+    with pytest.warns(AmrevalWarning, match="1 of 1 predicted document could not be read") as caught:
         calls = [line()]
         metric.compute(predictions=["(d / document"], references=["(d / document :snt1 (a / boy))"])
     assert [(w.filename, w.lineno) for w in caught] == [(__file__, calls[0])]

@@ -9,12 +9,13 @@ import datasets
 import evaluate
 
 from amreval.amr.graph import Graph
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.hub.metric_compute import docsmatch_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, SOLVERS
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
+from amreval.scores.text import plural
 
 _CITATION = """\
 @inproceedings{naseem-etal-2022-docamr,
@@ -111,16 +112,19 @@ Returns:
         counts (`_match`, `_test`, `_gold`); None (`zero_division`) where there is nothing to score
         (no predicted items: precision; no gold items: recall; neither: F1).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
-        reentrancies_*, srl_*: fine-grained scores (when `fine_grained`).
+        reentrancies_*, srl_*: fine-grained scores (when `fine_grained`), and fine_grained_n_over_budget
+        (documents one of whose measures' re-alignments was over the memory budget, aligned within it).
     aspect_main_*, aspect_agent_*, aspect_cause_*, aspect_concept_*, aspect_focus_*,
         aspect_instrument_*, aspect_location_*, aspect_maths_*, aspect_ner_*, aspect_patient_*,
         aspect_polarity_*, aspect_possession_*, aspect_purpose_*, aspect_quantifier_*,
         aspect_question_*, aspect_srl_core_*, aspect_time_*, aspect_topic_*, aspect_wiki_*,
         aspect_reentrancies_*: the aspect scores with their counts (when `aspects`; aspect_main: the
-        whole documents under the aspects' reading), and aspect_n_unproven.
+        whole documents under the aspects' reading), aspect_n_unproven and aspect_n_over_budget
+        (documents with an aspect alignment not proven optimal, or over the memory budget).
     micro_precision, micro_recall, micro_f1, macro_precision, macro_recall, macro_f1, each with
         `_ci_low` and `_ci_high` (when `averages`).
-    match, test, gold, n_pairs, n_optimal, n_unreadable: the counts behind the scores.
+    match, test, gold, n_pairs, n_optimal, n_unreadable, n_unproven, n_over_budget, gap: the counts
+        behind the scores.
     config: the one string: solver, restarts, seed, the score (`score=docsmatch`), its options and
         the amreval version. Every other value is a number, or None where undefined
         (`per_document_f1`: a list of them).
@@ -129,7 +133,7 @@ Returns:
         f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
         with `per_document`, compare_per_document_f1.
 Examples:
-    >>> docsmatch = evaluate.load("metrics/docsmatch")
+    >>> docsmatch = evaluate.load("metrics/docsmatch")  # checkout root; anywhere: load_metric("docsmatch")
     >>> gold = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 b))"
     >>> pred = "(d / document :snt1 (w / want-01 :ARG0 (b / boy)) :snt2 (g / go-02 :ARG0 (b2 / boy)))"
     >>> results = docsmatch.compute(predictions=[pred], references=[gold])
@@ -148,16 +152,16 @@ Examples:
 _DOCUMENT = {"strings": datasets.Sequence(datasets.Value("string")), "is_list": datasets.Value("bool")}
 
 
-def _stored_one(doc, what, index=0):
+def _stored_one(doc, what, index=None):
     """One document in the stored format: PENMAN text (a Graph is written as PENMAN), checked."""
     if isinstance(doc, (str, Graph)):
         return {"strings": [penman_text(doc, what, index)], "is_list": False}
     if isinstance(doc, (list, tuple)):
-        strings = [penman_text(s, f"{what} #{index}, sentence", k) for k, s in enumerate(doc, start=1)]
+        strings = [penman_text(s, f"{numbered(what, index)}, sentence", k) for k, s in enumerate(doc)]
         return {"strings": strings, "is_list": True}
     got = "None" if doc is None else type(doc).__name__
     raise InputError(
-        f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence strings or Graphs, got {got}"
+        f"{numbered(what, index)}: expected a DocAMR string, a Graph or a list of sentence strings or Graphs, got {got}"
     )
 
 
@@ -195,7 +199,8 @@ class Docsmatch(evaluate.Metric):
         predictions, references = _stored(predictions, "predictions"), _stored(references, "references")
         if len(predictions) != len(references):
             raise InputError(
-                f"{len(predictions)} predictions but {len(references)} references; they are paired by position"
+                f"{plural(len(predictions), 'prediction')} but {plural(len(references), 'reference')}; "
+                "they are paired by position"
             )
         super().add_batch(predictions=predictions, references=references, **kwargs)
 

@@ -9,7 +9,7 @@ import datasets
 import evaluate
 
 from amreval.amr.graph import Graph
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.hub.metric_compute import mfbeta_results
 from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_division, penman_text, sentence_text
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
@@ -18,6 +18,7 @@ from amreval.mfbeta.form import DEFAULT_KIND, DEFAULT_MODEL, DEFAULT_TOLERANCE, 
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+from amreval.scores.text import plural
 
 _CITATION = """\
 @inproceedings{opitz-frank-2021-towards,
@@ -45,7 +46,8 @@ sentence when no gold AMR is given). Form: a language model compares the generat
 the reference sentence; a generation is acceptable when its preference score is at least
 0.5 - tolerance, and Form is the share of acceptable generations. MFβ is their weighted harmonic
 mean: β > 1 weights Form more, β < 1 Meaning more. The language model is the config name (as in
-bleurt), e.g. `evaluate.load("metrics/mfbeta", "gpt2")`, or the `lm` keyword.
+bleurt), e.g. `amreval.hub.load_metric("mfbeta", "gpt2")` from any directory (`evaluate.load("metrics/mfbeta",
+"gpt2")` from the checkout's root), or the `lm` keyword.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -123,6 +125,9 @@ Returns:
     mf_beta, mf_1, mf_0.5, mf_2: MFβ scores; meaning, form: M and F; beta;
     parse_failures, reference_parse_failures: parses that failed (scored as the authors' one-node
         dummy graph `(er / serialization-error)`);
+    n_over_budget: pairs whose Meaning alignment problem was over the memory budget (aligned within it,
+        their graded match a lower bound, named in a warning); dimension_n_over_budget (with `dimensions`)
+        the same of the dimensions' alignments; at the document level, documents;
     config: the one string: the settings (`score=mfbeta`, ...) and the amreval version. Every other
         value is a number (`per_example`'s lists and `explanations` are lists), or None where it is
         undefined (0/0, nothing to score: a `meaning_<measure>` and `mf_beta_<measure>` of a dimension
@@ -136,7 +141,7 @@ Returns:
         mf_beta_difference (first minus second), mf_beta_difference_ci_low, mf_beta_difference_ci_high
         (paired bootstrap) and mf_beta_p_value; compare_meaning, meaning_difference, ... likewise.
 Examples:
-    >>> mfbeta = evaluate.load("metrics/mfbeta")
+    >>> mfbeta = evaluate.load("metrics/mfbeta")  # checkout root; anywhere: load_metric("mfbeta")
     >>> lm_path = "gpt2"                                  # any causal LM: a Hub name or a local folder
     >>> results = mfbeta.compute(
     ...     lm=lm_path, predictions=["the boy wants to go ."], references=["the boy wants to go ."],
@@ -161,10 +166,10 @@ def _stored_amr(amr, name, k):
     if amr is None:
         return {"state": 1, "amr": ""}
     if isinstance(amr, (list, tuple)):  # a document's sentence parses (level="document"): 3, as JSON
-        texts = [None if a is None else penman_text(a, f"{name} #{k}, sentence", j) for j, a in enumerate(amr)]
+        texts = [None if a is None else penman_text(a, f"{numbered(name, k)}, sentence", j) for j, a in enumerate(amr)]
         return {"state": 3, "amr": json.dumps(texts)}
     if not isinstance(amr, (str, Graph)):
-        raise InputError(f"{name} #{k}: expected a PENMAN string, a Graph or None, got {type(amr).__name__}")
+        raise InputError(f"{numbered(name, k)}: expected a PENMAN string, a Graph or None, got {type(amr).__name__}")
     return {"state": 2, "amr": penman_text(amr, name, k)}
 
 
@@ -226,10 +231,12 @@ class Mfbeta(evaluate.Metric):
         predictions, references = _sentences(predictions, "predictions"), _sentences(references, "references")
         n = len(predictions)
         if len(references) != n:
-            raise InputError(f"{n} predictions but {len(references)} references; they are paired by position")
+            raise InputError(
+                f"{plural(n, 'prediction')} but {plural(len(references), 'reference')}; they are paired by position"
+            )
         for name, amrs in (("reference_amrs", reference_amrs), ("prediction_amrs", prediction_amrs)):
             if amrs is not None and isinstance(amrs, (list, tuple)) and len(amrs) != n:
-                raise InputError(f"{n} predictions but {len(amrs)} {name}; they are paired by position")
+                raise InputError(f"{plural(n, 'prediction')} but {len(amrs)} {name}; they are paired by position")
         super().add_batch(
             predictions=predictions,
             references=references,
@@ -242,10 +249,10 @@ class Mfbeta(evaluate.Metric):
         """Add one generated and one reference sentence, with one AMR (a PENMAN string or a Graph) each when
         given (a prediction's None: a failed parse)."""
         super().add(
-            prediction=sentence_text(prediction, "prediction", 0),
-            reference=sentence_text(reference, "reference", 0),
-            reference_amrs=_stored_amr(reference_amrs, "reference_amrs", 0),
-            prediction_amrs=_stored_amr(prediction_amrs, "prediction_amrs", 0),
+            prediction=sentence_text(prediction, "prediction", None),
+            reference=sentence_text(reference, "reference", None),
+            reference_amrs=_stored_amr(reference_amrs, "reference_amrs", None),
+            prediction_amrs=_stored_amr(prediction_amrs, "prediction_amrs", None),
             **kwargs,
         )
 

@@ -14,6 +14,7 @@ from amreval.hub.metric_io import ZERO_DIVISION, check_batch, check_zero_divisio
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, SOLVERS
 from amreval.scores.checks import check_bool, interval_resamples
 from amreval.scores.paired_tests import DEFAULT_RESAMPLES
+from amreval.scores.text import plural
 
 _CITATION = """\
 @inproceedings{cai-knight-2013-smatch,
@@ -95,7 +96,7 @@ Returns:
         its interval f1_difference_ci_low and f1_difference_ci_high (paired bootstrap), and f1_p_value;
         with `per_sentence`, compare_per_sentence_f1.
 Examples:
-    >>> smatch = evaluate.load("metrics/smatch")
+    >>> smatch = evaluate.load("metrics/smatch")  # checkout root; anywhere: load_metric("smatch")
     >>> results = smatch.compute(predictions=["(w / want-01 :ARG0 (b / boy))"],
     ...                          references=["(w / want-01 :ARG0 (g / girl))"])
     >>> results["match"], results["test"], results["gold"], results["f1"]
@@ -136,15 +137,16 @@ class Smatch(evaluate.Metric):
         predictions, references = _stored(predictions, "predictions"), _stored(references, "references")
         if len(predictions) != len(references):
             raise InputError(
-                f"{len(predictions)} predictions but {len(references)} references; they are paired by position"
+                f"{plural(len(predictions), 'prediction')} but {plural(len(references), 'reference')}; "
+                "they are paired by position"
             )
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one predicted and one gold graph (a PENMAN string or Graph each)."""
         super().add(
-            prediction=penman_text(prediction, "prediction", 0),
-            reference=penman_text(reference, "reference", 0),
+            prediction=penman_text(prediction, "prediction", None),
+            reference=penman_text(reference, "reference", None),
             **kwargs,
         )
 
@@ -184,7 +186,7 @@ class Smatch(evaluate.Metric):
             compare_predictions = _stored(compare_predictions, "compare_predictions")
             if len(compare_predictions) != len(references):
                 raise InputError(
-                    f"{len(compare_predictions)} compare_predictions but {len(references)} references; "
+                    f"{len(compare_predictions)} compare_predictions but {plural(len(references), 'reference')}; "
                     "they are paired by position"
                 )
         if solver is None:

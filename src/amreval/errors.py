@@ -21,6 +21,29 @@ __all__ = [
 ]
 
 
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an ``s`` unless ``n`` is 1 (for words whose plural is regular): every message
+    that counts something words it so ("1 graph", "3 graphs").
+
+    Example:
+        >>> plural(1, "sentence"), plural(3, "sentence"), plural(0, "graph")
+        ('1 sentence', '3 sentences', '0 graphs')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def numbered(what: str, index: int | None) -> str:
+    """How a message names the item at the 0-based ``index`` of the list it was given in: its noun and its
+    position counted from 1, as every position amreval prints is (the first prediction is
+    ``prediction #1``, ``predictions[0]`` in Python); without an index (an item given alone), its noun.
+
+    Example:
+        >>> numbered("prediction", 0), numbered("reference", 35), numbered("prediction", None)
+        ('prediction #1', 'reference #36', 'prediction')
+    """
+    return what if index is None else f"{what} #{index + 1}"
+
+
 class AmrevalError(Exception):
     """Root of every error raised by amreval."""
 

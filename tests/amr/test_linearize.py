@@ -112,7 +112,7 @@ def test_a_uid_alone_is_a_concept_in_the_amrlib_reading():
 @pytest.mark.parametrize("generation", ['(a / b : "x\ny")', '(a / b : "x\ny'])
 def test_a_generation_scored_as_an_empty_graph_is_counted_unreadable(generation):
     # an empty role before a string across lines: the reader cannot read it, so it is scored empty
-    with pytest.warns(UserWarning, match="1 of 1 predicted graphs could not be read"):
+    with pytest.warns(UserWarning, match="1 of 1 predicted graph could not be read"):
         numbers = score_generations([generation], ["(a / b)"])
     assert (numbers["smatch_test"], numbers["smatch_match"]) == (0, 0)
     assert (numbers["smatch_n_intact"], numbers["smatch_n_repaired"], numbers["smatch_n_unreadable"]) == (0, 0, 1)

@@ -67,7 +67,7 @@ def test_repair_scores_the_prefix_where_the_empty_graph_rule_scores_nothing():
     cut = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02"
     # gold: 3 instances, 3 relations, TOP = 7 triples; the prefix: 3 instances, 2 relations, TOP = 6, all matched
     assert smatch([repair_penman(cut).text], [GOLD]).as_dict()["match"] == 6
-    with pytest.warns(UserWarning, match="1 of 1 predicted graphs could not be read"):
+    with pytest.warns(UserWarning, match="1 of 1 predicted graph could not be read"):
         assert smatch([cut], [GOLD]).match == 0
 
 

@@ -76,7 +76,7 @@ def test_smatch_errors_name_the_file(capsys, tmp_path):
     one = tmp_path / "one.amr"
     one.write_text("(a / b)\n")
     code, _, err = run(capsys, "smatch", "-f", str(one), str(EXAMPLES / "gold.amr"))
-    assert code == 1 and "has 1 graphs but" in err
+    assert code == 1 and "has 1 graph but" in err
 
 
 def test_an_unknown_option_is_said_with_the_commands_usage(capsys):

@@ -60,8 +60,7 @@ def test_two_systems_as_text_csv_and_svg(capsys, files, tmp_path):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == (
-        "Smatch F1 of 3 items; permutation test (two-sided, 10000 resamples, exact, seed 0); "
-        "intervals: paired bootstrap"
+        "Smatch F1 of 3 items; permutation test (two-sided, exact, all 8 swaps, seed 0); intervals: paired bootstrap"
     )
     # pred (10, 10, 12): 20/22; other (8, 10, 12): 16/22; items 2 and 3 swapped alone give d = 0: p = 4/8
     assert lines[3].split()[:3] == ["1", "pred", "0.9091"] and lines[4].split()[:3] == ["2", "other", "0.7273"]
@@ -124,7 +123,7 @@ def test_docsmatch_breakdown(capsys):
     code, out, err = run(capsys, "compare", "-f", *files, "--gold", DOCS / "gold.docamr.amr", "--score", "docsmatch")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("DocSmatch F1 of 2 items; permutation test (two-sided, 10000 resamples, exact")
+    assert lines[0].startswith("DocSmatch F1 of 2 items; permutation test (two-sided, exact, all 4 swaps, seed 0)")
     start = lines.index("Breakdown (F1, pred - pred2):")
     assert [line.split()[0] for line in lines[start + 2 : start + 8]] == [
         "docsmatch",

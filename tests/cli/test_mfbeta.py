@@ -106,7 +106,7 @@ def test_missing_inputs_and_bad_options_name_what_to_pass(files, capsys):
     args = _args(folder, lm)
     args[args.index("--gold") + 1] = str(folder / "one.amr")
     assert main(args) == 1
-    assert f"{folder / 'one.amr'} has 1 graphs but {folder / 'gen.txt'} has 2 lines" in capsys.readouterr().err
+    assert f"{folder / 'one.amr'} has 1 graph but {folder / 'gen.txt'} has 2 lines" in capsys.readouterr().err
     for bad in (["--beta", "0"], ["--beta", "nan"], ["--tolerance", "0.6"]):
         with pytest.raises(SystemExit) as stop:
             main([*_args(folder, lm), *bad])
@@ -156,3 +156,26 @@ def test_a_damaged_disk_cache_is_named(files, capsys):
     assert main(_args(folder, lm, "--cache", str(folder / "cache"))) == 1
     err = capsys.readouterr().err
     assert "mfbeta-cache.sqlite: the MFβ cache cannot be used" in err and "delete it" in err
+
+
+def test_pairs_over_the_memory_budget_are_scored_counted_and_named(files, capsys, monkeypatch):
+    from amreval.match import problem as problem_module
+
+    folder, lm = files
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
+    # every pair is over a budget of nothing: aligned over each node's best candidate, which here finds the
+    # optimum (6.5 of 7 and 3 of 4, as in test_scores_by_hand), counted and named in one warning each
+    assert main(_args(folder, lm, "--json", "--dimensions", "s2align")) == 0
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)
+    assert (out["meaning"], out["n_over_budget"], out["dimension_n_over_budget"]) == (pytest.approx(19 / 22), 2, 2)
+    assert "2 of 2 pairs were over the alignment's memory budget (0.0 GiB) and were aligned" in printed.err
+    assert "2 of 2 pairs were over the alignment's memory budget (0.0 GiB) in Meaning by dimension (s2align)" in (
+        printed.err
+    )
+    assert main(_args(folder, lm)) == 0
+    assert capsys.readouterr().out.splitlines()[3] == "Meaning: 0.8636"
+    assert main(_args(folder, lm, "--strict")) == 1
+    err = capsys.readouterr().err
+    assert f"amreval: error: pair #1 ({folder / 'parses.amr'}, graph #1, line 1 against {folder / 'gold.amr'}" in err
+    assert "the alignment problem of 3 x 3 nodes" in err and "Traceback" not in err

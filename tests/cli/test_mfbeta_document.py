@@ -53,7 +53,7 @@ def test_scores_by_hand(files, capsys):
         "Meaning: 0.9000",
         "Coreference: 1.0000",
         f"Form: {form:.4f}",
-        "Sentence count mismatches: 0 of 1 documents",
+        "Sentence count mismatches: 0 of 1 document",
         "Parse failures: 0 of 2 sentences",
     ]
 

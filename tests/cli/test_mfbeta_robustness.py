@@ -94,11 +94,11 @@ def test_bad_command_lines_are_named(folder, capsys):
     assert "expected SETTING=VALUE" in capsys.readouterr().err
     (tmp_path / "short.amr").write_text(S1[4] + "\n", encoding="utf-8")
     assert main([*base, "--reference-parses", f"gsii={tmp_path}/short.amr"]) == 1
-    assert "short.amr has 1 graphs but" in capsys.readouterr().err
+    assert "short.amr has 1 graph but" in capsys.readouterr().err
     assert main([*base[:2], str(tmp_path / "A.txt"), *base[5:]]) == 1
     assert "two or more systems" in capsys.readouterr().err
     (tmp_path / "B.txt").write_text("the boy wants to go .\n", encoding="utf-8")  # one line of the two
     assert main(base) == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"amreval: error: {tmp_path / 'B.txt'} has 1 lines but {tmp_path / 'ref.txt'} has 2; they are paired by line"
+        f"amreval: error: {tmp_path / 'B.txt'} has 1 line but {tmp_path / 'ref.txt'} has 2; they are paired by line"
     )

@@ -372,8 +372,8 @@ def test_missing_or_empty_middle_sentence_keeps_the_numbers_and_self_matches():
     with pytest.warns(AmrevalWarning) as caught:
         as_list = docsmatch([[first, "", third]], [converted_plain])
     assert [str(w.message) for w in caught] == [
-        "reference #0: no :snt2 below :snt3 (counted as empty sentences)",
-        "prediction #0, sentence 2: empty string; scored as an empty graph",
+        "reference #1: no :snt2 below :snt3 (counted as empty sentences)",
+        "prediction #1, sentence #2: empty string; scored as an empty graph",
     ]
     assert as_list.f1 == 1.0
 

@@ -37,10 +37,14 @@ def test_a_pair_over_the_memory_budget_is_scored_and_counted(monkeypatch):
     from amreval.match import problem as problem_module
 
     monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
-    # concepts swapped: 2 of 4 (the instances, crossed) under the bound 4; the same text: proven, no problem
-    batch = {"prediction": ["(a / x :r (b / y))", "(a / b)"], "reference": ["(a / y :r (b / x))", "(a / b)"]}
+    # roles swapped: 4 of 6 under the node bound 5 (a with p earns x, TOP and half of each relation: 3; b
+    # with q and c with t a concept each); the same text: proven, no problem
+    batch = {
+        "prediction": ["(a / x :r (b / y) :s (c / z))", "(a / b)"],
+        "reference": ["(p / x :s (q / y) :r (t / z))", "(a / b)"],
+    }
     out = smatch_batch(batch, [0, 1])
-    assert (out["match"], out["optimal"], out["over_budget"]) == ([2, 2], [False, True], [True, False])
+    assert (out["match"], out["optimal"], out["over_budget"]) == ([4, 2], [False, True], [True, False])
     assert corpus_counts(out)["n_over_budget"] == 1
 
 
@@ -64,9 +68,9 @@ def test_the_same_text_on_both_sides_is_scored_without_the_search(monkeypatch):
 def test_bad_batches_are_named():
     with pytest.raises(InputError, match="the batch has no column 'reference'; it has 'prediction', 'gold'"):
         smatch_batch({"prediction": ["(a / b)"], "gold": ["(a / b)"]})
-    with pytest.raises(InputError, match="2 predictions but 1 references in the batch"):
+    with pytest.raises(InputError, match="2 predictions but 1 reference in the batch"):
         smatch_batch({"prediction": ["(a / b)", "(c / d)"], "reference": ["(a / b)"]})
-    with pytest.raises(InputError, match=r"reference #7: empty string; expected a PENMAN graph"):
+    with pytest.raises(InputError, match=r"^reference #8: empty string; expected a PENMAN graph"):
         smatch_batch({"prediction": ["(a / b)"], "reference": [""]}, [7])
     out = smatch_batch({"pred": ["(a / b)"], "gold": ["(a / b)"]}, prediction_column="pred", reference_column="gold")
     assert out["match"] == [2]

@@ -193,7 +193,7 @@ def test_space_folder_files_and_contents(tmp_path, sdist):
     # the rest of the card is the metric card
     original = (source / "README.md").read_text().split("\n---\n", 1)[1]
     assert card.text == original.replace(
-        '"metrics/docsmatch")  # in a checkout; installed: amreval.hub.load_metric("docsmatch")',
+        '"metrics/docsmatch")  # checkout root only; anywhere: amreval.hub.load_metric("docsmatch")',
         '"someone/docsmatch")  # this Space; a local copy of its folder: evaluate.load("FOLDER/docsmatch.py")',
     ).replace("metrics/docsmatch", "someone/docsmatch").replace(
         "# Metric Card for DocSmatch\n", "# Metric Card for DocSmatch\n" + note, 1

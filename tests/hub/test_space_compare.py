@@ -4,6 +4,7 @@ tests/spaces/test_compare_space.py)."""
 
 from __future__ import annotations
 
+import gc
 import html
 import json
 import re
@@ -11,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -21,13 +23,16 @@ from amreval.cli import main
 from amreval.errors import InputError
 from amreval.hub.app_spaces import APP_SPACES, app_space_dir, write_app_space
 from amreval.hub.space_compare import (
+    DELETE_CACHE,
     EXAMPLES,
+    AppFolder,
     Limits,
     check_resampling,
     compare_inputs,
     compare_options,
     downloads,
     example_inputs,
+    make_comparer,
     names_from_files,
     parse_names,
     read_inputs,
@@ -54,6 +59,13 @@ OPTIONS = ("f1", "smatch", False, "permutation", DEFAULT_RESAMPLES, 0, "two-side
 def cells(text: str) -> dict[str, str]:
     """``data-key -> data-value`` of the number cells of a page's HTML."""
     return {html.unescape(k): html.unescape(v) for k, v in re.findall(r'data-key="([^"]*)" data-value="([^"]*)"', text)}
+
+
+@pytest.fixture
+def app_folder():
+    folder = AppFolder()
+    yield folder
+    folder.close()
 
 
 def compared(gold: str, systems: list[str], names: str, score: str = "smatch", limits: Limits | None = None):
@@ -122,7 +134,7 @@ def test_names_from_the_file_names():
         parse_names("a\na", 2)
 
 
-def test_the_examples_are_the_projects_files():
+def test_the_examples_are_the_projects_files(app_folder):
     for copy, original in (
         ("gold.amr", ROOT / "examples" / "gold.amr"),
         ("parser_a.amr", ROOT / "examples" / "pred.amr"),
@@ -131,17 +143,17 @@ def test_the_examples_are_the_projects_files():
     ):
         assert (EXAMPLE_FILES / copy).read_bytes() == original.read_bytes(), copy
     for which, (_, gold, systems, _) in EXAMPLES.items():
-        gold_path, paths, names, score = example_inputs(EXAMPLE_FILES, which)
+        gold_path, paths, names, score = example_inputs(EXAMPLE_FILES, which, app_folder)
         assert [Path(p).name for p in (gold_path, *paths)] == [gold, *systems]
         assert names == "\n".join(Path(s).name.split(".")[0] for s in systems)
 
 
-def test_the_sentence_example_hand_checked():
+def test_the_sentence_example_hand_checked(app_folder):
     """The gold graphs hold 9, 9 and 10 triples. parser_a (examples/pred.amr) matches all 9 of demo.1, 7 of its
     9 in demo.2 (old for old-01, :mod for :ARG1-of) and its 9 in demo.3 (no :wiki); parser_b predicts 7, 6 and
     9 triples, matching 7, 6 and 8 (country for city); parser_c predicts 10 (a second boy), 9 (see-02) and 7
     (no time), matching 8, 6 and 7."""
-    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "sentences")
+    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "sentences", app_folder)
     cmp, notes = compared(gold, paths, names, score)
     assert notes == [] and cmp.ranking() == ["parser_a", "parser_b", "parser_c"]
     assert cmp.counts["parser_a"].tolist() == [[9, 9, 9], [7, 9, 9], [9, 9, 10]]
@@ -193,7 +205,7 @@ def test_the_uploads_checked_with_clear_messages(tmp_path):
         read_inputs(str(gold), [str(two)] * 3, "a\nb\nc", "smatch", Limits(systems=2))
     with pytest.raises(
         InputError,
-        match=r"^one.amr \(system one\) has 1 graphs but the gold file gold.amr has 2: the files are paired by pos",
+        match=r"^one.amr \(system one\) has 1 graph but the gold file gold.amr has 2: the files are paired by pos",
     ):
         read_inputs(str(gold), [str(two), str(one)], "two\none", "smatch", limits)
     with pytest.raises(InputError, match=r"latin.amr \(system b\).*UTF-8"):
@@ -226,8 +238,8 @@ def test_the_paired_tests_must_fit_the_spaces_time():
 # --------------------------------------------------------------------------- what the page shows
 
 
-def test_the_document_example_with_its_breakdown_and_pictures():
-    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "documents")
+def test_the_document_example_with_its_breakdown_and_pictures(app_folder):
+    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "documents", app_folder)
     cmp, notes = compared(gold, paths, names, score)
     assert notes == [] and score == "docsmatch" and cmp.names == ["pred", "pred2"]
     parts = [t.score for t in cmp.breakdown]
@@ -259,9 +271,9 @@ def test_the_matrix_of_pairwise_tests():
     assert "Holm-corrected over all pairs" in svg
 
 
-def test_model_index_entries_of_each_system(tmp_path):
+def test_model_index_entries_of_each_system(tmp_path, app_folder):
     pytest.importorskip("huggingface_hub", reason="the hub extra (huggingface_hub) is not installed")
-    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "sentences")
+    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "sentences", app_folder)
     cmp, _ = compared(gold, paths, names, score)
     values = model_values(cmp, "parser_a")
     # 25 matched of 27 predicted and 28 gold triples
@@ -288,6 +300,66 @@ def test_model_index_entries_of_each_system(tmp_path):
     ]
     assert {(e.dataset_type, e.dataset_split) for e in entries} == {("my_dataset", "validation")}
     assert entries[0].metric_config == cmp.config
+
+
+# --------------------------------------------------------------------------- the files it serves
+
+
+def folders(where: Path) -> list[str]:
+    return sorted(p.name for p in where.iterdir() if p.name.startswith("amreval-compare-"))
+
+
+def test_one_folder_for_the_page_each_session_replacing_its_downloads(tmp_path, monkeypatch):
+    """Every comparison and example click used to make a temporary folder that was never removed; now the page
+    has one, made when first needed, where a session's comparison replaces its previous downloads."""
+    gr = pytest.importorskip("gradio", reason="gradio is not installed")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the system's temporary folder, for this test
+    folder = AppFolder(sessions=2)
+    assert folders(tmp_path) == []  # nothing made before it is needed
+    compare = make_comparer(Limits(), folder)
+    gold, paths, names, score = example_inputs(EXAMPLE_FILES, "sentences", folder)
+    assert example_inputs(EXAMPLE_FILES, "sentences", folder)[:2] == (gold, paths)  # copied once
+    [root] = folders(tmp_path)
+
+    def run(session: str) -> list[str]:
+        out = compare(gold, paths, names, score, *OPTIONS, "", "test", progress=lambda *a, **k: None,
+                      request=gr.Request(session_hash=session))  # fmt: skip
+        return out[9]
+
+    first = run("s1")
+    assert [Path(f).parent.name for f in first] == ["session-s1"] * 5 and all(Path(f).is_file() for f in first)
+    for _ in range(3):
+        again = run("s1")
+    assert again == first and folders(tmp_path) == [root]
+    downloads_root = tmp_path / root / "downloads"
+    assert sorted(p.name for p in (downloads_root / "session-s1").iterdir()) == sorted(Path(f).name for f in first)
+    run("s2")
+    run("s3")  # two sessions kept: s1's, the oldest, removed
+    assert sorted(p.name for p in downloads_root.iterdir()) == ["session-s2", "session-s3"]
+    folder.end_session("s3")  # the page's unload
+    assert sorted(p.name for p in downloads_root.iterdir()) == ["session-s2"]
+    folder.close()
+    assert folders(tmp_path) == []
+    # collected with its page: the folder goes too
+    folder = AppFolder()
+    example_inputs(EXAMPLE_FILES, "documents", folder)
+    assert len(folders(tmp_path)) == 1
+    del folder
+    gc.collect()
+    assert folders(tmp_path) == []
+
+
+def test_the_page_has_one_folder_and_gradios_cache_cleanup(tmp_path, monkeypatch):
+    pytest.importorskip("gradio", reason="gradio is not installed")
+    from amreval.hub.space_compare import compare_demo
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    demo = compare_demo(EXAMPLE_FILES, Limits())
+    assert demo.delete_cache == DELETE_CACHE == (3600, 86400) and isinstance(demo.app_folder, AppFolder)
+    assert folders(tmp_path) == []
+    unload = [f for f in demo.fns.values() if any(t[1] == "unload" for t in f.targets)]
+    assert [f.fn.__name__ for f in unload] == ["end_session"]
+    demo.app_folder.close()
 
 
 def test_the_page_imports_without_gradio():

@@ -175,7 +175,7 @@ def test_a_pair_over_the_budget_is_named_by_the_corpus_scores_under_strict(monke
         with pytest.raises(TooLargeError) as refused:
             score_corpus(preds, golds, score_smatch_pair, Config("smatch"), num_workers=workers, strict=True)
         assert str(refused.value).startswith(
-            "pair #1 (<string> against <string>): the alignment problem of 4 x 3 nodes has 6 pairwise terms"
+            "pair #2 (<string> against <string>): the alignment problem of 4 x 3 nodes has 6 pairwise terms"
         )
         assert refused.value.n_terms == 6
     (tmp_path / "p.amr").write_text("(a / b)\n\n" + chain(4, "c").to_string() + "\n")
@@ -183,7 +183,7 @@ def test_a_pair_over_the_budget_is_named_by_the_corpus_scores_under_strict(monke
     assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr"), "--strict"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(
-        f"amreval: error: pair #1 ({tmp_path / 'p.amr'}, graph #2, line 3 against {tmp_path / 'g.amr'}, graph #2, "
+        f"amreval: error: pair #2 ({tmp_path / 'p.amr'}, graph #2, line 3 against {tmp_path / 'g.amr'}, graph #2, "
         "line 3): the alignment problem of 4 x 3 nodes"
     )
     assert "Traceback" not in err
@@ -200,7 +200,7 @@ def test_out_of_memory_in_any_step_names_the_pair(monkeypatch, tmp_path, capsys)
         with pytest.raises(OutOfMemory) as failed:
             score_corpus(preds, golds, score_smatch_pair, Config("smatch"), num_workers=workers)
         assert str(failed.value) == (
-            "pair #0 (prediction #0, graph #1, line 1 against reference #0, graph #1, line 1): out of memory "
+            "pair #1 (prediction #1, graph #1, line 1 against reference #1, graph #1, line 1): out of memory "
             "scoring the pair (out of memory in hill climbing on 2 x 2 nodes); scoring a pair may take up to the "
             "alignment's memory budget, 4.0 GiB, beyond what the process holds: allow the process more memory "
             "(or run fewer workers), or split the graph"
@@ -210,7 +210,7 @@ def test_out_of_memory_in_any_step_names_the_pair(monkeypatch, tmp_path, capsys)
     (tmp_path / "g.amr").write_text("\n\n".join(golds) + "\n")
     assert main(["smatch", "-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"amreval: error: pair #0 ({tmp_path / 'p.amr'}, graph #1, line 1 against ")
+    assert err.startswith(f"amreval: error: pair #1 ({tmp_path / 'p.amr'}, graph #1, line 1 against ")
     assert "out of memory scoring the pair (out of memory in hill climbing on 2 x 2 nodes)" in err
 
 
@@ -238,6 +238,6 @@ def test_a_process_out_of_address_space_ends_with_an_error_line(tmp_path):
         env={**os.environ, "AMREVAL_PROGRESS": "0"},
     )
     assert done.returncode == 1, done.stderr
-    assert done.stderr.startswith(f"amreval: error: pair #0 ({tmp_path / 'p.amr'}, graph #1, line 1 against ")
+    assert done.stderr.startswith(f"amreval: error: pair #1 ({tmp_path / 'p.amr'}, graph #1, line 1 against ")
     assert "out of memory scoring the pair (" in done.stderr and "Traceback" not in done.stderr
     assert done.stdout == ""

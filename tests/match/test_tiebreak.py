@@ -1,10 +1,13 @@
-"""The coreference tie-break certified by the main optimum and a Lagrangian bound on the bonus
-(:mod:`amreval.match.certify.tiebreak`), against the integer program on random dense-coreference documents."""
+"""The coreference tie-break certified on top of the main optimum's proof (:mod:`amreval.match.certify.tiebreak`),
+against the integer program: random dense-coreference documents, and parser-output documents of the
+benchmarks' three chain builders."""
 
 from __future__ import annotations
 
 import random
+import warnings
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +16,7 @@ from amreval import docsmatch
 from amreval.match import alignment as alignment_module
 from amreval.match.certify import tiebreak as tiebreak_module
 from amreval.match.certify.bounds import solve_milp
-from amreval.match.certify.tiebreak import lagrangian_tie_break, split_weights, tie_break
+from amreval.match.certify.tiebreak import split_weights, tie_break
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment, Candidates, Problem, build_problem
 from amreval.match.triples import Triples, encode_pair
@@ -63,16 +66,11 @@ def test_the_weights_split_into_the_main_ones_and_the_bonus_by_hand():
     assert split_weights(replace(problem, pair_u=problem.pair_u + 0.3 * eps), eps) is None
 
 
-@pytest.mark.parametrize("certify", [tie_break, lagrangian_tie_break])
-def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents(certify):
-    """Where it proves a mapping, it is the graded optimum and a main optimum; most documents it proves."""
-    proven = 0
+def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents():
+    """Every one proven: the graded optimum, and a main optimum."""
     for seed in range(120):
         problem, eps, count = coref_document(random.Random(seed))
-        found = certify(problem, eps, count, SearchOptions())
-        if found is None:
-            continue
-        proven += 1
+        found = tie_break(problem, eps, count, SearchOptions())
         optimum = solve_milp(problem)
         main, _, _ = split_weights(problem, eps)
         main_optimum = solve_milp(main)
@@ -80,26 +78,94 @@ def test_the_tie_break_reaches_the_integer_programs_optimum_on_random_documents(
         assert found.optimal and found.score == pytest.approx(optimum.score, abs=1e-9), seed
         assert problem.value(found.mapping) == pytest.approx(found.score, abs=1e-12)
         assert main.value(found.mapping) == main_optimum.score, seed
-    assert proven >= 100
+
+
+def _stop_after_the_climb(real):
+    """``_search`` cut short after its first climb on the graded problem (the Lagrangian step's searches, whose
+    weights are whole numbers, run whole)."""
+
+    def search(problem, init, options, enough=None):
+        if problem.integral:
+            return real(problem, init, options, enough)
+        return real(problem, init, options, lambda result: True)
+
+    return search
+
+
+@pytest.mark.parametrize("stages", ["graded steps", "restarts and integer program", "after the main one's"])
+def test_the_stages_after_the_lagrangian_bound_reach_the_optimum_without_searching_again(monkeypatch, stages):
+    """Without the Lagrangian step (and, in the second case, with the graded search cut short after its climb),
+    the later stages prove the graded optimum; the greedy start is climbed once on the graded problem and at
+    most once on the main one (nothing is searched from scratch again; the random restarts aside), and the
+    restarts and integer program get the best mapping found. In the third case the main problem is proven by
+    its integer program, and the graded problem's follows at once over the pairs its LP leaves."""
+    monkeypatch.setattr(tiebreak_module, "LADDER", ())
+    if stages == "restarts and integer program":
+        monkeypatch.setattr(tiebreak_module, "_search", _stop_after_the_climb(tiebreak_module._search))
+    elif stages == "after the main one's":
+        # the main search's coupled and fixed searches find nothing: the main problem goes to the integer program,
+        # and then the graded one does too, over the pairs left
+        monkeypatch.setattr(alignment_module, "coupled_search", lambda problem, result, **k: result)
+        monkeypatch.setattr(tiebreak_module, "coupled_search", lambda problem, result, **k: result)
+        monkeypatch.setattr(alignment_module, "fixed_search", lambda problem, result, lp: result)
+    greedy_starts, finishes = [], []
+    real_climb, real_finish = alignment_module.hill_climb, tiebreak_module.finish
+
+    def climb(problem, **k):
+        if k.get("init") is None and not k.get("restarts"):
+            greedy_starts.append(problem)
+        return real_climb(problem, **k)
+
+    def finish(problem, result, priced, search, **k):
+        finishes.append(result)
+        return real_finish(problem, result, priced, search, **k)
+
+    monkeypatch.setattr(alignment_module, "hill_climb", climb)
+    monkeypatch.setattr(tiebreak_module, "hill_climb", climb)
+    monkeypatch.setattr(tiebreak_module, "finish", finish)
+    for seed in range(40):
+        problem, eps, count = coref_document(random.Random(seed))
+        greedy_starts.clear()
+        found = tie_break(problem, eps, count, SearchOptions())
+        assert found.optimal and found.score == pytest.approx(solve_milp(problem).score, abs=1e-9), seed
+        # once on the graded problem (its first climb), at most once on the main one: never again
+        assert greedy_starts[0] is problem and len(greedy_starts) <= 2, seed
+        assert len({id(p) for p in greedy_starts}) == len(greedy_starts), seed
+    # cut short, the graded search leaves some documents to the restarts and the integer program; after the
+    # main problem's integer program, the graded one's starts from a main optimum
+    assert (len(finishes) > 0) == (stages != "graded steps")
+    if stages == "after the main one's":
+        assert len(finishes) >= 2 and finishes[0].method != "tie-break" and finishes[1].method == "tie-break"
 
 
 def test_the_tie_break_does_not_apply_where_the_bonuses_could_outweigh_a_match():
     rng = random.Random(5)
     problem, eps, count = coref_document(rng)
-    assert lagrangian_tie_break(problem, eps, int(1 / eps), SearchOptions()) is None
+    assert tie_break(problem, eps, int(1 / eps), SearchOptions()) is None
     # random_document's tie-break weights give some eps whatever the items: no bound below one match
     other = random_document(random.Random(2), "whole")
-    assert lagrangian_tie_break(other, 0.5, 1, SearchOptions()) is None
+    assert tie_break(other, 0.5, 1, SearchOptions()) is None
 
 
-def test_without_a_proven_main_optimum_the_graded_problem_is_searched_whole(monkeypatch):
+def test_without_a_proven_main_optimum_the_main_mapping_is_kept_under_the_main_bound(monkeypatch):
+    """The main problem left unproven (the integer program's time limit): its mapping, climbed on the graded
+    problem, never a main match less, under the main bound plus every bonus; no graded search from scratch."""
     problem, eps, count = coref_document(random.Random(11))
+    main, _, _ = split_weights(problem, eps)
+    empty = np.full(problem.n_a, -1, dtype=np.int64)
 
-    def unproven(problem, init, search):
-        return Alignment(np.full(problem.n_a, -1, dtype=np.int64), 0.0, problem.bound, False, "hillclimb", 1)
+    def unproven(problem, search, **k):
+        return Alignment(empty, 0.0, problem.bound + 0.5, False, "hillclimb", 1), None
 
-    monkeypatch.setattr(tiebreak_module, "_search", unproven)
-    assert tie_break(problem, eps, count, SearchOptions()) is None
+    monkeypatch.setattr(tiebreak_module, "certified", unproven)
+    # the integer program, too, leaves it unproven (its time limit)
+    monkeypatch.setattr(tiebreak_module, "finish", lambda problem, result, *a, **k: result)
+    found = tie_break(problem, eps, count, SearchOptions())
+    assert not found.optimal
+    assert found.bound == pytest.approx(np.floor(main.bound + 0.5) + eps * count, abs=1e-12)
+    assert found.score == pytest.approx(problem.value(found.mapping), abs=1e-12)
+    # the climb from the empty mapping found something, within the bound
+    assert 0.0 < found.score <= found.bound
 
 
 def test_docsmatch_counts_the_coref_subscore_under_the_tie_breaks_mapping(monkeypatch):
@@ -121,3 +187,61 @@ def test_docsmatch_counts_the_coref_subscore_under_the_tie_breaks_mapping(monkey
     monkeypatch.setattr(docsmatch_module, "tie_break", lambda *a: None)
     whole = docsmatch([pred], [gold], coref=True)
     assert (whole.match, whole.test, whole.gold, whole.coref.total) == (9, 9, 11, (3, 3, 3))
+
+
+def _builder_documents(data: Path, builder: str, start: int, size: int, rep: str, parser: str) -> tuple[str, str]:
+    """Sentences ``start`` to ``start + size`` of the Little Prince parses and their gold as one document each,
+    chained by one of the benchmarks' builders (tests/fixtures/), as PENMAN strings."""
+    import importlib
+
+    from amreval import read_graphs
+    from amreval.docamr import convert_document
+
+    build = importlib.import_module(f"fixtures.{builder}_chains").build_chains
+    sides = []
+    for name in ("gold.amr", f"{parser}_sys.amr"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            graphs = read_graphs(data / "parses" / name)[start : start + size]
+        sides.append(graphs)
+    gold, pred = sides
+    for g, ref in zip(pred, gold):
+        g.metadata["id"] = ref.id
+    out = []
+    for graphs in (pred, gold):
+        doc = build(graphs, f"lpp_{start}")
+        out.append(convert_document(doc, {g.id: g for g in graphs}, rep, strict=True).to_string())
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("builder", ["doc", "story", "greedy"])
+def test_the_tie_break_on_the_benchmarks_chain_builders_documents_is_the_integer_programs_optimum(
+    data_dir, monkeypatch, builder
+):
+    """Parser-output documents of 12 and 20 sentences (two stretches of the story, BART and T5, ``docamr`` and
+    ``no-merge``) chained by each builder of ``bench_docparse``: every tie-break proven, at the graded
+    problem's integer program optimum, on a main optimum."""
+    calls = []
+    real = tiebreak_module.tie_break
+
+    def recorded(problem, eps, count, search):
+        found = real(problem, eps, count, search)
+        calls.append((problem, eps, found))
+        return found
+
+    monkeypatch.setattr(docsmatch_module, "tie_break", recorded)
+    for start, size in ((0, 12), (40, 20)):
+        for rep in ("docamr", "no-merge"):
+            for parser in ("bart", "t5"):
+                pred, gold = _builder_documents(data_dir, builder, start, size, rep, parser)
+                calls.clear()
+                docsmatch([pred], [gold], coref=True, progress=False)
+                ((problem, eps, found),) = calls
+                where = (builder, start, size, rep, parser)
+                assert found is not None and found.optimal, where
+                optimum = solve_milp(problem, time_limit=300)
+                main, _, _ = split_weights(problem, eps)
+                main_optimum = solve_milp(main, time_limit=300)
+                assert optimum.optimal and main_optimum.optimal, where
+                assert found.score == pytest.approx(optimum.score, abs=1e-9), where
+                assert main.value(found.mapping) == main_optimum.score, where

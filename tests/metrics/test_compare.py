@@ -89,7 +89,7 @@ def test_docsmatch_compare_predictions(docsmatch_metric):
     )
     # per document: demo +0.0028, trip -0.0643; a resample lies between them, never at or below 2 d = -0.0669
     assert less["f1_difference"] == out["f1_difference"] and less["f1_p_value"] == 1 / 10001
-    with pytest.raises(ValueError, match="2 predictions but 1 references"):
+    with pytest.raises(ValueError, match="2 predictions but 1 reference"):
         docsmatch_metric.compute(predictions=PRED[:1], references=GOLD[:1], compare_predictions=PRED2)
 
 

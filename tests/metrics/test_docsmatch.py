@@ -92,17 +92,17 @@ def test_add_batch_then_compute_equals_one_compute(metric, reference_dir):
 
 
 def test_bad_input_raises_value_errors_naming_the_index(metric):
-    with pytest.raises(InputError, match=r"^2 predictions but 1 references; they are paired by position$"):
+    with pytest.raises(InputError, match=r"^2 predictions but 1 reference; they are paired by position$"):
         metric.compute(predictions=[PRED, PRED], references=[GOLD])
     with pytest.raises(ValueError, match="nothing to score"):
         metric.compute(predictions=[], references=[])
-    with pytest.raises(ValueError, match=r"prediction #1, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(ValueError, match=r"^prediction #2, graph #1, line 1: malformed PENMAN"):
         metric.compute(predictions=[PRED, "(a / b"], references=[GOLD, GOLD], strict=True)
-    with pytest.raises(ValueError, match=r"reference #1, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(ValueError, match=r"^reference #2, graph #1, line 1: malformed PENMAN"):
         metric.compute(predictions=[PRED, PRED], references=[GOLD, "(a / b"])
-    with pytest.raises(ValueError, match=r"reference #0: empty string"):
+    with pytest.raises(ValueError, match=r"^reference #1: empty string"):
         metric.compute(predictions=[PRED], references=[""])
-    with pytest.raises(ValueError, match=r"prediction #0: empty list"):
+    with pytest.raises(ValueError, match=r"^prediction #1: empty list"):
         metric.compute(predictions=[[]], references=[[GOLD]])
 
 

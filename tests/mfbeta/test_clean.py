@@ -71,7 +71,7 @@ def test_bad_inputs_and_missing_pipeline(nlp):
     cleaner = SentenceCleaner(nlp)
     with pytest.raises(InputError, match="single string"):
         cleaner.clean("the boy")
-    with pytest.raises(InputError, match=r"sentence #1: expected a string, got int"):
+    with pytest.raises(InputError, match=r"sentence #2: expected a string, got int"):
         cleaner.clean(["a", 1])
     named = SentenceCleaner("no_such_spacy_pipeline")
     assert named.name == "basic(no_such_spacy_pipeline)"
@@ -79,9 +79,9 @@ def test_bad_inputs_and_missing_pipeline(nlp):
         named.clean(["a"])
     with pytest.raises(TypeError, match="clean must be"):
         get_cleaner(3)
-    with pytest.raises(InputError, match=r"the cleaner returned 1 sentences for 2 generated sentences"):
+    with pytest.raises(InputError, match=r"the cleaner returned 1 sentence for 2 generated sentences"):
         clean_sentences(lambda s: s[:1], ["a", "b"], "generated")
-    with pytest.raises(InputError, match=r"the cleaner returned a NoneType for reference #0"):
+    with pytest.raises(InputError, match=r"the cleaner returned a NoneType for reference #1"):
         clean_sentences(lambda s: [None], ["a"], "reference")
 
 
@@ -132,7 +132,7 @@ def test_mfbeta_cleans_before_parsing_and_scoring(nlp):
     r = mfbeta(["obama slept ."], ["Obama sleeps ."], parser=parse, scorer=lm, vectors=V, clean=shout)
     assert calls == [["OBAMA SLEPT ."], ["OBAMA SLEEPS ."]] and r.config.as_dict()["clean"] == "shout"
     # a reference that cleaning empties is an error; a generated one is scored
-    with pytest.raises(InputError, match=r"cleaned reference #0: empty sentence"):
+    with pytest.raises(InputError, match=r"cleaned reference #1: empty sentence"):
         mfbeta(["a"], ["b"], reference_amrs=[GOLD], parser=parse, scorer=lm, vectors=V, clean=lambda s: [""])
 
 

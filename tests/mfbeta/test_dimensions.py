@@ -185,3 +185,78 @@ def test_the_metric_by_dimension_and_its_paired_tests(tmp_path, make_tiny_gpt2, 
     # difference and no p-value (not 1.0 and p = 1.0)
     assert out["meaning_negations"] == 0.0 and out["compare_meaning_negations"] is None
     assert out["meaning_negations_difference"] is None and out["mf_beta_negations_p_value"] is None
+
+
+# concepts swapped (x and y orthogonal): S²match's optimum is 2.0 (both instances, crossed); over the budget, one
+# candidate a node (a with a, b with b) earns the relation alone, 1.0, under the node bound 2.0
+SWAPPED = ("(a / x :r (b / y))", "(a / y :r (b / x))")
+XY = WordVectors.from_dict({"x": [1.0, 0.0], "y": [0.0, 1.0]})
+
+
+def test_a_pair_over_the_budget_in_meaning_and_its_dimensions_is_scored_and_counted(monkeypatch):
+    from amreval import AmrevalWarning
+    from amreval.errors import TooLargeError
+    from amreval.match import problem as problem_module
+    from amreval.mfbeta.score import mfbeta
+
+    # a problem of two unary entries and no term fits (the concept and TOP of (c / x) against itself); one
+    # with a term does not (SWAPPED, and its unlabeled and no_wsd graphs: the same shape)
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", problem_module.memory_estimate(0, 2))
+    kw = dict(reference_amrs=[SWAPPED[1], "(c / x)"], prediction_amrs=[SWAPPED[0], "(c / x)"], scorer=Fixed())
+    with pytest.warns(AmrevalWarning) as caught:
+        r = mfbeta(["a", "b"], ["a", "b"], vectors=XY, dimensions="s2align", **kw)
+    pair = "pair #1 (prediction AMR #1, graph #1, line 1 against reference AMR #1, graph #1, line 1)"
+    assert [str(w.message) for w in caught] == [
+        f"1 of 2 pairs was over the alignment's memory budget (0.0 GiB) and was aligned within it, scores not "
+        f"proven optimal ({pair}); pass strict=True (--strict) to stop at the first",
+        f"1 of 2 pairs was over the alignment's memory budget (0.0 GiB) in Meaning by dimension (s2align) and was "
+        f"aligned within it, scores not proven optimal ({pair}: unlabeled, no_wsd); pass strict=True (--strict) "
+        "to stop at the first",
+    ]
+    assert r.meaning_items == [(1.0, 4, 4), (2.0, 2, 2)] and r.meaning == 0.5
+    assert (r.over_budget, r.dimension_over_budget) == ([0], [0])
+    assert r.dimension_items is not None
+    assert (r.dimension_items[0]["unlabeled"], r.dimension_items[0]["no_wsd"]) == ((1.0, 4, 4), (1.0, 4, 4))
+    out = r.as_dict()
+    assert (out["n_over_budget"], out["dimension_n_over_budget"]) == (1, 1)
+    # Damonte's measures: Smatch's alignment of the pair (2 of 4, proven by the node bound) and its
+    # fine-grained re-alignments over the budget; (c / x) against itself fits
+    with pytest.warns(AmrevalWarning) as caught:
+        d = mfbeta(["a", "b"], ["a", "b"], vectors=XY, dimensions="smatch", **kw)
+    assert str(caught[1].message).startswith(
+        f"1 of 2 pairs was over the alignment's memory budget (0.0 GiB) in Meaning by dimension (smatch) and was "
+        f"aligned within it, scores not proven optimal ({pair}: smatch);"
+    )
+    assert d.dimension_over_budget == [0] and d.as_dict()["dimension_n_over_budget"] == 1
+    with pytest.warns(AmrevalWarning, match="1 of 2 pairs was over"):
+        plain = mfbeta(["a", "b"], ["a", "b"], vectors=XY, **kw).as_dict()
+    assert plain["n_over_budget"] == 1 and "dimension_n_over_budget" not in plain
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction AMR #1, .*the alignment problem of 2 x 2 nodes"):
+        mfbeta(["a", "b"], ["a", "b"], vectors=XY, strict=True, **kw)
+
+
+def test_a_dimension_over_the_budget_whose_meaning_fits(monkeypatch):
+    from amreval import AmrevalWarning
+    from amreval.errors import TooLargeError
+    from amreval.match import problem as problem_module
+    from amreval.mfbeta.score import mfbeta
+
+    # the roles differ: Meaning's problem has no term (9 instance cells and TOP: 10 entries), the unlabeled
+    # graphs' has four (every edge one label; z and w differ, so they are not the same graph up to names and
+    # identity does not apply); no_wsd's is Meaning's
+    pair = ("(a / x :r (b / y) :s (c / z))", "(a / x :t (b / y) :u (c / w))")
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", problem_module.memory_estimate(0, 10))
+    kw = dict(reference_amrs=[pair[1]], prediction_amrs=[pair[0]], scorer=Fixed(), vectors=XY)
+    with pytest.warns(AmrevalWarning, match=r"in Meaning by dimension \(s2align\) .*line 1\): unlabeled\)"):
+        r = mfbeta(["a"], ["a"], dimensions="s2align", **kw)
+    # Meaning 3 of 6 (x, y and TOP; z and w have no vectors), proven within the budget; unlabeled 5 of 6 over
+    # it (x, y, TOP and both label edges), which reaches the node bound: a-a 3 (x, TOP, half of each edge), b-b
+    # 1.5 (y, half an edge), c-c 0.5
+    assert (r.meaning_items, r.over_budget, r.dimension_over_budget) == ([(3.0, 6, 6)], [], [0])
+    assert r.dimension_items is not None and r.dimension_items[0]["unlabeled"] == (5.0, 6, 6)
+    assert (r.as_dict()["n_over_budget"], r.as_dict()["dimension_n_over_budget"]) == (0, 1)
+    assert "strict" not in r.config.as_string()
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction AMR #1, .*the alignment problem of 3 x 3 nodes"):
+        mfbeta(["a"], ["a"], dimensions="s2align", strict=True, **kw)
+    # strict without dimensions: Meaning fits, nothing raised, recorded in the configuration
+    assert ",strict=True" in mfbeta(["a"], ["a"], strict=True, **kw).as_dict()["config"]

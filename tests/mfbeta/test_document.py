@@ -220,24 +220,24 @@ def test_sentence_count_mismatches_are_scored_by_docsmatch_and_counted():
 
 def test_bad_input_is_named():
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: empty paragraph; a document needs at least one sentence$"
+        InputError, match=r"^generated paragraph #1: empty paragraph; a document needs at least one sentence$"
     ):
         document_mfbeta([" \n"], [REF], reference_amrs=[GOLD], prediction_amrs=[[]], scorer=LM)
     three = CorefDocument("D", [*TOKENS, ["Then", "."]], [[(1, 1), (8, 8)]])
     with pytest.raises(
         InputError,
-        match=r"^generated paragraph #0: the coreference document 'D' has 3 sentences but the paragraph has 2; "
+        match=r"^generated paragraph #1: the coreference document 'D' has 3 sentences but the paragraph has 2; "
         r"clusters name sentences by position$",
     ):
         _score(coref=[three])
     with pytest.raises(InputError, match=r"cluster 0: span \[4, 9\] is beyond the document, which has 8 tokens"):
         _score(coref=lambda tokens: [[(1, 1), (4, 9)]])
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: 2 sentences but 1 parses; give one parse per sentence"
+        InputError, match=r"^generated paragraph #1: 2 sentences but 1 parses; give one parse per sentence"
     ):
         _score(prediction_amrs=[PARSES[:1]])
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: 2 sentences but a str; give one parse per sentence"
+        InputError, match=r"^generated paragraph #1: 2 sentences but a str; give one parse per sentence"
     ):
         _score(prediction_amrs=[PARSES[0]])
     with pytest.raises(InputError, match=r"^1 generated paragraphs but 2 coreference documents; they are paired"):
@@ -248,14 +248,14 @@ def test_bad_input_is_named():
     ):
         _score(coref=[CorefDocument("D", [TOKENS[0], ["He", "woke", "."]], [])])
     with pytest.raises(
-        InputError, match=r"^generated paragraph #0: the coreference system returned 'nonsense'; expected clusters"
+        InputError, match=r"^generated paragraph #1: the coreference system returned 'nonsense'; expected clusters"
     ):
         _score(coref=lambda tokens: "nonsense")
     with pytest.raises(InputError, match=r"^1 generated paragraphs but 2 references; they are paired by position$"):
         document_mfbeta([GEN], [REF, REF], reference_amrs=[GOLD], prediction_amrs=[PARSES], scorer=LM)
     with pytest.raises(InputError, match=r"^Meaning needs the sentences' AMRs: pass parser= or prediction_amrs=$"):
         document_mfbeta([GEN], [REF], reference_amrs=[GOLD], scorer=LM)
-    with pytest.raises(InputError, match=r"^generated paragraph #0, sentence #1: expected a non-empty string"):
+    with pytest.raises(InputError, match=r"^generated paragraph #1, sentence #2: expected a non-empty string"):
         _score(sentences=[["The boy slept.", " "]])
 
 
@@ -282,3 +282,19 @@ def test_the_metric_at_the_document_level_equals_the_core(tiny_gpt2):
     assert metric.compute(**kw) == out
     with pytest.raises(InputError, match=r"^level must be 'sentence' or 'document', got 'paragraph'$"):
         metric.compute(predictions=[GEN], references=[REF], reference_amrs=[GOLD], lm=tiny_gpt2, level="paragraph")
+
+
+def test_a_document_over_the_memory_budget_is_scored_and_counted(monkeypatch):
+    from amreval.errors import TooLargeError
+    from amreval.match import problem as problem_module
+
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 0)
+    with pytest.warns(AmrevalWarning, match=r"^1 of 1 pair was over the alignment's memory budget \(0.0 GiB\)"):
+        r = _score()
+    # aligned over each node's best candidates, the climb still matches every predicted triple (9 of 9 and
+    # 11: test_meaning_is_docsmatch_of_the_hand_derived_docamr), counted
+    assert (r.meaning_counts, r.over_budget, r.as_dict()["n_over_budget"]) == ((9, 9, 11), [0], 1)
+    with pytest.raises(TooLargeError, match=r"^pair #1 .*the alignment problem of 4 x 5 nodes"):
+        _score(strict=True)
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", 4 * 1024**3)
+    assert _score().as_dict()["n_over_budget"] == 0

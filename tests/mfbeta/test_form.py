@@ -314,12 +314,12 @@ def test_progress_bar_when_asked(gpt2_dir, capsys):
 def test_too_long_sentence_is_named(gpt2_dir):
     scorer = LanguageModelScorer(str(gpt2_dir), device="cpu")
     long = " ".join(["the boy"] * 40)
-    with pytest.raises(InputError, match=r"^sentence #1: \d+ tokens, more than the 64"):
+    with pytest.raises(InputError, match=r"^sentence #2: \d+ tokens, more than the 64"):
         scorer.sentence_scores([GOOD, long])
-    with pytest.raises(InputError, match=r"^reference #0: \d+ tokens"):
+    with pytest.raises(InputError, match=r"^reference #1: \d+ tokens"):
         form_score([GOOD], [long], scorer=scorer)
     # an empty generated sentence is not sent to the model: the others keep their own numbers
-    with pytest.raises(InputError, match=r"^generated #2: \d+ tokens"):
+    with pytest.raises(InputError, match=r"^generated #3: \d+ tokens"):
         form_score([GOOD, "", long], [GOOD, GOOD, GOOD], scorer=scorer)
 
 
@@ -362,12 +362,12 @@ def test_masked_kind_needs_a_masked_model(gpt2_dir):
 def test_sentence_without_tokens_is_named(bert_dir):
     scorer = LanguageModelScorer(str(bert_dir), kind="masked", device="cpu")
     assert transformers.AutoTokenizer.from_pretrained(bert_dir)("\x00")["input_ids"] == [2, 3]  # [CLS] [SEP]
-    with pytest.raises(InputError, match=r"^sentence #1: no tokens to score$"):
+    with pytest.raises(InputError, match=r"^sentence #2: no tokens to score$"):
         scorer.sentence_scores([GOOD, "\x00"])
     # a generation with nothing to score is scored 0, as an empty one; a reference with nothing to score is an error
     result = form_score(["\x00", GOOD], [SCRAMBLED, SCRAMBLED], scorer=scorer)
     assert result.generated_mtp[0] == 0.0 and result.pref_scores[0] == 0.0 and result.acceptable == [False, True]
-    with pytest.raises(InputError, match=r"^reference #1: no tokens to score$"):
+    with pytest.raises(InputError, match=r"^reference #2: no tokens to score$"):
         form_score([GOOD, GOOD], [GOOD, "\x00"], scorer=scorer)
 
 
@@ -439,16 +439,16 @@ def test_empty_generated_sentence_with_a_real_model(gpt2_dir):
 
 def test_empty_sentences_are_named():
     scorer = FixedScorer({})
-    with pytest.raises(InputError, match=r"^reference #1: empty sentence$"):
+    with pytest.raises(InputError, match=r"^reference #2: empty sentence$"):
         form_score(["a", "b"], ["a", "  "], scorer=scorer)
-    with pytest.raises(InputError, match=r"^generated #0: expected a string, got int$"):
+    with pytest.raises(InputError, match=r"^generated #1: expected a string, got int$"):
         form_score([3], ["a"], scorer=scorer)
     with pytest.raises(InputError, match="single string"):
         form_score("a b", "c d", scorer=scorer)
 
 
 def test_empty_sentence_in_scorer_is_named(gpt2_dir):
-    with pytest.raises(InputError, match=r"^sentence #1: empty sentence$"):
+    with pytest.raises(InputError, match=r"^sentence #2: empty sentence$"):
         LanguageModelScorer(str(gpt2_dir), device="cpu").sentence_scores([GOOD, ""])
 
 
@@ -470,7 +470,7 @@ def test_bad_parameters():
         LanguageModelScorer("gpt2", kind="seq2seq")
     with pytest.raises(InputError, match="batch_size"):
         get_scorer("gpt2", "causal", "cpu", 0)
-    with pytest.raises(InputError, match=r"^generated #1: scores must be finite and >= 0"):
+    with pytest.raises(InputError, match=r"^generated #2: scores must be finite and >= 0"):
         pref_scores([0.1, -0.2], [0.1, 0.1])
     with pytest.raises(InputError, match="returned"):
         form_score(["a"], ["b"], scorer=type("Short", (), {"sentence_scores": lambda self, s, progress=None: [0.1]})())

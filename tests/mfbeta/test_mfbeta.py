@@ -121,11 +121,11 @@ def test_empty_generated_sentence_is_scored_not_refused():
 
 def test_bad_inputs_name_the_index():
     kw = dict(scorer=LM, vectors=V)
-    with pytest.raises(InputError, match=r"2 generated sentences but 1 references"):
+    with pytest.raises(InputError, match=r"2 generated sentences but 1 reference"):
         mfbeta(GEN, REF[:1], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
-    with pytest.raises(InputError, match=r"reference #1: empty sentence"):
+    with pytest.raises(InputError, match=r"reference #2: empty sentence"):
         mfbeta(GEN, [REF[0], "  "], reference_amrs=GOLD, prediction_amrs=PARSES, **kw)
-    with pytest.raises(InputError, match=r"reference AMR #1, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(InputError, match=r"reference AMR #2, graph #1, line 1: malformed PENMAN"):
         mfbeta(GEN, REF, reference_amrs=[GOLD[0], "(s / sleep-01"], prediction_amrs=PARSES, **kw)
     with pytest.raises(InputError, match=r"2 generated sentences but 1 prediction AMRs"):
         mfbeta(GEN, REF, reference_amrs=GOLD, prediction_amrs=PARSES[:1], **kw)
@@ -265,11 +265,11 @@ def test_metric_num_process_carries_the_amrs(metric, tiny_gpt2, tmp_path):
 
 
 def test_metric_bad_input_raises_value_error(metric, tiny_gpt2):
-    with pytest.raises(ValueError, match=r"reference AMR #0: expected a PENMAN graph"):
+    with pytest.raises(ValueError, match=r"reference AMR #1: expected a PENMAN graph"):
         metric.compute(
             predictions=GEN, references=REF, lm=tiny_gpt2, reference_amrs=["", GOLD[1]], prediction_amrs=PARSES
         )
-    with pytest.raises(ValueError, match=r"reference #0: empty sentence"):
+    with pytest.raises(ValueError, match=r"reference #1: empty sentence"):
         metric.compute(
             predictions=GEN, references=["", REF[1]], lm=tiny_gpt2, reference_amrs=GOLD, prediction_amrs=PARSES
         )

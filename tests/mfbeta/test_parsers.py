@@ -100,8 +100,8 @@ def test_failures_are_logged_at_debug_level(caplog):
         parse_sentences(lambda s: [None, "(x / y)", "(x"], ["a", "b", "c"])
     messages = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG]
     assert len(messages) == 2
-    assert messages[0] == "parse of sentence #0 failed: the parser returned None"
-    assert messages[1].startswith("parse of sentence #2 failed: the output does not decode: ")
+    assert messages[0] == "parse of sentence #1 failed: the parser returned None"
+    assert messages[1].startswith("parse of sentence #3 failed: the output does not decode: ")
     assert "malformed PENMAN" in messages[1]
 
 
@@ -132,13 +132,13 @@ def test_a_parser_object_with_wrong_length_is_caught_too():
             return sentences[1:]
 
     with pytest.raises(
-        InputError, match=r"returned 1 results for the 2 sentences of the batch starting at sentence #0"
+        InputError, match=r"returned 1 results for the 2 sentences of the batch starting at sentence #1"
     ):
         parse_sentences(Short(), ["(a / b)", "(c / d)"])
 
 
 def test_non_string_output_is_an_input_error():
-    with pytest.raises(InputError, match="returned a int for sentence #1"):
+    with pytest.raises(InputError, match="returned a int for sentence #2"):
         parse_sentences(lambda s: ["(x / y)", 3], ["a", "b"])
     with pytest.raises(InputError, match="got str"):
         CallableParser(lambda s: "(x / y)").parse(["a"])
@@ -147,7 +147,7 @@ def test_non_string_output_is_an_input_error():
 @pytest.mark.parametrize("bad, index", [(["a", "", "c"], 1), (["a", "b", "   "], 2), ([""], 0)])
 def test_empty_sentence_names_its_index(bad, index):
     calls = []
-    with pytest.raises(InputError, match=rf"sentence #{index} is empty"):
+    with pytest.raises(InputError, match=rf"^sentence #{index + 1} is empty$"):
         parse_sentences(lambda s: calls.append(s) or [None] * len(s), bad)
     assert calls == []
 
@@ -172,7 +172,7 @@ def test_parser_exception_is_wrapped_with_parser_and_batch_start():
         return ["(x / y)"] * len(sentences)
 
     with pytest.raises(
-        AmrevalError, match=r"flaky.*batch starting at sentence #4.*RuntimeError: out of memory"
+        AmrevalError, match=r"flaky.*batch starting at sentence #5.*RuntimeError: out of memory"
     ) as info:
         parse_sentences(flaky, ["a", "b", "c", "d", "boom", "f"], batch_size=2)
     assert isinstance(info.value.__cause__, RuntimeError)

@@ -23,7 +23,7 @@ def test_summary_text_of_two_systems():
     text = summary_text(two())
     lines = text.splitlines()
     assert lines[0] == (
-        "F1 of 3 items; permutation test (two-sided, 10000 resamples, exact, seed 0); intervals: paired bootstrap"
+        "F1 of 3 items; permutation test (two-sided, exact, all 8 swaps, seed 0); intervals: paired bootstrap"
     )
     assert lines[3].split()[:3] == ["1", "one", "0.7692"] and lines[4].split()[:3] == ["2", "two", "0.5926"]
     # 20/26 - 16/27 = 0.1766; 2 of the 8 swaps reach it

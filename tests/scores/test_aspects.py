@@ -160,7 +160,7 @@ def test_corpus_sums_and_errors():
         aspect_scores(pred, gold, standardize="smatch")
     with pytest.raises(InputError, match="expected an alignment in onealign, multialign, got 'two'"):
         aspect_scores(pred, gold, alignment="two")
-    with pytest.raises(InputError, match="expected equal, non-empty lists; got 2 and 1 graphs"):
+    with pytest.raises(InputError, match="expected equal, non-empty lists; got 2 and 1 graph"):
         aspect_scores(pred, gold[:1])
 
 
@@ -324,7 +324,7 @@ def test_an_unreadable_prediction_is_scored_empty_and_counted(tmp_path, capsys):
         result = aspect_scores(["(a / cat)", "(b / dog"], ["(a / cat)", "(b / dog)"])
     assert result.unreadable_predictions == [1] and result.as_dict()["n_unreadable"] == 1
     assert result.main == (2, 2, 4)  # the cat: root and instance; the dog scored as an empty graph
-    with pytest.raises(InputError, match="prediction #1, graph #1, line 1: malformed PENMAN"):
+    with pytest.raises(InputError, match="^prediction #2, graph #1, line 1: malformed PENMAN"):
         aspect_scores(["(a / cat)", "(b / dog"], ["(a / cat)", "(b / dog)"], strict=True)
     (tmp_path / "p.amr").write_text("(a / cat)\n\n(b / dog\n", encoding="utf-8")
     (tmp_path / "g.amr").write_text("(a / cat)\n\n(b / dog)\n", encoding="utf-8")
@@ -334,3 +334,67 @@ def test_an_unreadable_prediction_is_scored_empty_and_counted(tmp_path, capsys):
     assert out.splitlines()[1] == "main               -> F: 0.67  (2 of 2 test, 4 gold)"
     assert "1 of 2 predicted graphs could not be read" in err
     assert main(["smatch", *files, "--strict"]) == 1
+
+
+# roles swapped: 4 of 6 whichever way b and c are mapped (smatchpp-amr's root triple is Smatch's TOP)
+CROSSED = ("(a / x :r (b / y) :s (c / z))", "(p / x :s (q / y) :r (t / z))")
+
+
+def test_a_pair_over_the_memory_budget_is_scored_counted_and_named(tmp_path, capsys, monkeypatch):
+    from amreval.errors import TooLargeError
+    from amreval.match import problem as problem_module
+
+    # a problem of nothing fits (the empty prediction's), any other does not (the cat's is proven without one)
+    monkeypatch.setattr(problem_module, "MEMORY_BUDGET", problem_module.memory_estimate(0, 0))
+    preds, golds = [CROSSED[0], "(a / cat)", "(b / dog"], [CROSSED[1], "(a / cat)", "(b / dog)"]
+    with pytest.warns(AmrevalWarning) as caught:
+        result = aspect_scores(preds, golds)
+    assert [str(w.message).split(" (")[0] for w in caught] == [
+        "1 of 3 predicted graphs could not be read and was scored as an empty graph",
+        "1 of 3 pairs was over the alignment's memory budget",
+    ]
+    assert str(caught[1].message).startswith(
+        "1 of 3 pairs was over the alignment's memory budget (0.0 GiB) in the aspect scores (onealign) and was "
+        "aligned within it, scores not proven optimal (pair #1 (prediction #1, graph #1, line 1 against "
+        "reference #1, graph #1, line 1)); "
+    )
+    # the crossed pair 4 of 6, the cat 2 of 2, the dog 0 of 2; over the budget the climb over each node's one
+    # best candidate maps b to t and c to q (the relations': the same 4), so CONCEPT has x alone of x, y, z
+    assert (result.main, result.counts["CONCEPT"], result.over_budget, result.optimal) == (
+        (6, 8, 10),
+        (2, 4, 5),
+        [0],
+        False,
+    )
+    out = result.as_dict()
+    assert (out["n_unreadable"], out["n_over_budget"]) == (1, 1)
+    with pytest.raises(TooLargeError, match=r"^pair #1 \(prediction #1, .*the alignment problem of 3 x 3 nodes"):
+        aspect_scores(preds[:2], golds[:2], strict=True)
+    (tmp_path / "p.amr").write_text("\n\n".join(preds) + "\n", encoding="utf-8")
+    (tmp_path / "g.amr").write_text("\n\n".join(golds) + "\n", encoding="utf-8")
+    files = ["-f", str(tmp_path / "p.amr"), str(tmp_path / "g.amr")]
+    assert main(["smatch", *files, "--aspects", "multialign", "--json"]) == 0
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)
+    assert (out["n_unreadable"], out["n_over_budget"], out["aspects"]["CONCEPT"]["match"]) == (1, 1, 4)
+    assert (
+        "in the aspect scores (multialign) and was aligned within it, scores not proven optimal (pair #1 ("
+        + (f"{tmp_path / 'p.amr'}, graph #1, line 1 against {tmp_path / 'g.amr'}, graph #1, line 1))")
+        in printed.err
+    )
+    # docsmatch --aspects: the same counts, of the documents' aspect alignments (n_unreadable was 0 there)
+    from amreval.scores.docsmatch import docsmatch
+
+    with pytest.warns(AmrevalWarning, match="in the aspect scores"):
+        flat = docsmatch(preds, golds, aspects="onealign", coref=False).as_dict()
+    assert (flat["n_unreadable"], flat["aspect_n_over_budget"], flat["aspect_n_unproven"]) == (1, 1, 1)
+    assert main(["docsmatch", *files, "--aspects", "onealign", "--json"]) == 0
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)
+    assert (out["n_unreadable"], out["n_over_budget"], out["aspects"]["main"]["match"]) == (1, 1, 6)
+    assert "in the aspect scores (onealign) and was aligned within it" in printed.err
+    (tmp_path / "p.amr").write_text("\n\n".join(preds[:2]) + "\n", encoding="utf-8")
+    (tmp_path / "g.amr").write_text("\n\n".join(golds[:2]) + "\n", encoding="utf-8")
+    for command in ("smatch", "docsmatch"):
+        assert main([command, *files, "--aspects", "onealign", "--strict"]) == 1
+        assert f"pair #1 ({tmp_path / 'p.amr'}, graph #1, line 1 against" in capsys.readouterr().err

@@ -107,7 +107,11 @@ def test_an_unreadable_prediction_is_an_empty_graph_or_with_strict_an_error(tmp_
     pred.write_text("(a / apple)\n\n(d / dog :ARG0 (x / )\n\n(c / cat)\n\n", encoding="utf-8")
     gold = write(tmp_path / "g.amr", ["(a / apple)", "(d / dog)", "(c / cat)"], ids=False)
     for workers in (1, 2):
-        with pytest.warns(AmrevalWarning, match=r"1 of 3 predicted graphs could not be read .*\(prediction #1; the "):
+        with pytest.warns(
+            AmrevalWarning,
+            match=r"1 of 3 predicted graphs could not be read .*\(prediction #2; the first: .*p\.amr, graph #2, "
+            r"line 3: ",
+        ):
             r = stream_score(pred, gold, score_smatch_pair, Config("smatch"), num_workers=workers, chunk=2)
         assert r.unreadable_predictions == [1]
         assert rows(r) == [(2, 2, 2, True), (0, 0, 2, True), (2, 2, 2, True)]

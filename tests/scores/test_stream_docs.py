@@ -163,7 +163,10 @@ def test_a_malformed_document_mid_stream_is_scored_empty_or_named(tmp_path, caps
     pred = tmp_path / "pred.amr"
     pred.write_text("\n\n".join(bad) + "\n", encoding="utf-8")
     for workers in (1, 2):
-        with pytest.warns(AmrevalWarning, match=r"1 of 5 predicted documents could not .*\(prediction #2; the first: "):
+        with pytest.warns(
+            AmrevalWarning,
+            match=r"1 of 5 predicted documents could not .*\(prediction #3; the first: .*, graph #3 \(id d2\)",
+        ):
             r = stream_docsmatch(pred, gold, num_workers=workers, chunk=2)
         assert r.unreadable_predictions == [2]
         # 3 instances, TOP, :snt1, :snt2, :ARG0: 7 triples a document

@@ -16,6 +16,7 @@ import importlib.util
 import os
 import shutil
 import socket
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,13 +76,16 @@ def load_app():
 
 
 @contextlib.contextmanager
-def serve(**build) -> Iterator[str]:
+def serve(demos: list | None = None, **build) -> Iterator[str]:
     demo = load_app().build_demo(**build)
+    if demos is not None:
+        demos.append(demo)
     try:
         _, url, _ = demo.launch(server_name="127.0.0.1", server_port=free_port(), prevent_thread_lock=True, quiet=True)
         yield url
     finally:
         demo.close()
+        demo.app_folder.close()  # what the process's end does: no folder left behind by the tests
 
 
 def shown(page: Page, selector: str) -> dict[str, str]:
@@ -145,8 +149,11 @@ def url():
 
 
 def upload(page: Page, gold: Path, systems: list[Path]) -> None:
+    """Upload the files, and wait until the page has taken them in (the system names, filled in from the file
+    names, are what Compare reads: clicked sooner on a loaded machine, it finds none)."""
     page.locator("#gold-file input[type=file]").set_input_files(str(gold))
     page.locator("#system-files input[type=file]").set_input_files([str(p) for p in systems])
+    expect(page.locator("#names textarea")).to_have_value("\n".join(p.stem for p in systems))
 
 
 def download(page: Page, name: str) -> str:
@@ -230,7 +237,7 @@ def test_a_malformed_system_file_is_scored_empty_and_counted(page, url, tmp_path
     upload(page, gold, [EXAMPLES / "parser_a.amr", short])
     expect(page.locator("#names textarea")).to_have_value("parser_a\nshort")  # the uploads taken in
     page.locator("#compare").click()
-    message = "short.amr (system short) has 1 graphs but the gold file gold.amr has 3"
+    message = "short.amr (system short) has 1 graph but the gold file gold.amr has 3"
     expect(page.get_by_text(message).first).to_be_visible()
     expect(page.locator("#ranking [data-key]")).to_have_count(0)
 
@@ -282,6 +289,59 @@ def test_over_the_limits(page):
         page.locator("#compare").click()
         message = "gold.amr (gold): 3 graphs, over this Space's limit of 2 a file"
         expect(page.get_by_text(message).first).to_be_visible()
+
+
+def test_the_page_keeps_one_folder_however_many_comparisons(page, tmp_path, monkeypatch):
+    """Each comparison and example click used to leave a folder of its own in the temporary folder; the page
+    now has one (the examples copied once, a session's downloads replaced), and gradio's copies go with it."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the temporary folder, for this page alone
+    mine = lambda: sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("amreval-compare-"))  # noqa: E731
+    demos: list = []
+    with serve(demos, warm=False) as address:
+        page.goto(address)
+        for _ in range(2):
+            page.locator("#example-sentences").click()
+            expect(page.locator("#tests [data-key='p_holm:parser_b|parser_c']")).to_be_visible()
+            page.locator("#example-documents").click()
+            expect(page.locator("#breakdown [data-key='part:coref:difference']")).to_be_visible()
+        [root] = mine()  # four comparisons, one folder
+        assert sorted(p.name for p in (tmp_path / root / "examples").iterdir()) == ["documents", "sentences"]
+        [first] = (tmp_path / root / "downloads").iterdir()  # the session's: the last comparison's files
+        assert sorted(p.name for p in first.iterdir())[:2] == ["comparison-items.csv", "comparison.json"]
+        page.goto(address)  # a new session; the first ends, and its downloads go (the page's unload)
+        upload(page, EXAMPLES / "gold.amr", [EXAMPLES / "parser_a.amr", EXAMPLES / "parser_b.amr"])
+        expect(page.locator("#names textarea")).to_have_value("parser_a\nparser_b")
+        page.locator("#compare").click()
+        expect(page.locator("#ranking [data-key='score:parser_b']")).to_be_visible()
+        for _ in range(600):  # the server notices the first session's end within seconds
+            if not first.exists():
+                break
+            time.sleep(0.1)
+        assert mine() == [root]
+        [session] = (tmp_path / root / "downloads").iterdir()
+        assert session != first and sorted(p.name for p in session.iterdir()) == [
+            "comparison-items.csv",
+            "comparison.json",
+            "parser_a.model-index.yaml",
+            "parser_b.model-index.yaml",
+        ]
+        cmp = expected(
+            EXAMPLES / "gold.amr", {"parser_a": EXAMPLES / "parser_a.amr", "parser_b": EXAMPLES / "parser_b.amr"}
+        )
+        from amreval.report.comparison import items_csv
+
+        assert download(page, "comparison-items.csv") == items_csv(cmp)  # served from gradio's copy
+        served = [Path(f) for files in demos[0].temp_file_sets for f in files]
+        assert served and all(f.is_file() for f in served)
+        page.goto("about:blank")  # the page closed first: the server then stops at once (an open one holds it)
+    # the server stopped: gradio's copies removed (delete_cache, when the server's lifespan ends), and the folder
+    for _ in range(300):
+        if not any(f.exists() for f in served):
+            break
+        time.sleep(0.1)
+    assert mine() == [] and [f for f in served if f.exists()] == []
 
 
 @pytest.mark.skipif(not SPACES, reason="only when Space bundles are served ($AMREVAL_SPACES)")

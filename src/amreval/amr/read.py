@@ -34,7 +34,7 @@ from typing import TextIO, Union
 
 from amreval.amr.graph import Graph
 from amreval.amr.parse import Block, blank_line_parts, graph_start_parts, line_blocks, parse_block, split_blocks
-from amreval.errors import DecodeError, InputError
+from amreval.errors import DecodeError, InputError, numbered
 
 __all__ = [
     "read_graphs",
@@ -222,40 +222,42 @@ def _read_leniently(
         index += len(graphs)
 
 
-def check_graph(g: Graph, what: str, index: int) -> Graph:
+def check_graph(g: Graph, what: str, index: int | None) -> Graph:
     """A :class:`Graph` built by hand must point only to its own variables.
 
     Raises:
-        InputError: naming ``what``, ``index`` and the unknown variable.
+        InputError: naming the graph (``what #index+1``, see :func:`~amreval.errors.numbered`) and the
+            unknown variable.
     """
     known = g.instances
     if g.top is not None and g.top not in known:
-        raise InputError(f"{what} #{index}: the top {g.top!r} is not a variable of the graph")
+        raise InputError(f"{numbered(what, index)}: the top {g.top!r} is not a variable of the graph")
     for e in g.edges:
         for v in (e.source, e.target):
             if v not in known:
                 raise InputError(
-                    f"{what} #{index}: edge {e.source} :{e.written} {e.target} names the unknown variable {v!r}"
+                    f"{numbered(what, index)}: edge {e.source} :{e.written} {e.target} names the unknown variable {v!r}"
                 )
     for at in g.attributes:
         if at.source not in known:
-            raise InputError(f"{what} #{index}: attribute :{at.role} of the unknown variable {at.source!r}")
+            raise InputError(f"{numbered(what, index)}: attribute :{at.role} of the unknown variable {at.source!r}")
     return g
 
 
-def as_graph(g: GraphLike, what: str, index: int, *, errors: list[InputError] | None = None) -> Graph:
+def as_graph(g: GraphLike, what: str, index: int | None, *, errors: list[InputError] | None = None) -> Graph:
     """One graph as the scorers take it: a :class:`Graph` (checked) or its PENMAN text.
 
     Args:
         g: the graph or its PENMAN text.
-        what, index: how messages name it (``prediction #3``).
+        what, index: how messages name it: ``what`` and the 0-based ``index`` of the list it was given
+            in, printed from 1 (``"prediction", 0`` is ``prediction #1``; ``index=None``: ``what`` alone).
         errors: read leniently: text that cannot be read (malformed, empty)
             gives an :class:`UnreadableGraph` and its error is appended here.
             Without it an :class:`UnreadableGraph` raises its error.
 
     Raises:
         InputError: an empty string or an object of another type (naming
-            ``what`` and ``index``).
+            the graph as ``what`` and ``index`` say).
         DecodeError: malformed PENMAN.
     """
     if isinstance(g, UnreadableGraph):
@@ -269,14 +271,14 @@ def as_graph(g: GraphLike, what: str, index: int, *, errors: list[InputError] | 
     if isinstance(g, str):
         try:
             if not g.strip():
-                raise InputError(f"{what} #{index}: empty string; expected a PENMAN graph")
-            return loads_graph(g, name=f"{what} #{index}")
+                raise InputError(f"{numbered(what, index)}: empty string; expected a PENMAN graph")
+            return loads_graph(g, name=numbered(what, index))
         except InputError as exc:
             if errors is None:
                 raise
             errors.append(exc)
-            return UnreadableGraph.of(exc, f"{what} #{index}")
-    raise InputError(f"{what} #{index}: expected a PENMAN string or a Graph, got {type(g).__name__}")
+            return UnreadableGraph.of(exc, numbered(what, index))
+    raise InputError(f"{numbered(what, index)}: expected a PENMAN string or a Graph, got {type(g).__name__}")
 
 
 def _open_label(source: FileSource, name: str | None) -> tuple[str, str] | None:

@@ -79,7 +79,7 @@ from typing import TYPE_CHECKING
 from amreval.amr.graph import Graph
 from amreval.amr.parse import nesting_depth, split_blocks
 from amreval.amr.read import FileSource, loads_graphs, read_text
-from amreval.errors import DecodeError, InputError
+from amreval.errors import DecodeError, InputError, plural
 
 if TYPE_CHECKING:
     import penman
@@ -573,7 +573,7 @@ def _aligned_from_text(text: str, name: str) -> list[AlignedSentence]:
     blocks = list(split_blocks(text))
     if len(blocks) != len(graphs):
         raise DecodeError(
-            f"found {len(graphs)} graphs in {len(blocks)} blank-line separated blocks; "
+            f"found {plural(len(graphs), 'graph')} in {len(blocks)} blank-line separated blocks; "
             "write one graph per block, with its metadata lines",
             source=name,
         )

@@ -31,6 +31,7 @@ from amreval.cli.mfbeta_options import (
 from amreval.cli.options import integer
 from amreval.cli.output import decimals
 from amreval.errors import AmrevalError, InputError, UsageError
+from amreval.scores.text import plural
 
 __all__ = ["add_arguments", "run", "in_files"]
 
@@ -66,6 +67,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--window", type=integer(1), metavar="N", help="document: LM inputs per window (default: its limit)")
     p.add_argument("--stride", type=integer(1), metavar="N", help="document: positions between windows (default: half)")
     p.add_argument("--rep", default="docamr", help="document: the DocAMR representation built (default docamr)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at a pair whose alignment problem is over the memory budget (default: align it within the "
+        "budget, count it in n_over_budget, warn); a parse that cannot be read is a failed parse either way",
+    )
     p.set_defaults(func=run)
 
 
@@ -84,13 +91,14 @@ _PLACES = {
 
 def in_files(message: str, args: argparse.Namespace) -> str:
     """An error about ``generated #k``, ``reference AMR #k``, ``generated paragraph #k`` and the like
-    (0-based), told by file and line or graph: ``generated #3: ...`` is line 4 of the generated file."""
+    (counted from 1, as the API numbers them), told by file and line or graph: ``generated #3: ...`` is line 3
+    of the generated file."""
     places = _PLACES[args.level]
     found = re.match(r"^(" + "|".join(places) + r") #(\d+)", message)
     if not found or getattr(args, places[found.group(1)][0], None) is None:
         return message
     option, unit = places[found.group(1)]
-    return f"{getattr(args, option)}, {unit} {int(found.group(2)) + 1}{message[found.end() :]}"
+    return f"{getattr(args, option)}, {unit} {found.group(2)}{message[found.end() :]}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,7 +118,7 @@ def _sentence_level(args: argparse.Namespace) -> int:
     for path, graphs in ((args.gold, gold), (args.parses, parses)):
         if graphs is not None and len(graphs) != len(generated):
             raise AmrevalError(
-                f"{path} has {len(graphs)} graphs but {args.generated} has {len(generated)} lines; "
+                f"{path} has {plural(len(graphs), 'graph')} but {args.generated} has {plural(len(generated), 'line')}; "
                 "they are paired by position"
             )
     if parses is None and not args.parser:
@@ -131,8 +139,9 @@ def _sentence_level(args: argparse.Namespace) -> int:
             vectors=args.vectors,
             **scoring_keywords(args),
             dimensions=args.dimensions,
+            strict=args.strict,
         )
-    except InputError as exc:  # "generated #3: ..." is line 4 of the generated file
+    except InputError as exc:  # "generated #3: ..." is line 3 of the generated file
         raise InputError(in_files(str(exc), args)) from exc
     logging.getLogger("amreval").info(
         "language model: %d sentences scored, %d reused (%s)",
@@ -167,14 +176,17 @@ def _document_level(args: argparse.Namespace) -> int:
     check_paired_by_line(args.generated, generated, args.references, references)
     gold = read_graphs(args.gold) if args.gold else None
     if gold is not None and len(gold) != len(generated):
-        raise InputError(f"{args.gold} has {len(gold)} documents but {args.generated} has {len(generated)} lines")
+        raise InputError(
+            f"{args.gold} has {plural(len(gold), 'document')} but {args.generated} has {plural(len(generated), 'line')}"
+        )
     parses: list[list[Any]] | None = None
     if args.parses:
         flat = _document_parses(args.parses)
         counts = [len(split_sentences(p)) for p in generated]
         if sum(counts) != len(flat):
             raise InputError(
-                f"{args.parses} has {len(flat)} graphs but the paragraphs of {args.generated} have {sum(counts)} "
+                f"{args.parses} has {plural(len(flat), 'graph')} but the paragraphs of {args.generated} "
+                f"have {sum(counts)} "
                 "sentences (split_sentences); they are taken in order, paragraph by paragraph"
             )
         parses, used = [], 0
@@ -196,6 +208,7 @@ def _document_level(args: argparse.Namespace) -> int:
             window=args.window,
             stride=args.stride,
             **scoring_keywords(args),
+            strict=args.strict,
         )
     except InputError as exc:
         raise InputError(in_files(str(exc), args)) from exc
@@ -208,8 +221,8 @@ def _document_level(args: argparse.Namespace) -> int:
     rows.update(Meaning=result.meaning, Coreference=result.coreference, Form=result.form)
     for label, value in rows.items():
         print(f"{label}: {decimals(value, digits)}")
-    print(f"Sentence count mismatches: {result.sentence_mismatches} of {len(generated)} documents")
-    print(f"Parse failures: {result.parse_failures} of {sum(result.sentences)} sentences")
+    print(f"Sentence count mismatches: {result.sentence_mismatches} of {plural(len(generated), 'document')}")
+    print(f"Parse failures: {result.parse_failures} of {plural(sum(result.sentences), 'sentence')}")
     return 0
 
 

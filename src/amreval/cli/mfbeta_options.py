@@ -19,6 +19,7 @@ from amreval.cli.options import (
     tolerance,
 )
 from amreval.errors import InputError
+from amreval.scores.text import plural
 
 __all__ = ["add_model_options", "command_scorer", "scoring_keywords", "sentence_lines", "check_paired_by_line"]
 
@@ -75,7 +76,8 @@ def check_paired_by_line(path: str, lines: Sequence[str], references: str, refer
     """
     if len(lines) != len(reference_lines):
         raise InputError(
-            f"{path} has {len(lines)} lines but {references} has {len(reference_lines)}; they are paired by line"
+            f"{path} has {plural(len(lines), 'line')} but {references} has {len(reference_lines)}; they "
+            "are paired by line"
         )
 
 

@@ -29,6 +29,7 @@ from amreval.cli.mfbeta_options import (
 )
 from amreval.cli.options import system_names
 from amreval.errors import AmrevalError, InputError
+from amreval.scores.text import plural
 
 __all__ = ["add_arguments", "run"]
 
@@ -93,7 +94,8 @@ def _parse_file(path: str, n: int, references: str) -> list:
     graphs = read_graphs(path, errors=[])
     if len(graphs) != n:
         raise AmrevalError(
-            f"{path} has {len(graphs)} graphs but {references} has {n} lines; they are paired by position"
+            f"{path} has {plural(len(graphs), 'graph')} but {references} has {plural(n, 'line')}; they "
+            "are paired by position"
         )
     return graphs
 

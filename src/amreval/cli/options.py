@@ -16,6 +16,7 @@ from typing import Any
 from amreval.errors import AmrevalError, InputError, UsageError
 from amreval.match.options import DEFAULT_RESTARTS, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, SOLVERS
 from amreval.scores.checks import DEFAULT_RESAMPLES
+from amreval.scores.text import plural
 
 __all__ = [
     "integer",
@@ -150,7 +151,7 @@ def system_names(paths: Sequence[str], given: Sequence[str] | None) -> list[str]
 
     if given:
         if len(given) != len(paths):
-            raise InputError(f"{len(given)} names for {len(paths)} systems")
+            raise InputError(f"{len(given)} names for {plural(len(paths), 'system')}")
         names = list(given)
     else:
         names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from amreval.errors import AmrevalError
+from amreval.scores.text import plural
 
 __all__ = [
     "decimals",
@@ -121,7 +122,8 @@ def read_pair_files(args: argparse.Namespace, noun: str) -> tuple[list, list]:
             raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
     if len(pred) != len(gold):
         raise AmrevalError(
-            f"{args.f[0]} has {len(pred)} {noun} but {args.f[1]} has {len(gold)}; they are paired by position"
+            f"{args.f[0]} has {plural(len(pred), noun.removesuffix('s'))} but {args.f[1]} has {len(gold)}; "
+            "they are paired by position"
         )
     return pred, gold
 

@@ -2,14 +2,14 @@
 with concept pairs credited by word-vector similarity.
 
 Example:
-    amreval s2match -f pred.amr gold.amr --pr
+    amreval s2match -f pred.amr gold.amr --pr -j 2
 """
 
 from __future__ import annotations
 
 import argparse
 
-from amreval.cli.options import SMATCH_DIGITS, add_averages, add_scoring_flags, fraction
+from amreval.cli.options import SMATCH_DIGITS, add_averages, add_num_workers, add_scoring_flags, fraction
 from amreval.cli.output import read_pair_files, scoring_options
 from amreval.cli.smatch import print_whole
 
@@ -52,6 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"the TOP triple: graded by the roots' similarity (the authors' code) or Smatch's constant "
         f"(default {DEFAULT_TOP})",
     )
+    add_num_workers(p, "score the pairs")
     p.set_defaults(func=run)
 
 
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         cutoff=args.cutoff,
         diffsense=args.diffsense,
         top=args.top,
+        num_workers=args.num_workers,
         **scoring_options(args),
     )
     return print_whole(result, pred, gold, args)

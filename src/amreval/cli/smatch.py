@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
         from amreval.scores.smatch import smatch
 
         pred, gold = read_pair_files(args, "graphs")
-        return print_whole(smatch(pred, gold, **scoring_options(args), **standardize_keyword(args)), pred, gold, args)
+        result = smatch(pred, gold, num_workers=args.num_workers, **scoring_options(args), **standardize_keyword(args))
+        return print_whole(result, pred, gold, args)
     return _stream(args)
 
 

@@ -39,7 +39,7 @@ import numpy as np
 from amreval._warn import warn_caller
 from amreval.amr.graph import Attribute, Edge, Graph
 from amreval.amr.read import UnreadableGraph, as_graph
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 
 __all__ = [
     "numbered_sentences",
@@ -99,7 +99,7 @@ def join_sentences(sentences: Sequence[Graph | None], doc_id: str | None = None)
 
 
 def document_graph(
-    doc: object, what: str = "document", index: int = 0, *, errors: list[InputError] | None = None
+    doc: object, what: str = "document", index: int | None = None, *, errors: list[InputError] | None = None
 ) -> Graph:
     """A document graph from a DocAMR PENMAN string, a :class:`Graph`, or a list of
     sentence graphs or PENMAN strings (joined by :func:`join_sentences`).
@@ -108,7 +108,9 @@ def document_graph(
 
     Args:
         doc: the document.
-        what, index: how messages name it (``prediction #3``).
+        what, index: how messages name it: ``what`` and the 0-based ``index`` of the list it was given
+            in, printed from 1 (``"prediction", 0`` is ``prediction #1``; ``index=None``: ``what`` alone);
+            the sentences of a list are numbered from 1 too (``prediction #1, sentence #2``).
         errors: read leniently (see :func:`~amreval.amr.read.as_graph`): a
             document, or a sentence of a list, that cannot be read is empty and
             its error is appended here.
@@ -133,22 +135,24 @@ def document_graph(
     if isinstance(doc, (list, tuple)):
         if not doc:
             raise InputError(
-                f"{what} #{index}: empty list; expected a DocAMR string or a non-empty list of sentence graphs"
+                f"{numbered(what, index)}: empty list; expected a DocAMR string or a non-empty list of sentence graphs"
             )
         sentences = []
-        for k, s in enumerate(doc, start=1):
+        sentence = f"{numbered(what, index)}, sentence"  # ``prediction #1, sentence #2``
+        for k, s in enumerate(doc):
             if isinstance(s, str) and not s.strip():
-                warn_caller(f"{what} #{index}, sentence {k}: empty string; scored as an empty graph")
+                warn_caller(f"{numbered(sentence, k)}: empty string; scored as an empty graph")
                 sentences.append(Graph.empty())
             else:
-                sentences.append(as_graph(s, f"{what} #{index}, sentence", k, errors=errors))
+                sentences.append(as_graph(s, sentence, k, errors=errors))
         return join_sentences(sentences)
+    got = type(doc).__name__
     raise InputError(
-        f"{what} #{index}: expected a DocAMR string, a Graph or a list of sentence graphs, got {type(doc).__name__}"
+        f"{numbered(what, index)}: expected a DocAMR string, a Graph or a list of sentence graphs, got {got}"
     )
 
 
-def _warn_sentence_edges(graph: Graph, numbers: list[int], what: str, index: int) -> None:
+def _warn_sentence_edges(graph: Graph, numbers: list[int], what: str, index: int | None) -> None:
     """Warn about gaps in the sentence ``numbers`` (ascending, :func:`sentence_roots`) and ``:sntN`` edges to
     constants (one warning per document)."""
     top = graph.top
@@ -166,7 +170,7 @@ def _warn_sentence_edges(graph: Graph, numbers: list[int], what: str, index: int
         shown = ", ".join(f":snt{k}" for k in gaps[:5]) + (", ..." if present[-1] - len(present) > 5 else "")
         problems.append(f"no {shown} below :snt{present[-1]} (counted as empty sentences)")
     if problems:
-        warn_caller(f"{what} #{index}: " + "; ".join(problems))
+        warn_caller(f"{numbered(what, index)}: " + "; ".join(problems))
 
 
 def sentence_roots(graph: Graph) -> dict[int, str]:

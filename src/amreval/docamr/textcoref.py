@@ -75,7 +75,7 @@ from amreval.docamr.convert import convert_document
 from amreval.docamr.corefiles import CorefDocument, CorefSource, check_coref_format, read_coref
 from amreval.docamr.docgraph import check_representation
 from amreval.docamr.msamr import Chain, Mention, MsAmrDocument
-from amreval.errors import InputError
+from amreval.errors import InputError, plural
 
 __all__ = [
     "AmrSource",
@@ -218,7 +218,8 @@ def chains_from_coref(
     sentences = [_as_sentence(s) for s in sentence_graphs]
     if len(sentences) != len(doc.sentences):
         raise InputError(
-            f"{doc.where} has {len(doc.sentences)} sentences but {len(sentences)} AMR graphs were given for it"
+            f"{doc.where} has {plural(len(doc.sentences), 'sentence')} but {len(sentences)} AMR graphs "
+            "were given for it"
         )
     ids: list[str] = []
     for k, (sent, words) in enumerate(zip(sentences, doc.sentences)):
@@ -367,7 +368,7 @@ def map_text_coref(
         out.append((ms, {s.graph.id: s.graph for s in mine if s.graph.id}, report))  # type: ignore[misc]
     if used != len(sentences):
         raise InputError(
-            f"the coreference file's {len(docs)} documents have {used} sentences, but there are "
+            f"the coreference file's {len(docs)} documents have {plural(used, 'sentence')}, but there are "
             f"{len(sentences)} AMR graphs"
         )
     return out

@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from amreval.errors import InputError
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -91,7 +92,7 @@ def smatch_batch(
             raise InputError(f"the batch has no column {column!r}; it has {', '.join(map(repr, batch))}")
     preds, golds = batch[prediction_column], batch[reference_column]
     if len(preds) != len(golds):
-        raise InputError(f"{len(preds)} predictions but {len(golds)} references in the batch")
+        raise InputError(f"{plural(len(preds), 'prediction')} but {plural(len(golds), 'reference')} in the batch")
     positions = list(indices) if indices is not None else list(range(len(preds)))
     options = SearchOptions.from_keywords(**search)
     out: dict[str, list[Any]] = {name: [] for name in BATCH_COLUMNS}

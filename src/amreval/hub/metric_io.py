@@ -28,10 +28,10 @@ Example:
     True
     >>> numeric_results({"f1": None, "match": 0, "test": 0, "gold": 0}, zero_division=float("nan"))["f1"]
     nan
-    >>> penman_text(None, "prediction", 2)
+    >>> penman_text(None, "prediction", 2)  # predictions[2], the third: counted from 1 in the message
     Traceback (most recent call last):
     ...
-    amreval.errors.InputError: prediction #2: expected a PENMAN string or a Graph, got None
+    amreval.errors.InputError: prediction #3: expected a PENMAN string or a Graph, got None
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from typing import Any
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import UnreadableGraph
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 
 __all__ = [
     "ZERO_DIVISION",
@@ -101,7 +101,7 @@ def check_batch(items: object, what: str) -> Sequence[Any]:
     raise InputError(f"{what}: expected a list with one item per example, got {type(items).__name__}")
 
 
-def penman_text(item: object, what: str, index: int) -> str:
+def penman_text(item: object, what: str, index: int | None) -> str:
     """One graph as the metrics store it: its PENMAN text (a :class:`Graph` written as PENMAN).
 
     A graph without nodes (an :class:`~amreval.amr.read.UnreadableGraph` of a lenient reader, say)
@@ -109,28 +109,30 @@ def penman_text(item: object, what: str, index: int) -> str:
     a reference it is an error.
 
     Raises:
-        InputError: ``None``, another type, or text that is not valid Unicode (naming ``what #index``).
+        InputError: ``None``, another type, or text that is not valid Unicode (naming the item as
+            :func:`~amreval.errors.numbered` does: ``prediction #1`` is the first).
     """
     if isinstance(item, Graph):
         if isinstance(item, UnreadableGraph) or item.is_empty():
             return ""
         return item.to_string()
     if isinstance(item, str):
-        return check_text(item, f"{what} #{index}")
+        return check_text(item, numbered(what, index))
     got = "None" if item is None else type(item).__name__
-    raise InputError(f"{what} #{index}: expected a PENMAN string or a Graph, got {got}")
+    raise InputError(f"{numbered(what, index)}: expected a PENMAN string or a Graph, got {got}")
 
 
-def sentence_text(item: object, what: str, index: int) -> str:
+def sentence_text(item: object, what: str, index: int | None) -> str:
     """One sentence, checked: a string of valid Unicode.
 
     Raises:
-        InputError: ``None``, another type, or a lone surrogate (naming ``what #index``).
+        InputError: ``None``, another type, or a lone surrogate (naming the item as
+            :func:`~amreval.errors.numbered` does: ``prediction #1`` is the first).
     """
     if isinstance(item, str):
-        return check_text(item, f"{what} #{index}")
+        return check_text(item, numbered(what, index))
     got = "None" if item is None else type(item).__name__
-    raise InputError(f"{what} #{index}: expected a string, got {got}")
+    raise InputError(f"{numbered(what, index)}: expected a string, got {got}")
 
 
 def _count(value: object) -> float | None:

@@ -80,8 +80,9 @@ def metric_source(name: PathLike) -> Path:
         True
 
     Raises:
-        InputError: neither a shipped metric nor an existing metric folder or script; the message lists
-            the shipped metrics.
+        InputError: neither a shipped metric nor an existing metric folder or script. The message names
+            what was given (a path: where it was looked for, from which directory) and lists the shipped
+            metrics, which ``load_metric(NAME)`` loads from any directory.
     """
     text = os.fspath(name)
     if text in METRICS:
@@ -94,11 +95,29 @@ def metric_source(name: PathLike) -> Path:
     stem = path.stem if path.suffix == ".py" else path.name
     if stem in METRICS and not path.exists():
         return metric_dir(stem)
-    where = f" ({path.resolve()} is not a metric folder or script)" if text and path.exists() else ""
-    raise InputError(
-        f"unknown metric {text!r}{where}; amreval ships {', '.join(METRICS)}: "
-        "amreval.hub.load_metric(NAME) loads one from any directory"
-    )
+    raise InputError(f"{_not_a_metric(text, path)}; {_SHIPPED}")
+
+
+#: What every error of :func:`metric_source` ends with: the shipped metrics and how to load one from anywhere.
+_SHIPPED = (
+    f"amreval ships the metrics {', '.join(METRICS)}, each loaded by its name from any directory: "
+    f'amreval.hub.load_metric("{METRICS[0]}")'
+)
+
+
+def _not_a_metric(text: str, path: Path) -> str:
+    """Why ``text`` names no metric: a name that is not shipped, a path that does not exist (with the folder it
+    was taken from: a relative path is taken from the current directory), or one that holds no metric."""
+    if not text.strip():
+        return "an empty metric name"
+    if path.is_dir():
+        return f"{text!r} is not a metric folder: {path.resolve()} holds no {path.resolve().name}.py"
+    if path.exists():
+        return f"{text!r} is not a metric folder or script: {path.resolve()} is neither a folder nor a .py file"
+    if text and (os.sep in text or (os.altsep or os.sep) in text or text.startswith(".") or path.suffix == ".py"):
+        relative = "" if path.is_absolute() else f" (a relative path is taken from the current directory, {Path.cwd()})"
+        return f"no metric at {text!r}: {path.resolve()} does not exist{relative}"
+    return f"unknown metric {text!r}"
 
 
 def load_metric(name: PathLike, config_name: str | None = None, **kwargs: Any) -> Any:
@@ -114,7 +133,8 @@ def load_metric(name: PathLike, config_name: str | None = None, **kwargs: Any) -
             ``cache_dir``, ...).
 
     Raises:
-        InputError: an unknown metric (the message lists the shipped ones).
+        InputError: an unknown metric, a path that does not exist or holds no metric (the message names
+            it, the folder a relative path was taken from, and the shipped metrics).
         MissingDependencyError: evaluate is not installed.
     """
     folder = metric_source(name)
@@ -159,7 +179,7 @@ def space_readme(card: str, *, hub_id: str, gradio_version: str, name: str, pack
     data.python_version = f"{sys.version_info.major}.{sys.version_info.minor}"
     space.data = data
     body = space.text.replace(
-        f'evaluate.load("metrics/{name}")  # in a checkout; installed: amreval.hub.load_metric("{name}")',
+        f'evaluate.load("metrics/{name}")  # checkout root only; anywhere: amreval.hub.load_metric("{name}")',
         f'evaluate.load("{hub_id}")  # this Space; a local copy of its folder: evaluate.load("FOLDER/{name}.py")',
     )
     body = body.replace(f'evaluate.load("metrics/{name}"', f'evaluate.load("{hub_id}"')

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,8 @@ from amreval.hub.space_compare_parts import (
     pairwise_tests_html,
     ranking_html,
 )
+from amreval.hub.space_files import DELETE_CACHE, AppFolder
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Limits",
+    "AppFolder",
     "SCORE_LABELS",
     "names_from_files",
     "parse_names",
@@ -131,7 +133,8 @@ def check_resampling(n_items: int, n_systems: int, n_resamples: int, limits: Lim
     if work > limits.resampling:
         fits = int(limits.resampling // max(n_items * pairs, 1))
         raise InputError(
-            f"{n_items} items × {pairs} pairs of systems × {n_resamples} resamples is over this Space's limit of "
+            f"{plural(n_items, 'item')} × {plural(pairs, 'pair')} of systems × {n_resamples} resamples "
+            "is over this Space's limit of "
             f"{limits.resampling:.0e} resamples of an item: use at most {fits} resamples (Test settings), or fewer "
             "systems, or run `amreval compare` on your machine"
         )
@@ -178,7 +181,7 @@ def _read(path: str, label: str, limits: Limits, errors: list[InputError] | None
         raise InputError(f"{label}: no PENMAN graph found (expected graphs separated by blank lines)")
     if len(graphs) > limits.items:
         raise InputError(
-            f"{label}: {len(graphs)} graphs, over this Space's limit of {limits.items} a file "
+            f"{label}: {plural(len(graphs), 'graph')}, over this Space's limit of {limits.items} a file "
             "(run `amreval compare` on your machine for more)"
         )
     return graphs
@@ -218,7 +221,7 @@ def _read_inputs(
         sentences = len(re.findall(r":snt\d+\b", text)) or len(gold)
         if sentences > limits.sentences:
             raise InputError(
-                f"{gold_name} (gold): {sentences} sentences in its documents, over this Space's limit of "
+                f"{gold_name} (gold): {plural(sentences, 'sentence')} in its documents, over this Space's limit of "
                 f"{limits.sentences} for the DocSmatch scores (run `amreval compare` on your machine for more)"
             )
     systems: dict[str, list] = {}
@@ -229,7 +232,7 @@ def _read_inputs(
         graphs = _read(path, label, limits, errors)
         if len(graphs) != len(gold):
             raise InputError(
-                f"{label} has {len(graphs)} graphs but the gold file {gold_name} has {len(gold)}: "
+                f"{label} has {plural(len(graphs), 'graph')} but the gold file {gold_name} has {len(gold)}: "
                 "the files are paired by position, graph by graph"
             )
         notes += [f"{error} — scored as an empty graph" for error in errors]
@@ -341,8 +344,9 @@ def _pair(cmp: Comparison, a: str | None, b: str | None) -> tuple[str, str]:
     return cmp.names[0], cmp.names[1]
 
 
-def make_comparer(limits: Limits) -> Any:
-    """The event handler: read the uploads, compare, lay the comparison out."""
+def make_comparer(limits: Limits, folder: AppFolder) -> Any:
+    """The event handler: read the uploads, compare, lay the comparison out; the downloads are written to
+    ``folder``, replacing those of the session's previous comparison."""
     gr = gradio()
 
     def compare(
@@ -360,13 +364,14 @@ def make_comparer(limits: Limits) -> Any:
         dataset,
         split,
         progress=gr.Progress(track_tqdm=True),
+        request=None,
     ):
         progress(0, desc="Reading the files")
         try:
             gold, systems, notes = read_inputs(gold_path, system_paths, names_text, score, limits)
             options = compare_options(score, statistic, standardize, fine_grained, test, n_resamples, seed, alternative)
             check_resampling(len(gold), len(systems), options["n_resamples"], limits)
-            progress(0.05, desc=f"Scoring {len(systems)} systems on {len(gold)} items")
+            progress(0.05, desc=f"Scoring {plural(len(systems), 'system')} on {plural(len(gold), 'item')}")
             cmp, warned = compare_inputs(gold, systems, {**options, "progress": True})
         except (AmrevalError, ValueError) as exc:
             raise gr.Error(str(exc)) from None
@@ -381,7 +386,6 @@ def make_comparer(limits: Limits) -> Any:
             "doc": score in DOCUMENT_SCORES,
             "search": {"seed": options["seed"]},
         }
-        folder = Path(tempfile.mkdtemp(prefix="amreval-compare-"))
         choices = item_choices(cmp, a, b)
         yamls = "\n".join(model_index_yaml(cmp, name, dataset=dataset, split=split) for name in cmp.names)
         return (
@@ -394,11 +398,14 @@ def make_comparer(limits: Limits) -> Any:
             differences_html(cmp, a, b),
             f"<div class='svg-box' style='overflow:auto'>{comparison_svg(cmp, a, b)}</div>",
             gr.update(choices=choices, value=choices[0] if choices else None),
-            downloads(cmp, folder, a, b, dataset or None, split or None),
+            downloads(
+                cmp, folder.downloads(getattr(request, "session_hash", None)), a, b, dataset or None, split or None
+            ),
             yamls,
             state,
         )
 
+    compare.__annotations__ = {"request": gr.Request}  # gradio passes the session's request by this annotation
     return compare
 
 
@@ -461,19 +468,19 @@ EXAMPLES = {
 }
 
 
-def example_inputs(examples: Path, which: str) -> tuple[str, list[str], str, str]:
-    """An example's files, copied to a temporary folder (what gradio may serve), its names and its score."""
-    _, gold, systems, score = EXAMPLES[which]
-    folder = Path(tempfile.mkdtemp(prefix="amreval-compare-example-"))
-    copies = []
-    for name in (gold, *systems):
-        (folder / name).write_bytes((examples / name).read_bytes())
-        copies.append(str(folder / name))
-    return copies[0], copies[1:], "\n".join(names_from_files(copies[1:])), score
+def example_inputs(examples: Path, which: str, folder: AppFolder) -> tuple[str, list[str], str, str]:
+    """An example's files, copied once into ``folder`` (the system's temporary folder, where gradio may read;
+    the examples' own folder need not be), its names and its score."""
+    _, gold, systems, _ = EXAMPLES[which]
+    copies = [str(c) for c in folder.example(examples, which, (gold, *systems))]
+    return copies[0], copies[1:], "\n".join(names_from_files(copies[1:])), EXAMPLES[which][3]
 
 
 def compare_demo(examples: Path, limits: Limits | None = None) -> gr.Blocks:
-    """The comparison page, with the example files of the folder ``examples`` and the Space's ``limits``."""
+    """The comparison page, with the example files of the folder ``examples`` and the Space's ``limits``.
+
+    The files it serves are written to one :class:`AppFolder` (the Blocks' ``app_folder``), removed with the
+    page; gradio's copies of them and of the uploads are removed as :data:`DELETE_CACHE` says."""
     from amreval.amr.standardize import STANDARDIZATIONS
     from amreval.scores.compare import SCORES
     from amreval.scores.corpus_statistics import STATISTICS
@@ -482,7 +489,8 @@ def compare_demo(examples: Path, limits: Limits | None = None) -> gr.Blocks:
     gr = gradio()
     limits = limits or Limits()
     examples = Path(examples)
-    with gr.Blocks(title="Compare AMR parsers") as demo:
+    folder = AppFolder()
+    with gr.Blocks(title="Compare AMR parsers", delete_cache=DELETE_CACHE) as demo:
         gr.HTML(STYLE, container=False, padding=False, elem_id="style")
         gr.Markdown(INTRO)
         with gr.Row():
@@ -563,7 +571,7 @@ def compare_demo(examples: Path, limits: Limits | None = None) -> gr.Blocks:
         outputs = [ranking, tests, matrix, breakdown, pair_a, pair_b, differences, differences_picture, item]
         outputs += [files, model_index, state]
         pictures = [picture_a, picture_b]
-        compare = make_comparer(limits)
+        compare = make_comparer(limits, folder)
 
         def run(event: Any) -> None:
             event.then(compare, inputs, outputs, concurrency_id="compare").success(
@@ -574,7 +582,7 @@ def compare_demo(examples: Path, limits: Limits | None = None) -> gr.Blocks:
         for which, example_button in example_buttons.items():
 
             def load(which: str = which) -> tuple:
-                return example_inputs(examples, which)
+                return example_inputs(examples, which, folder)
 
             run(
                 example_button.click(load, None, [gold_file, system_files, names, score], queue=False).then(
@@ -587,4 +595,11 @@ def compare_demo(examples: Path, limits: Limits | None = None) -> gr.Blocks:
                 item_pictures, [state, pair_a, pair_b, item], pictures, concurrency_id="picture"
             )
         item.input(item_pictures, [state, pair_a, pair_b, item], pictures, concurrency_id="picture")
+
+        def end_session(request: Any = None) -> None:
+            folder.end_session(getattr(request, "session_hash", None))
+
+        end_session.__annotations__ = {"request": gr.Request}
+        demo.unload(end_session)
+    demo.app_folder = folder  # type: ignore[attr-defined]
     return demo

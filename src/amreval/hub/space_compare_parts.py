@@ -20,6 +20,7 @@ import html
 from typing import Any
 
 from amreval.hub.space_app import note, score_cell
+from amreval.report.comparison import test_runs
 from amreval.scores.comparison_results import Comparison
 
 __all__ = [
@@ -49,7 +50,7 @@ def ranking_html(cmp: Comparison) -> str:
     t = cmp.tests[0]
     head = (
         f"<p>{_esc(cmp.score)} {_esc(cmp.statistic)} of <b data-key='n_items'>{cmp.n_items}</b> items; "
-        f"{_esc(t.test)} test ({_esc(t.alternative)}, {t.n_resamples} resamples, seed {t.seed}); intervals: "
+        f"{_esc(t.test)} test ({_esc(t.alternative)}, {test_runs(t, cmp.n_items)}, seed {t.seed}); intervals: "
         f"{pct} paired bootstrap.</p>"
     )
     rows = "".join(

@@ -34,6 +34,7 @@ from amreval.hub.space_app import (
 )
 from amreval.mfbeta.form import DEFAULT_MODEL, DEFAULT_TOLERANCE
 from amreval.mfbeta.parsers import FAILED_PARSE
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -147,7 +148,7 @@ def _amrs(text: str, what: str, n: int, lenient: bool = False) -> list[str]:
     except AmrevalError as exc:
         raise gradio().Error(str(exc)) from None
     if len(graphs) != n:
-        raise gradio().Error(f"{len(graphs)} {what} but {n} sentences; they pair by position.")
+        raise gradio().Error(f"{len(graphs)} {what} but {plural(n, 'sentence')}; they pair by position.")
     return ["" if g.is_empty() else g.to_string() for g in graphs]
 
 

@@ -84,6 +84,9 @@ from amreval.match.triples import Triples, encode_pair
 
 __all__ = [
     "align",
+    "certified",
+    "finish",
+    "Clock",
     "align_triples",
     "hill_climb",
     "lp_within_budget",
@@ -232,7 +235,7 @@ def _exact_search(problem: Problem, result: Alignment) -> Alignment:
     return result
 
 
-class _Clock:
+class Clock:
     """The search's safety net: its deadline (``time_limit`` seconds from the start), and whether it stopped a
     step or a step was skipped because it had passed (:attr:`ran_out`, reported as ``timed_out``)."""
 
@@ -260,7 +263,7 @@ def _bounded(problem: Problem, result: Alignment, bound: float) -> Alignment:
 
 
 def _lp(
-    problem: Problem, result: Alignment, clock: _Clock, work_limit: int
+    problem: Problem, result: Alignment, clock: Clock, work_limit: int
 ) -> tuple[Alignment, pricing.PricedLP | None]:
     """The LP relaxation within ``work_limit`` simplex iterations: its bound, and its solution rounded, a mapping
     that may beat ``result``'s. On problems over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it
@@ -279,7 +282,7 @@ def _lp(
 
 
 def _restarts(
-    problem: Problem, result: Alignment, search: SearchOptions, init: np.ndarray | None, clock: _Clock
+    problem: Problem, result: Alignment, search: SearchOptions, init: np.ndarray | None, clock: Clock
 ) -> Alignment:
     """The random restarts, where the problem is small enough for them to pay (and the clock has not run out):
     their best mapping replaces ``result``'s where it scores more, under the bound found so far."""
@@ -295,7 +298,7 @@ def _restarts(
     return _bounded(problem, result, result.bound)
 
 
-def _integer_program(problem: Problem, result: Alignment, priced: pricing.PricedLP | None, clock: _Clock) -> Alignment:
+def _integer_program(problem: Problem, result: Alignment, priced: pricing.PricedLP | None, clock: Clock) -> Alignment:
     """The integer program within :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` nodes (after a priced LP,
     over the pairs its reduced costs leave); not tried on problems over :data:`MILP_MAX_COLUMNS` columns (or
     once the clock has run out). The better of its mapping and ``result``'s, under the lower of the two bounds."""
@@ -364,43 +367,94 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
     Returns:
         The best :class:`Alignment` found.
     """
+    return certified(problem, search, init=init)[0]
+
+
+def certified(
+    problem: Problem,
+    search: SearchOptions = SearchOptions(),
+    *,
+    init: np.ndarray | None = None,
+    integer_program: bool = True,
+    clock: Clock | None = None,
+) -> tuple[Alignment, pricing.PricedLP | None]:
+    """:func:`align`, and the priced LP it solved on the way (None where it was proven before that step, or
+    the LP was not priced): its reduced costs stay valid for the proven optimum, so a step after the search
+    (DocSmatch's coreference tie-break, :mod:`amreval.match.certify.tiebreak`) can keep only the pairs an
+    optimal mapping may use without solving the LP again. ``integer_program=False`` stops before the integer
+    program (the caller solves another problem's instead: :func:`finish`). ``clock``: the safety net's clock
+    of a search this is one part of (default: the time limit from now; where given, the caller reads whether it
+    ran out, :attr:`Clock.ran_out`)."""
     if problem.restricted:
-        return _restricted_climb(problem, search, init)
+        return _restricted_climb(problem, search, init), None
     if search.solver == "hillclimb" or (
         search.solver == "auto" and (problem.n_pairs > AUTO_MAX_PAIRS or problem.n_terms > AUTO_MAX_TERMS)
     ):
-        return hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init)
-    clock = _Clock(search.time_limit)
-    result = _certify(problem, search, init, clock)
-    result.timed_out |= clock.ran_out
-    return result
+        return hill_climb(problem, restarts=search.restarts, seed=search.seed, init=init), None
+    own = clock is None
+    clock = clock if clock is not None else Clock(search.time_limit)
+    result, priced = _certify(problem, search, init, clock, integer_program)
+    if own:
+        result.timed_out |= clock.ran_out
+    return result, priced
 
 
-def _certify(problem: Problem, search: SearchOptions, init: np.ndarray | None, clock: _Clock) -> Alignment:
-    """The certified search's steps (:func:`align`), the ``clock`` noting whether it stopped or skipped one."""
+def _certify(
+    problem: Problem, search: SearchOptions, init: np.ndarray | None, clock: Clock, integer_program: bool
+) -> tuple[Alignment, pricing.PricedLP | None]:
+    """The certified search's steps (:func:`certified`), the ``clock`` noting whether it stopped or skipped one."""
     result = hill_climb(problem, restarts=0, seed=search.seed, init=init)
     if result.optimal:
-        return result
+        return result, None
     result = _exact_search(problem, result)
     if result.optimal:
-        return result
+        return result, None
     result = _bounded(problem, result, assignment_bound(problem))
     if result.optimal:
-        return result
+        return result, None
     if _lp_over_budget(problem, search):
         result.over_budget = True
-        return result
+        return result, None
     result, priced = _lp(problem, result, clock, search.work_limit)
     if result.optimal:
-        return result
+        return result, priced
     if priced is not None and problem.groups is not None:
         result = fixed_search(problem, result, priced)
         if result.optimal:
-            return result
+            return result, priced
     result = _restarts(problem, result, search, init, clock)
+    if result.optimal or not integer_program:
+        return result, priced
+    return _integer_program(problem, result, priced, clock), priced
+
+
+def finish(
+    problem: Problem,
+    result: Alignment,
+    priced: pricing.PricedLP | None,
+    search: SearchOptions = SearchOptions(),
+    *,
+    init: np.ndarray | None = None,
+    restarts: bool = True,
+    clock: Clock | None = None,
+) -> Alignment:
+    """The certified search's last steps (:func:`align`'s 6 and 7: the random restarts, then the integer program
+    within its node limit) after a search that ran the steps before them elsewhere: from its best mapping and
+    bound (``result``) and its priced LP (``priced``, whose reduced costs leave the integer program's pairs;
+    None: the whole problem's). ``restarts=False``: the integer program alone (the restarts ran already, as
+    in :func:`certified` with ``integer_program=False``); ``clock``: the safety net's clock of the search this
+    finishes (default: the time limit from now; where given, the caller reads whether it ran out)."""
     if result.optimal:
         return result
-    return _integer_program(problem, result, priced, clock)
+    own = clock is None
+    clock = clock if clock is not None else Clock(search.time_limit)
+    if restarts:
+        result = _restarts(problem, result, search, init, clock)
+    if not result.optimal:
+        result = _integer_program(problem, result, priced, clock)
+    if own:
+        result.timed_out |= clock.ran_out
+    return result
 
 
 def lp_within_budget(problem: Problem) -> bool:

@@ -12,9 +12,28 @@ the two graphs (every node pair a candidate where the concepts repeat, as in a c
   ties broken by position in the graph), with every unary weight and pairwise term between the kept pairs,
   so that a mapping over them scores exactly the triples it matches, as the whole problem would count
   them. Its memory grows with ``n_a * k`` and the relations, not with ``n_a * n_b``; ``k`` is halved until
-  the problem fits the budget. Its ``bound`` is an upper bound on the whole problem's optimum (each triple
-  matched at most once, per concept, attribute and role), so a climb that reaches it is still proven; any
-  other score is a lower bound, reported unproven with that bound.
+  the problem fits the budget. Its ``bound`` is an upper bound on the whole problem's optimum, so a climb
+  that reaches it is still proven; any other score is a lower bound, reported unproven with that bound.
+
+The bound of a restricted problem is the lower of two, each computed without the whole problem's terms:
+
+* the *per-key bound* (:func:`_simple_bound`): per concept (or over the instance table), attribute key
+  and role, the lower of the two sides' sums of what each of their triples can earn, a triple matching at
+  most one of the other side;
+* the *node bound* (:func:`node_bound`): every node pair is worth what
+  :func:`~amreval.match.certify.bounds.assignment_bound` counts a candidate pair of the whole problem (its
+  unary weight, plus at each end of its relations the lower of the two sides' sums of half the term
+  weights it could take part in), computed from each node's counts per role and key, a few rows of A at a
+  time, so its memory grows with the graphs, not their product. The best one-to-one assignment of those
+  values bounds every mapping's score; it is solved (shortest augmenting paths over the pairs with a
+  value) where A's nodes times those pairs are at most :data:`OVER_BUDGET_ASSIGNMENT_WORK`, and is then
+  the whole problem's own assignment bound (the same values over the same pairs, where no sentence groups
+  restrict the pairs). Above that, the lower of the sums of each row's and each column's best value
+  bounds instead (a mapping earns at most one pair a row and a column).
+
+Where the whole problem would be certified further (its LP relaxation, the integer program), those need
+the terms the budget refuses: the node bound is the tightest of the certified search's bounds that can be
+computed without them.
 """
 
 from __future__ import annotations
@@ -32,6 +51,8 @@ __all__ = [
     "build_within_budget",
     "OVER_BUDGET_CANDIDATES",
     "OVER_BUDGET_RESTARTS",
+    "OVER_BUDGET_ASSIGNMENT_WORK",
+    "node_bound",
 ]
 
 #: Candidates kept per node of A, at most, in a problem over the memory budget (fewer where the problem
@@ -39,6 +60,10 @@ __all__ = [
 OVER_BUDGET_CANDIDATES = 32
 #: Random restarts of the climb over a restricted problem, at most (each costs a climb over the whole graph).
 OVER_BUDGET_RESTARTS = 2
+#: The node bound (:func:`node_bound`) solves the one-to-one assignment of its node pairs' values where the
+#: number of A's nodes times the pairs with a value is at most this (the search's worst case scans every
+#: pair once per node: about a second); otherwise each row's and column's best value bounds.
+OVER_BUDGET_ASSIGNMENT_WORK = 100_000_000
 # cells of the node-pair similarity computed at once (a few rows of A against all of B): 8 MB an array
 _CHUNK_CELLS = 1_000_000
 
@@ -220,6 +245,126 @@ def _simple_bound(
     return total
 
 
+def _by_node(nodes: np.ndarray, keys: np.ndarray, values: np.ndarray, n_rows: int, n_keys: int, how: str = "sum"):  # type: ignore[no-untyped-def]
+    """A sparse ``n_rows x n_keys`` matrix of the ``values`` summed (or their maximum, ``how="max"``) per
+    (node, key)."""
+    from scipy.sparse import csr_matrix
+
+    width = max(n_keys, 1)
+    if how == "max" and len(nodes):
+        cell = nodes.astype(np.int64) * width + keys.astype(np.int64)
+        order = np.lexsort((values, cell))
+        cell, values = cell[order], values[order]
+        last = np.append(cell[1:] != cell[:-1], True)
+        cell, values = cell[last], values[last]
+        nodes, keys = cell // width, cell % width
+    return csr_matrix((np.asarray(values, dtype=np.float64), (nodes, keys)), shape=(n_rows, width))
+
+
+def _dense(product) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A product of a sparse matrix with a sparse or a dense one, as a dense array."""
+    return product if isinstance(product, np.ndarray) else product.toarray()
+
+
+def node_bound(
+    pair: EncodedPair,
+    *,
+    allowed: Candidates | None = None,
+    instance_weights: np.ndarray | None = None,
+    b_weights: tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None = None,
+) -> float:
+    """The node bound of the whole problem of ``pair`` (see the module docs): an upper bound on its optimum,
+    computed without its terms, in memory that grows with the graphs (and :data:`_CHUNK_CELLS`).
+
+    Example:
+        >>> from amreval.amr.read import loads_graph
+        >>> from amreval.match.triples import encode_pair, graph_triples
+        >>> pair = encode_pair(graph_triples(loads_graph("(a / x :r (b / y))")),
+        ...                    graph_triples(loads_graph("(a / y :r (b / x))")))
+        >>> node_bound(pair)    # a->a 1.5 (TOP, half the relation), b->b 0.5, a->b and b->a 1 each
+        2.0
+    """
+    n_a, n_b = len(pair.inst_a), len(pair.inst_b)
+    if not n_a or not n_b:
+        return 0.0
+    sizes = (n_b, len(pair.attr_b), len(pair.rel_b))
+    inst_bw, attr_bw, rel_bw = (
+        np.ones(n) if w is None else np.asarray(w, dtype=np.float64) for w, n in zip(b_weights or (None,) * 3, sizes)
+    )
+    loop_a, loop_b = pair.rel_a[:, 1] == pair.rel_a[:, 2], pair.rel_b[:, 1] == pair.rel_b[:, 2]
+    n_keys = int(max(pair.attr_a[:, 1].max(initial=-1), pair.attr_b[:, 1].max(initial=-1))) + 1
+    n_roles = int(max(pair.rel_a[:, 0].max(initial=-1), pair.rel_b[:, 0].max(initial=-1))) + 1
+    ones = np.ones
+    # unary weights: a node pair's matching attributes and relations from a node to itself
+    unary = []
+    for rows_a, rows_b, bw, width in (
+        (pair.attr_a, pair.attr_b, attr_bw, n_keys),
+        (pair.rel_a[loop_a][:, [1, 0]], pair.rel_b[loop_b][:, [1, 0]], rel_bw[loop_b], n_roles),
+    ):
+        mine = _by_node(rows_a[:, 0], rows_a[:, 1], ones(len(rows_a)), n_a, width)
+        unary.append((mine, _by_node(rows_b[:, 0], rows_b[:, 1], bw, n_b, width).T.tocsr()))
+    # at each end (source, target) of the relations: A's triples counted per role, B's best and summed weights
+    ends = []
+    rel_a, rel_b, weights = pair.rel_a[~loop_a], pair.rel_b[~loop_b], rel_bw[~loop_b]
+    for end in (1, 2):
+        count_a = _by_node(rel_a[:, end], rel_a[:, 0], ones(len(rel_a)), n_a, n_roles)
+        has_a = count_a.copy()
+        has_a.data[:] = 1.0
+        best_b = _by_node(rel_b[:, end], rel_b[:, 0], weights / 2.0, n_b, n_roles, "max").T.tocsr()
+        sum_b = _by_node(rel_b[:, end], rel_b[:, 0], weights / 2.0, n_b, n_roles).T.tocsr()
+        if best_b.shape[0] * n_b <= _CHUNK_CELLS:  # few roles: B's side dense, each product a dense one
+            best_b, sum_b = best_b.toarray(), sum_b.toarray()
+        ends.append((count_a, best_b, has_a, sum_b))
+    groups = None
+    if allowed is not None:
+        n_groups = int(max(allowed.a_ids.max(initial=-1), allowed.b_ids.max(initial=-1))) + 1
+        own_a = np.repeat(np.arange(n_a), np.diff(allowed.a_ptr))
+        own_b = np.repeat(np.arange(n_b), np.diff(allowed.b_ptr))
+        groups = (_indicator(own_a, allowed.a_ids, n_a, n_groups), _indicator(own_b, allowed.b_ids, n_b, n_groups).T)
+    rows_total, col_best = 0.0, np.zeros(n_b)
+    ptr, cols, values, n_pairs, assign = [np.zeros(1, dtype=np.int64)], [], [], 0, True
+    step = max(1, _CHUNK_CELLS // n_b)
+    for start in range(0, n_a, step):
+        rows = np.arange(start, min(n_a, start + step))
+        if instance_weights is None:
+            value = np.where(pair.inst_a[rows, None] == pair.inst_b[None, :], inst_bw[None, :], 0.0)
+        else:
+            value = np.asarray(instance_weights[rows], dtype=np.float64) * inst_bw[None, :]
+        value[value < 0.0] = 0.0
+        for mine, theirs in unary:  # few entries: added where they are
+            cells = (mine[rows] @ theirs).tocoo()
+            np.add.at(value, (cells.row, cells.col), cells.data)
+        for count_a, best_b, has_a, sum_b in ends:
+            value += np.minimum(_dense(count_a[rows] @ best_b), _dense(has_a[rows] @ sum_b))
+        if groups is not None:
+            value[np.asarray((groups[0][rows] @ groups[1]).todense()) == 0] = 0.0
+        rows_total += float(value.max(axis=1).sum())
+        np.maximum(col_best, value.max(axis=0), out=col_best)
+        if assign:
+            r, c = np.nonzero(value > 0.0)
+            n_pairs += len(r)
+            assign = n_pairs * n_a <= OVER_BUDGET_ASSIGNMENT_WORK
+            if assign:
+                ptr.append(ptr[-1][-1] + np.cumsum(np.bincount(r, minlength=len(rows))))
+                cols.append(c.astype(np.int64))
+                values.append(value[r, c])
+            else:
+                cols, values = [], []
+    bound = min(rows_total, float(col_best.sum()))
+    if assign:
+        from amreval.match.kernels import backend
+
+        found = backend().sparse_assignment_kernel(
+            n_a,
+            n_b,
+            np.concatenate(ptr).astype(np.int64),
+            np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64),
+            np.concatenate(values) if values else np.zeros(0, dtype=np.float64),
+        )
+        bound = min(bound, float(found.total))
+    return bound
+
+
 def restricted_problem(
     pair: EncodedPair,
     *,
@@ -230,13 +375,15 @@ def restricted_problem(
 ) -> Problem:
     """The problem over each node of A's best candidates (see module docs), within ``budget`` bytes (default
     :data:`~amreval.match.problem.MEMORY_BUDGET`) by :func:`~amreval.match.problem.memory_estimate`; marked
-    ``restricted``, with the whole problem's :func:`_simple_bound`. Weights as
-    :func:`~amreval.match.problem.build_problem` gives them (the arguments are those it checked)."""
+    ``restricted``, with the lower of the whole problem's per-key bound (:func:`_simple_bound`) and node
+    bound (:func:`node_bound`). Weights as :func:`~amreval.match.problem.build_problem` gives them (the
+    arguments are those it checked)."""
     budget = problem_module.MEMORY_BUDGET if budget is None else budget
     sizes = (len(pair.inst_b), len(pair.attr_b), len(pair.rel_b))
     bw = b_weights or (None, None, None)
     weights = tuple(np.ones(n) if w is None else np.asarray(w, dtype=np.float64) for w, n in zip(bw, sizes))
     bound = _simple_bound(pair, instance_weights, weights)  # type: ignore[arg-type]
+    bound = min(bound, node_bound(pair, allowed=allowed, instance_weights=instance_weights, b_weights=b_weights))
     k = OVER_BUDGET_CANDIDATES
     while True:
         problem = _restricted(pair, allowed, instance_weights, weights, k, budget)  # type: ignore[arg-type]

@@ -50,7 +50,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from amreval.amr.read import read_text
-from amreval.errors import AmrevalError, InputError, MissingDependencyError
+from amreval.errors import AmrevalError, InputError, MissingDependencyError, numbered
+from amreval.scores.text import plural
 
 __all__ = [
     "CleanLike",
@@ -225,7 +226,7 @@ class SentenceCleaner:
         lowered = []
         for k, s in enumerate(sentences):
             if not isinstance(s, str):
-                raise InputError(f"sentence #{k}: expected a string, got {type(s).__name__}")
+                raise InputError(f"{numbered('sentence', k)}: expected a string, got {type(s).__name__}")
             lowered.append(s.lower())
         if not lowered:
             return []
@@ -301,8 +302,8 @@ def clean_sentences(cleaner: Callable[[list[str]], Sequence[str]], sentences: Se
         raise InputError(f"the cleaner must return a list of {len(sentences)} strings, got {type(out).__name__}")
     out = list(out)
     if len(out) != len(sentences):
-        raise InputError(f"the cleaner returned {len(out)} sentences for {len(sentences)} {label} sentences")
+        raise InputError(f"the cleaner returned {plural(len(out), 'sentence')} for {len(sentences)} {label} sentences")
     for k, s in enumerate(out):
         if not isinstance(s, str):
-            raise InputError(f"the cleaner returned a {type(s).__name__} for {label} #{k}, expected a string")
+            raise InputError(f"the cleaner returned a {type(s).__name__} for {numbered(label, k)}, expected a string")
     return out

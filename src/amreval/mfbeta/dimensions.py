@@ -69,26 +69,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from amreval.amr.graph import Graph
 from amreval.errors import InputError
-from amreval.match.alignment import align
 from amreval.match.options import SearchOptions
-from amreval.match.problem import build_problem
-from amreval.match.triples import Triples, encode_pair, graph_triples
+from amreval.match.triples import Triples, graph_triples
 from amreval.mfbeta.combine import mf_beta
 from amreval.mfbeta.graphs import given_parses, gold_graphs
 from amreval.scores.corpus_statistics import Statistic, prf_undefined, prf_values
 from amreval.scores.docsmatch import score_docsmatch_pair
 from amreval.scores.f1 import prf_or_none, score_text
 from amreval.scores.finegrained import MEASURE_LABELS, MEASURES, no_wsd_triples, reference_triples
-from amreval.scores.harness import pair_search
-from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, similarity_matrix
+from amreval.scores.harness import pair_search, warn_over_budget
+from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, graded_alignment, similarity_matrix
+from amreval.scores.text import plural
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
-from amreval.scores.workers import map_pairs
+from amreval.scores.workers import map_pairs, pair_name
 
 __all__ = [
     "DIMENSION_SETS",
@@ -105,6 +104,8 @@ __all__ = [
     "dimension_statistic",
     "dimension_items",
     "score_dimensions",
+    "DimensionPairs",
+    "score_dimension_pairs",
     "dimension_parts",
     "dimensions_table",
     "result_dimension_parts",
@@ -165,17 +166,33 @@ def graded_match(
     cache: dict[tuple[str, str], float] | None = None,
 ) -> float:
     """S²match's graded match of two triple sets (instance triples graded; a TOP triple, when both have
-    one, earns the similarity of the two roots' concepts, as in S²match)."""
+    one, earns the similarity of the two roots' concepts, as in S²match). A problem over the memory budget
+    is aligned within it (:func:`~amreval.match.approximate.build_within_budget`; ``search.strict``: the
+    error instead); :func:`s2align_counts` with ``over_budget`` says which measures were."""
+    return _graded(a, b, vectors, search, cutoff=cutoff, diffsense=diffsense, cache=cache)[0]
+
+
+def _graded(
+    a: Triples,
+    b: Triples,
+    vectors: WordVectors,
+    search: SearchOptions,
+    *,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
+    cache: dict[tuple[str, str], float] | None = None,
+) -> tuple[float, bool]:
+    """:func:`graded_match` and whether its problem was over the memory budget (aligned within it)."""
     if not a.concepts or not b.concepts:
-        return 0.0
+        return 0.0, False
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
     top_a = [i for r, i, _ in a.attributes if r == "TOP"]
     weights = np.ones(len(b.attributes), dtype=np.float64)
     for q, (r, j, _) in enumerate(b.attributes):
         if r == "TOP":
             weights[q] = sim[top_a[0], j] if top_a else 0.0
-    problem = build_problem(encode_pair(a, b), instance_weights=sim, b_weights=(None, weights, None))
-    return float(align(problem, search).score)
+    found = graded_alignment(a, b, sim, (None, weights, None), search)
+    return float(found.score), bool(found.over_budget)
 
 
 def _unlabeled(t: Triples, relations: list[tuple[str, int, int]]) -> Triples:
@@ -254,17 +271,28 @@ def s2align_counts(
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
     cache: dict[tuple[str, str], float] | None = None,
+    over_budget: list[str] | None = None,
 ) -> dict[str, Counts]:
     """The ``[match, test, gold]`` counts of every measure of :data:`S2ALIGN_MEASURES` for one pair
-    (see the module docs); the graded ones' match is a float."""
+    (see the module docs); the graded ones' match is a float.
+
+    A graded measure whose alignment problem is over the memory budget is aligned within it, its match a
+    lower bound (``search.strict``: :class:`~amreval.errors.TooLargeError` instead); its name is appended
+    to ``over_budget`` when a list is given."""
     settings: dict[str, Any] = dict(cutoff=cutoff, diffsense=diffsense, cache={} if cache is None else cache)
+    over = over_budget if over_budget is not None else []
+
+    def graded(name: str, x: Triples, y: Triples) -> Counts:
+        match, big = _graded(x, y, vectors, search, **settings)
+        if big:
+            over.append(name)
+        return (match, x.count, y.count)
+
     a, b = graph_triples(pred), graph_triples(gold)
     out: dict[str, Counts] = {}
     (atts_a, rels_a), (atts_b, rels_b) = reference_triples(pred, a), reference_triples(gold, b)
-    ua, ub = _unlabeled(a, rels_a), _unlabeled(b, rels_b)
-    out["unlabeled"] = (graded_match(ua, ub, vectors, search, **settings), ua.count, ub.count)
-    na, nb = no_wsd_triples(a), no_wsd_triples(b)
-    out["no_wsd"] = (graded_match(na, nb, vectors, search, **settings), na.count, nb.count)
+    out["unlabeled"] = graded("unlabeled", _unlabeled(a, rels_a), _unlabeled(b, rels_b))
+    out["no_wsd"] = graded("no_wsd", no_wsd_triples(a), no_wsd_triples(b))
     out["concepts"] = _set_counts(a.concepts, b.concepts)
     fa, fb = [c for c in a.concepts if _FRAME.search(c)], [c for c in b.concepts if _FRAME.search(c)]
     out["frames"] = _set_counts(fa, fb)
@@ -277,15 +305,22 @@ def s2align_counts(
     out["ignore_vars"] = _set_counts(_ignore_vars(a, rels_a), _ignore_vars(b, rels_b))
     sides = ((a, atts_a, rels_a), (b, atts_b, rels_b))
     for name, subgraph in (("reentrancies", _reentrancy_subgraph), ("srl", _srl_subgraph)):
-        sa, sb = (subgraph(*side) for side in sides)
-        out[name] = (graded_match(sa, sb, vectors, search, **settings), sa.count, sb.count)
+        out[name] = graded(name, *(subgraph(*side) for side in sides))
     return out
 
 
-def smatch_dimension_counts(pred: Graph, gold: Graph, search: SearchOptions) -> dict[str, Counts]:
+def smatch_dimension_counts(
+    pred: Graph, gold: Graph, search: SearchOptions, *, over_budget: list[str] | None = None
+) -> dict[str, Counts]:
     """Damonte's ``[match, test, gold]`` counts of one pair under the Smatch alignment
-    (:func:`~amreval.scores.finegrained.fine_grained_counts`, as ``compare --score srl`` scores them)."""
-    fine = score_docsmatch_pair(pred, gold, search, fine_grained=True).fine_grained or {}
+    (:func:`~amreval.scores.finegrained.fine_grained_counts`, as ``compare --score srl`` scores them).
+
+    ``over_budget``, when given, gets ``"smatch"`` appended where the pair's alignment, or one of the
+    measures' re-alignments, was over the memory budget and aligned within it."""
+    scored = score_docsmatch_pair(pred, gold, search, fine_grained=True)
+    if over_budget is not None and (scored.over_budget or scored.fine_grained_over_budget):
+        over_budget.append("smatch")
+    fine = scored.fine_grained or {}
     return {m: (float(fine[m][0]), int(fine[m][1]), int(fine[m][2])) for m in MEASURES}
 
 
@@ -298,11 +333,22 @@ def dimension_counts(
     vectors: WordVectors,
     cutoff: float = DEFAULT_CUTOFF,
     diffsense: float = DEFAULT_DIFFSENSE,
+    over_budget: list[str] | None = None,
 ) -> dict[str, Counts]:
-    """One pair's counts of every measure of ``dimensions`` (``s2align`` or ``smatch``)."""
+    """One pair's counts of every measure of ``dimensions`` (``s2align`` or ``smatch``); ``over_budget``
+    as :func:`s2align_counts` and :func:`smatch_dimension_counts` fill it."""
     if check_dimensions(dimensions) == "s2align":
-        return s2align_counts(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense)
-    return smatch_dimension_counts(pred, gold, search)
+        return s2align_counts(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense, over_budget=over_budget)
+    return smatch_dimension_counts(pred, gold, search, over_budget=over_budget)
+
+
+def _dimension_pair(
+    pred: Graph, gold: Graph, search: SearchOptions, **settings: Any
+) -> tuple[dict[str, Counts], list[str]]:
+    """:func:`dimension_counts` of one pair and the alignments of it that were over the memory budget
+    (what a worker sends back)."""
+    over: list[str] = []
+    return dimension_counts(pred, gold, search, over_budget=over, **settings), over
 
 
 def dimension_prf(match: float, test: float, gold: float) -> tuple[float | None, float | None, float | None]:
@@ -356,11 +402,55 @@ def dimension_items(
     """Per measure, the items × ``(match, test, gold, acceptable)`` array of a system."""
     flags = np.asarray([bool(x) for x in acceptable], dtype=np.float64)
     if len(flags) != len(items):
-        raise InputError(f"{len(items)} items of counts but {len(flags)} acceptability flags")
+        raise InputError(f"{plural(len(items), 'item')} of counts but {len(flags)} acceptability flags")
     return {
         m: np.column_stack([np.asarray([item[m] for item in items], dtype=np.float64).reshape(len(items), 3), flags])
         for m in measures
     }
+
+
+class DimensionPairs(NamedTuple):
+    """Every pair's counts of the measures of a choice of :data:`DIMENSION_SETS` (``items``) and the
+    positions of the pairs one of whose alignments was over the memory budget (``over_budget``: aligned
+    within it, their graded matches lower bounds)."""
+
+    items: list[dict[str, Counts]]
+    over_budget: list[int]
+
+
+def score_dimension_pairs(
+    pred: Sequence[Graph],
+    gold: Sequence[Graph],
+    search: SearchOptions,
+    *,
+    dimensions: str,
+    vectors: WordVectors,
+    cutoff: float = DEFAULT_CUTOFF,
+    diffsense: float = DEFAULT_DIFFSENSE,
+    num_workers: int = 1,
+    progress: bool | None = None,
+) -> DimensionPairs:
+    """Every pair's counts of the measures of ``dimensions``, the pairs aligned in ``num_workers`` processes
+    (each pair with its own seed, as MFβ's Meaning).
+
+    A pair one of whose alignment problems is over the memory budget is aligned within it
+    (:mod:`amreval.match.approximate`), counted in ``over_budget`` and named in one warning
+    (:func:`~amreval.scores.harness.warn_over_budget`); with ``search.strict`` it raises
+    :class:`~amreval.errors.TooLargeError` naming the pair instead."""
+    pairs = map_pairs(
+        partial(_dimension_pair, dimensions=dimensions, vectors=vectors, cutoff=cutoff, diffsense=diffsense),
+        pred,
+        gold,
+        [pair_search(search, k) for k in range(len(pred))],
+        num_workers=num_workers,
+        progress=progress,
+        desc=f"meaning by dimension ({dimensions})",
+    )
+    over = [k for k, (_, measures) in enumerate(pairs) if measures]
+    if over:
+        names = [f"{pair_name(k, (pred[k], gold[k]))}: {', '.join(pairs[k][1])}" for k in over[:10]]
+        warn_over_budget(names, len(over), len(pairs), where=f"in Meaning by dimension ({dimensions})")
+    return DimensionPairs([counts for counts, _ in pairs], over)
 
 
 def score_dimensions(
@@ -375,17 +465,19 @@ def score_dimensions(
     num_workers: int = 1,
     progress: bool | None = None,
 ) -> list[dict[str, Counts]]:
-    """Every pair's counts of the measures of ``dimensions``, the pairs aligned in ``num_workers`` processes
-    (each pair with its own seed, as MFβ's Meaning)."""
-    return map_pairs(
-        partial(dimension_counts, dimensions=dimensions, vectors=vectors, cutoff=cutoff, diffsense=diffsense),
+    """Every pair's counts of the measures of ``dimensions``: :func:`score_dimension_pairs`' ``items``
+    (pairs over the memory budget aligned within it and named in a warning)."""
+    return score_dimension_pairs(
         pred,
         gold,
-        [pair_search(search, k) for k in range(len(pred))],
+        search,
+        dimensions=dimensions,
+        vectors=vectors,
+        cutoff=cutoff,
+        diffsense=diffsense,
         num_workers=num_workers,
         progress=progress,
-        desc=f"meaning by dimension ({dimensions})",
-    )
+    ).items
 
 
 def dimension_parts(

@@ -54,17 +54,20 @@ from amreval.docamr.docgraph import check_representation
 from amreval.docamr.document import document_graph
 from amreval.docamr.msamr import MsAmrDocument
 from amreval.docamr.textcoref import chains_from_coref
-from amreval.errors import AmrevalWarning, DecodeError, InputError
+from amreval.errors import AmrevalWarning, DecodeError, InputError, numbered
 from amreval.match.options import SearchOptions
 from amreval.mfbeta.combine import BETAS, mf_beta
 from amreval.mfbeta.form import form_from_scores, get_scorer
 from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
 from amreval.mfbeta.paragraph_form import paragraph_scores, resolve_window
 from amreval.mfbeta.parsers import FAILED_PARSE, get_parser, parse_sentences
+from amreval.scores.checks import check_bool
 from amreval.scores.docsmatch import docsmatch
 from amreval.scores.f1 import prf_or_none
+from amreval.scores.harness import strict_option
 from amreval.scores.results import Config, Result
 from amreval.scores.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -190,6 +193,8 @@ class DocumentMFResult(Result):
         unmapped_mentions: coreference mentions that mapped to no node (left out, with a warning).
         chains: cross-sentence coreference chains built, per document.
         pref_scores, acceptable: per document (Form); ``docsmatch_f1`` per document (Meaning).
+        over_budget: documents whose DocSmatch alignment problem was over the memory budget and was
+            aligned within it (their match a lower bound; ``n_over_budget``).
         config: the settings (``level=document``, ``window``, ``stride``, ...).
     """
 
@@ -215,6 +220,7 @@ class DocumentMFResult(Result):
     docsmatch_f1: list[float]
     config: Config = field(default_factory=lambda: Config("mfbeta"))
     documents: list[Graph] = field(default_factory=list, repr=False)
+    over_budget: list[int] = field(default_factory=list)
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:
         """Flat numbers and the config; per-document lists when asked."""
@@ -232,6 +238,7 @@ class DocumentMFResult(Result):
             "parse_failures": self.parse_failures,
             "reference_parse_failures": self.reference_parse_failures,
             "unmapped_mentions": self.unmapped_mentions,
+            "n_over_budget": len(self.over_budget),
         }
         if per_example:
             out["pref_scores"] = list(self.pref_scores)
@@ -250,9 +257,11 @@ def _paragraphs(texts: Sequence[str], label: str) -> list[str]:
     out = list(texts)
     for k, t in enumerate(out):
         if not isinstance(t, str):
-            raise InputError(f"{label} paragraph #{k}: expected a string, got {type(t).__name__}")
+            raise InputError(f"{numbered(f'{label} paragraph', k)}: expected a string, got {type(t).__name__}")
         if not t.strip():
-            raise InputError(f"{label} paragraph #{k}: empty paragraph; a document needs at least one sentence")
+            raise InputError(
+                f"{numbered(f'{label} paragraph', k)}: empty paragraph; a document needs at least one sentence"
+            )
     return out
 
 
@@ -267,11 +276,12 @@ def _split(paragraphs: list[str], given: Sequence[Sequence[str]] | None, label: 
         )
     out = []
     for d, sents in enumerate(given):
+        paragraph = numbered(f"{label} paragraph", d)
         if isinstance(sents, str) or not sents:
-            raise InputError(f"{label} paragraph #{d}: expected a non-empty list of its sentences, got {sents!r:.40}")
+            raise InputError(f"{paragraph}: expected a non-empty list of its sentences, got {sents!r:.40}")
         for k, s in enumerate(sents):
             if not isinstance(s, str) or not s.strip():
-                raise InputError(f"{label} paragraph #{d}, sentence #{k}: expected a non-empty string, got {s!r:.40}")
+                raise InputError(f"{numbered(f'{paragraph}, sentence', k)}: expected a non-empty string, got {s!r:.40}")
         out.append([" ".join(s.split()) for s in sents])
     return out
 
@@ -315,7 +325,7 @@ def _parses(
             if not isinstance(amrs, (list, tuple)) or len(amrs) != len(sents):
                 n = f"{len(amrs)} parses" if isinstance(amrs, (list, tuple)) else f"a {type(amrs).__name__}"
                 raise InputError(
-                    f"{label} paragraph #{d}: {len(sents)} sentences but {n}; give one parse per sentence "
+                    f"{numbered(f'{label} paragraph', d)}: {len(sents)} sentences but {n}; give one parse per sentence "
                     "(split_sentences shows the split)"
                 )
             per_doc.append(list(amrs))
@@ -363,13 +373,16 @@ def _coref_documents(
             if isinstance(item, CorefDocument):
                 docs.append(item)
             elif isinstance(item, str):
-                found = loads_coref(item, coref_format, name=f"{label} coreference #{d}")
+                found = loads_coref(item, coref_format, name=numbered(f"{label} coreference", d))
                 if len(found) != 1:
-                    raise InputError(f"{label} coreference #{d}: expected one document, found {len(found)}")
+                    raise InputError(
+                        f"{numbered(f'{label} coreference', d)}: expected one document, found {len(found)}"
+                    )
                 docs.append(found[0])
             else:
                 raise InputError(
-                    f"{label} coreference #{d}: expected a CorefDocument or a jsonlines line, got {type(item).__name__}"
+                    f"{numbered(f'{label} coreference', d)}: expected a CorefDocument or a jsonlines line, "
+                    f"got {type(item).__name__}"
                 )
     if len(docs) != n:
         raise InputError(f"{n} {label} paragraphs but {len(docs)} coreference documents; they are paired by position")
@@ -402,8 +415,8 @@ def _build(
             if isinstance(found, CorefDocument):
                 doc = found
             else:
-                doc = CorefDocument(key, tokens, _clusters(found, f"{label} paragraph #{d}"))
-                doc.source = f"the coreference system on {label} paragraph #{d}"
+                doc = CorefDocument(key, tokens, _clusters(found, numbered(f"{label} paragraph", d)))
+                doc.source = f"the coreference system on {numbered(f'{label} paragraph', d)}"
         else:
             doc = coref[d]
         if doc is None:
@@ -411,8 +424,9 @@ def _build(
         else:
             if len(doc.sentences) != len(sents):
                 raise InputError(
-                    f"{label} paragraph #{d}: the coreference document {doc.doc_key!r} has {len(doc.sentences)} "
-                    f"sentences but the paragraph has {len(sents)}; clusters name sentences by position"
+                    f"{numbered(f'{label} paragraph', d)}: the coreference document {doc.doc_key!r} has "
+                    f"{plural(len(doc.sentences), 'sentence')} but the paragraph has {len(sents)}; "
+                    "clusters name sentences by position"
                 )
             ms, report = chains_from_coref(doc, aligned)
             unmapped += len(report.unmapped)
@@ -462,6 +476,7 @@ def document_mfbeta(
     search: SearchOptions | None = None,
     beta: float = 1.0,
     progress: bool | None = None,
+    strict: bool = False,
     **shortcuts: Unpack[MFBetaKeywords],
 ) -> DocumentMFResult:
     """Document-level MFβ of generated paragraphs against reference documents (see the module docs).
@@ -487,6 +502,9 @@ def document_mfbeta(
             Meaning here is DocSmatch, not S²match: of :class:`~amreval.mfbeta.options.MeaningOptions` it
             takes the parser's ``parser``, ``batch_size``, ``device``, ``cache`` and DocSmatch's
             ``num_workers``; ``vectors``, ``cutoff`` and ``diffsense`` are not taken.
+        strict: a document pair whose alignment problem is over the memory budget raises
+            :class:`~amreval.errors.TooLargeError` (naming the pair) instead of being aligned within it
+            and counted (``n_over_budget``); failed parses are counted either way.
 
     Raises:
         InputError: counts that differ, an empty paragraph, a parse count that is not the sentence
@@ -495,6 +513,7 @@ def document_mfbeta(
         TypeError: a keyword that is neither an argument nor a shortcut (``vectors=``, say).
     """
     form, meaning, search = mfbeta_options(form, meaning, search, shortcuts, refused=_S2MATCH_ONLY)
+    strict = bool(check_bool("strict", strict))
     if (meaning.vectors, meaning.cutoff, meaning.diffsense) != _S2MATCH_DEFAULTS:
         raise InputError(
             "document-level Meaning is DocSmatch: meaning's vectors, cutoff and diffsense (S²match's) do not apply"
@@ -503,7 +522,7 @@ def document_mfbeta(
     refs = _paragraphs(references, "reference")
     n = len(gen)
     if len(refs) != n:
-        raise InputError(f"{n} generated paragraphs but {len(refs)} references; they are paired by position")
+        raise InputError(f"{n} generated paragraphs but {plural(len(refs), 'reference')}; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated paragraphs")
     mf_beta(1.0, 1.0, beta)
@@ -517,7 +536,7 @@ def document_mfbeta(
     sents = _split(gen, sentences, "generated")
     for d, s in enumerate(sents):
         if not s:
-            raise InputError(f"generated paragraph #{d}: no sentences")
+            raise InputError(f"{numbered('generated paragraph', d)}: no sentences")
     parses, failed = _parses(sents, prediction_amrs, meaning, "generated", progress)
     predicted, unmapped, chains = _build(
         sents, parses, _coref_documents(coref, n, coref_format, "generated"), rep, "generated"
@@ -544,6 +563,7 @@ def document_mfbeta(
         coref=True,
         num_workers=meaning.num_workers,
         progress=progress,
+        strict=strict,
         solver=search.solver,
         restarts=search.restarts,
         seed=search.seed,
@@ -576,6 +596,7 @@ def document_mfbeta(
             ("split", "given" if sentences is not None else "rules"),
             ("rep", rep),
             ("meaning", "docsmatch"),
+            *strict_option(strict),
         ),
     )
     return DocumentMFResult(
@@ -601,4 +622,5 @@ def document_mfbeta(
         docsmatch_f1=[p.f1 for p in ds.pairs],
         config=config,
         documents=predicted,
+        over_budget=ds.over_budget,
     )

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.mfbeta.cache import CacheLike
 from amreval.mfbeta.lm import (
     DEFAULT_KIND,
@@ -47,6 +47,7 @@ from amreval.mfbeta.lm import (
     clear_cache,
     get_scorer,
 )
+from amreval.scores.text import plural
 
 __all__ = [
     "DEFAULT_KIND",
@@ -76,7 +77,7 @@ def _as_scores(values: npt.ArrayLike, label: str) -> np.ndarray:
         raise InputError(f"{label}: expected a 1-D list of scores, got shape {arr.shape}")
     bad = np.flatnonzero(~np.isfinite(arr) | (arr < 0))
     if bad.size:
-        raise InputError(f"{label} #{bad[0]}: scores must be finite and >= 0, got {arr[bad[0]]}")
+        raise InputError(f"{numbered(label, int(bad[0]))}: scores must be finite and >= 0, got {arr[bad[0]]}")
     return arr
 
 
@@ -231,8 +232,8 @@ def form_score(
 
     Raises:
         InputError: the lists differ in length or are empty, a reference is
-            blank, a sentence is not a string (named by list and 0-based
-            position, e.g. ``reference #3: empty sentence``), or the tolerance
+            blank, a sentence is not a string (named by list and position counted from 1,
+            e.g. ``reference #3: empty sentence`` for ``references[2]``), or the tolerance
             is outside [0, 0.5].
         MissingDependencyError: no scorer was given and torch or transformers
             is not installed.
@@ -240,7 +241,9 @@ def form_score(
     gen = check_sentences(generated, "generated", allow_empty=True)
     ref = check_sentences(references, "reference")
     if len(gen) != len(ref):
-        raise InputError(f"{len(gen)} generated sentences but {len(ref)} references; they are paired by position")
+        raise InputError(
+            f"{len(gen)} generated sentences but {plural(len(ref), 'reference')}; they are paired by position"
+        )
     if not gen:
         raise InputError("nothing to score: generated and reference sentences are empty")
     tol = check_tolerance(tolerance)
@@ -251,15 +254,15 @@ def form_score(
     m = len(kept)
     if isinstance(scorer, LanguageModelScorer):
         scores = scorer.scores(
-            to_score, lambda k: f"generated #{kept[k]}" if k < m else f"reference #{k - m}", progress
+            to_score, lambda k: numbered("generated", kept[k]) if k < m else numbered("reference", k - m), progress
         )
     else:
         scores = np.asarray(scorer.sentence_scores(to_score, progress=progress), dtype=np.float64)
     if scores.shape != (len(to_score),):
-        raise InputError(f"the scorer returned {scores.shape} scores for {len(to_score)} sentences")
+        raise InputError(f"the scorer returned {scores.shape} scores for {plural(len(to_score), 'sentence')}")
     unscorable = np.flatnonzero(np.isnan(scores[m:]))
     if unscorable.size:
-        raise InputError(f"reference #{unscorable[0]}: no tokens to score")
+        raise InputError(f"{numbered('reference', int(unscorable[0]))}: no tokens to score")
     generated_scores = np.zeros(len(gen), dtype=np.float64)  # an empty sentence scores 0
     generated_scores[kept] = np.nan_to_num(scores[:m], nan=0.0)  # so does one with nothing to score
     return form_from_scores(generated_scores, scores[m:], tol)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from amreval.amr.graph import Graph
 from amreval.amr.read import as_graph, loads_graph
-from amreval.errors import AmrevalWarning, DecodeError, InputError
+from amreval.errors import AmrevalWarning, DecodeError, InputError, numbered
 from amreval.mfbeta.parsers import failed_parse_graph
 
 __all__ = ["gold_graphs", "given_parses"]
@@ -25,7 +25,7 @@ def gold_graphs(amrs: Sequence[str | Graph], n: int) -> list[Graph]:
     """Gold AMRs given as graphs or PENMAN strings, one per generated sentence.
 
     Raises:
-        InputError: the count differs, or an entry is not a readable graph (naming its index).
+        InputError: the count differs, or an entry is not a readable graph (naming its position, from 1).
     """
     if len(amrs) != n:
         raise InputError(f"{n} generated sentences but {len(amrs)} reference AMRs; they are paired by position")
@@ -34,9 +34,9 @@ def gold_graphs(amrs: Sequence[str | Graph], n: int) -> list[Graph]:
         if isinstance(g, Graph):
             graphs.append(as_graph(g, "reference AMR", k))
         elif isinstance(g, str) and g.strip():
-            graphs.append(loads_graph(g, name=f"reference AMR #{k}"))
+            graphs.append(loads_graph(g, name=numbered("reference AMR", k)))
         else:
-            raise InputError(f"reference AMR #{k}: expected a PENMAN graph, got {g!r:.40}")
+            raise InputError(f"{numbered('reference AMR', k)}: expected a PENMAN graph, got {g!r:.40}")
     return graphs
 
 
@@ -65,7 +65,7 @@ def given_parses(
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", AmrevalWarning)
-                    graph = loads_graph(g, name=f"prediction AMR #{k}")
+                    graph = loads_graph(g, name=numbered("prediction AMR", k))
             except DecodeError:
                 graph = None
         if graph is None or graph.is_empty():

@@ -63,7 +63,7 @@ import numpy as np
 
 from amreval._hub_access import cached_file, hub_load_options
 from amreval._progress import progress_counter, progress_enabled
-from amreval.errors import InputError, MissingDependencyError
+from amreval.errors import InputError, MissingDependencyError, numbered
 from amreval.mfbeta.cache import MEMORY, CacheLike, ResultCache, model_fingerprint, resolve_cache
 from amreval.mfbeta.forward import HEAD_BUDGET, LoadedModel, Row, inspect_model, target_log_probs
 
@@ -194,9 +194,9 @@ def check_sentences(sentences: Sequence[str], label: str, *, allow_empty: bool =
     out = list(sentences)
     for index, s in enumerate(out):
         if not isinstance(s, str):
-            raise InputError(f"{label} #{index}: expected a string, got {type(s).__name__}")
+            raise InputError(f"{numbered(label, index)}: expected a string, got {type(s).__name__}")
         if not allow_empty and not s.strip():
-            raise InputError(f"{label} #{index}: empty sentence")
+            raise InputError(f"{numbered(label, index)}: empty sentence")
     return out
 
 
@@ -417,12 +417,12 @@ class LanguageModelScorer:
 
         Raises:
             InputError: a sentence is blank or not a string (named by its
-                0-based position), or longer than the model accepts.
+                position counted from 1: ``sentence #1`` is the first), or longer than the model accepts.
         """
-        out = self.scores(check_sentences(sentences, "sentence"), lambda k: f"sentence #{k}", progress)
+        out = self.scores(check_sentences(sentences, "sentence"), lambda k: numbered("sentence", k), progress)
         empty = np.flatnonzero(np.isnan(out))
         if empty.size:
-            raise InputError(f"sentence #{empty[0]}: no tokens to score")
+            raise InputError(f"{numbered('sentence', int(empty[0]))}: no tokens to score")
         return out
 
     def scores(self, sentences: list[str], name: Callable[[int], str], progress: bool | None = None) -> np.ndarray:

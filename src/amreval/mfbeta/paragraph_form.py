@@ -37,9 +37,10 @@ from typing import Any
 import numpy as np
 
 from amreval._progress import progress_counter
-from amreval.errors import InputError
+from amreval.errors import InputError, numbered
 from amreval.mfbeta.forward import LoadedModel, Row, inspect_model, target_log_probs
 from amreval.mfbeta.lm import END_OF_TEXT, LanguageModelScorer, SentenceScorer, token_batches
+from amreval.scores.text import plural
 
 __all__ = ["DEFAULT_STRIDE_SHARE", "input_limit", "paragraph_scores", "resolve_window", "windows"]
 
@@ -193,12 +194,12 @@ def paragraph_scores(
     texts = list(paragraphs)
     for k, p in enumerate(texts):
         if not isinstance(p, str) or not p.strip():
-            raise InputError(f"{label} #{k}: expected a non-empty paragraph, got {p!r:.40}")
+            raise InputError(f"{numbered(label, k)}: expected a non-empty paragraph, got {p!r:.40}")
     window, stride = resolve_window(scorer, window, stride)
     if not isinstance(scorer, LanguageModelScorer) or window is None or stride is None:
         out = np.asarray(scorer.sentence_scores(texts, progress=progress), dtype=np.float64)
         if out.shape != (len(texts),):
-            raise InputError(f"the scorer returned {out.shape} scores for {len(texts)} paragraphs")
+            raise InputError(f"the scorer returned {out.shape} scores for {plural(len(texts), 'paragraph')}")
         return out
     tokenizer = scorer.tokenizer
     lengths = [len(ids) + 1 for ids in tokenizer(texts, add_special_tokens=False)["input_ids"]]
@@ -206,7 +207,7 @@ def paragraph_scores(
     long = [k for k, n in enumerate(lengths) if n > window]
     out = np.zeros(len(texts), dtype=np.float64)
     if short:  # one input each: the sentence scores, and their cache
-        out[short] = scorer.scores([texts[k] for k in short], lambda j: f"{label} #{short[j]}", progress)
+        out[short] = scorer.scores([texts[k] for k in short], lambda j: numbered(label, short[j]), progress)
     if long:
         namespace = f"{scorer.namespace}:window={window},stride={stride}"
         wanted = {texts[k]: k for k in long}
@@ -219,5 +220,5 @@ def paragraph_scores(
             known = {**known, **computed}
         out[long] = [known[texts[k]] for k in long]
     if np.isnan(out).any():
-        raise InputError(f"{label} #{int(np.flatnonzero(np.isnan(out))[0])}: no tokens to score")
+        raise InputError(f"{numbered(label, int(np.flatnonzero(np.isnan(out))[0]))}: no tokens to score")
     return out

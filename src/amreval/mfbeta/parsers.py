@@ -66,8 +66,10 @@ from amreval.errors import (
     DecodeError,
     InputError,
     MissingDependencyError,
+    numbered,
 )
 from amreval.mfbeta.cache import CacheLike, model_fingerprint, resolve_cache
+from amreval.scores.text import plural
 
 __all__ = [
     "AMRLIB_META",
@@ -177,7 +179,7 @@ class CallableParser:
         out = list(out)
         if len(out) != len(sentences):
             raise InputError(
-                f"parser {self.name} returned {len(out)} results for {len(sentences)} sentences "
+                f"parser {self.name} returned {len(out)} results for {plural(len(sentences), 'sentence')} "
                 f"(expected {len(sentences)})"
             )
         return out
@@ -391,7 +393,8 @@ class ParseResult:
         graphs: one graph per sentence; the dummy graph of
             :func:`failed_parse_graph` where the parse failed. Every graph
             gets the sentence as ``::snt`` metadata unless the parser wrote one.
-        failures: indices of the sentences whose parse failed, ascending.
+        failures: indices (from 0; messages print them from 1) of the sentences whose parse failed,
+            ascending.
         penman: the parser's PENMAN output per sentence; ``None`` exactly at
             the failures.
     """
@@ -420,7 +423,7 @@ def _decode(output: str | None, index: int) -> tuple[Graph | None, str]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", AmrevalWarning)
-            graph = loads_graph(output, name=f"parse of sentence #{index}")
+            graph = loads_graph(output, name=f"parse of {numbered('sentence', index)}")
     except DecodeError as exc:
         return None, f"the output does not decode: {exc}"
     if graph.top is None or not graph.instances or None in graph.instances:
@@ -488,9 +491,9 @@ def parse_sentences(
         raise InputError(f"batch_size must be at least 1, got {batch_size}")
     for i, sentence in enumerate(sentences):
         if not isinstance(sentence, str):
-            raise InputError(f"sentence #{i} is a {type(sentence).__name__}, expected a string")
+            raise InputError(f"{numbered('sentence', i)} is a {type(sentence).__name__}, expected a string")
         if not sentence.strip():
-            raise InputError(f"sentence #{i} is empty")
+            raise InputError(f"{numbered('sentence', i)} is empty")
     result = ParseResult()
     if not sentences:
         return result
@@ -513,7 +516,7 @@ def parse_sentences(
     for index, (sentence, output) in enumerate(zip(sentences, outputs)):
         graph, reason = _decode(output, index)
         if graph is None:
-            logger.debug("parse of sentence #%d failed: %s", index, reason)
+            logger.debug("parse of sentence #%d failed: %s", index + 1, reason)
             result.failures.append(index)
             result.graphs.append(failed_parse_graph(sentence))
             result.penman.append(None)
@@ -540,19 +543,20 @@ def _call_parser(
                 raise
             except Exception as exc:
                 raise AmrevalError(
-                    f"parser {name} raised on the batch starting at sentence #{first}: {type(exc).__name__}: {exc}"
+                    f"parser {name} raised on the batch starting at {numbered('sentence', first)}: "
+                    f"{type(exc).__name__}: {exc}"
                 ) from exc
             outputs = list(outputs)
             if len(outputs) != len(batch):
                 raise InputError(
-                    f"parser {name} returned {len(outputs)} results for the {len(batch)} sentences of the "
-                    f"batch starting at sentence #{first} (expected {len(batch)})"
+                    f"parser {name} returned {len(outputs)} results for the {plural(len(batch), 'sentence')} of the "
+                    f"batch starting at {numbered('sentence', first)} (expected {len(batch)})"
                 )
             for offset, output in enumerate(outputs):
                 if output is not None and not isinstance(output, str):
                     raise InputError(
-                        f"parser {name} returned a {type(output).__name__} for sentence #{origin[start + offset]}, "
-                        "expected a PENMAN string or None"
+                        f"parser {name} returned a {type(output).__name__} for "
+                        f"{numbered('sentence', origin[start + offset])}, expected a PENMAN string or None"
                     )
             out.extend(outputs)
             bar.update(len(batch))

@@ -54,6 +54,7 @@ from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
 from amreval.mfbeta.parsers import ParserLike, get_parser, parse_sentences
 from amreval.mfbeta.score import MFResult, mfbeta
 from amreval.scores.results import Result
+from amreval.scores.text import plural
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -160,7 +161,7 @@ def rank_switches(systems: Sequence[str], x: npt.ArrayLike, y: npt.ArrayLike) ->
     """
     a, b = _pair(x, y)
     if len(systems) != a.size:
-        raise InputError(f"{len(systems)} systems but {a.size} scores")
+        raise InputError(f"{plural(len(systems), 'system')} but {a.size} scores")
     out = []
     for i, j in combinations(range(a.size), 2):
         if (a[i] - a[j]) * (b[i] - b[j]) < 0:
@@ -352,7 +353,7 @@ def _setting_parses(name: str, value: Any, systems: Sequence[str], n: int) -> Ma
     for system in systems:
         if len(value[system]) != n:
             raise InputError(
-                f"parse set {name!r}, system {system!r}: {len(value[system])} parses but {n} references; "
+                f"parse set {name!r}, system {system!r}: {len(value[system])} parses but {plural(n, 'reference')}; "
                 "they are paired by position"
             )
     return value
@@ -478,7 +479,9 @@ def parser_robustness(
     gens = {name: check_sentences(generated[name], f"{name}: generated", allow_empty=True) for name in systems}
     for name, gen in gens.items():
         if len(gen) != n:
-            raise InputError(f"{name}: {len(gen)} generated sentences but {n} references; they are paired by position")
+            raise InputError(
+                f"{name}: {len(gen)} generated sentences but {plural(n, 'reference')}; they are paired by position"
+            )
     mf_beta(1.0, 1.0, beta)  # validates beta before any work
     ref_given = dict(reference_parses or {})
     _check_names(parses, ref_given)
@@ -486,7 +489,8 @@ def parser_robustness(
     for name, given_refs in ref_given.items():
         if len(given_refs) != n:
             raise InputError(
-                f"setting {name!r}: {len(given_refs)} reference parses but {n} references; they are paired by position"
+                f"setting {name!r}: {len(given_refs)} reference parses but {plural(n, 'reference')}; "
+                "they are paired by position"
             )
     gold = gold_graphs(reference_amrs, n) if reference_amrs is not None else None
     ablated = _ablated(given, ref_given, gold is not None, ablation)

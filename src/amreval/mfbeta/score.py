@@ -37,6 +37,14 @@ added relative to the gold graph, read off the S²match alignment: gold
 triples that earned nothing (*lost*), generated triples that earned nothing
 (*added*), and concept pairs credited partly (*approximate*).
 
+A pair whose S²match alignment problem is over the memory budget
+(:data:`~amreval.match.problem.MEMORY_BUDGET`) is aligned within it
+(:mod:`amreval.match.approximate`), its graded match a lower bound, counted
+(``n_over_budget``; the dimensions' alignments ``dimension_n_over_budget``)
+and named in a warning; ``strict=True`` raises
+:class:`~amreval.errors.TooLargeError` instead. A failed parse is MFβ's own
+outcome, counted whatever ``strict``.
+
 Example:
     >>> round(mf_beta(0.8, 0.5, 1.0), 4), round(mf_beta(0.8, 0.5, 2.0), 4), mf_beta(0.0, 0.0, 1.0)
     (0.6154, 0.5405, 0.0)
@@ -55,18 +63,19 @@ from amreval.match.diff import triple_diff
 from amreval.match.options import SearchOptions
 from amreval.mfbeta.clean import CleanLike, clean_sentences, cleaner_name, get_cleaner
 from amreval.mfbeta.combine import BETAS, mf_beta
-from amreval.mfbeta.dimensions import check_dimensions, dimension_measures, dimension_scores, score_dimensions
+from amreval.mfbeta.dimensions import check_dimensions, dimension_measures, dimension_scores, score_dimension_pairs
 from amreval.mfbeta.form import check_sentences, form_score, get_scorer
 from amreval.mfbeta.graphs import given_parses, gold_graphs
 from amreval.mfbeta.options import FormOptions, MeaningOptions, mfbeta_options
 from amreval.mfbeta.parsers import failed_parse_graph, get_parser, parse_sentences
 from amreval.scores.checks import check_bool
 from amreval.scores.f1 import prf
-from amreval.scores.harness import pair_search
+from amreval.scores.harness import pair_search, warn_over_budget
 from amreval.scores.results import Config, Result
 from amreval.scores.s2match import S2Alignment, align_s2match, s2match_config
+from amreval.scores.text import plural
 from amreval.scores.vectors import WordVectors, lookup_words, resolve_vectors
-from amreval.scores.workers import map_pairs
+from amreval.scores.workers import map_pairs, pair_name
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -122,6 +131,9 @@ class MFResult(Result):
         dimensions: with ``dimensions=``, per fine-grained measure its ``precision``, ``recall``,
             ``meaning`` (F1) and ``mf_beta`` (None with nothing to score); ``dimension_items`` its counts per example
             (:mod:`amreval.mfbeta.dimensions`).
+        over_budget: examples whose Meaning alignment problem was over the memory budget and was aligned
+            within it (their graded match a lower bound); ``dimension_over_budget`` likewise for any of the
+            dimensions' alignments (None without dimensions).
         config: the settings (:class:`~amreval.scores.results.Config`).
     """
 
@@ -143,9 +155,13 @@ class MFResult(Result):
     extra: dict[str, Any] = field(default_factory=dict)
     dimensions: dict[str, dict[str, float | None]] | None = None
     dimension_items: list[dict[str, tuple[float, int, int]]] | None = None
+    over_budget: list[int] = field(default_factory=list)
+    dimension_over_budget: list[int] | None = None
 
     def as_dict(self, per_example: bool = False) -> dict[str, Any]:
-        """Flat numbers and the config; per-example lists when asked (and the explanations when computed)."""
+        """Flat numbers and the config; per-example lists when asked (and the explanations when computed).
+        ``n_over_budget`` counts the examples of :attr:`over_budget`; with dimensions,
+        ``dimension_n_over_budget`` those of :attr:`dimension_over_budget`."""
         out: dict[str, Any] = {
             "mf_beta": self.mf_beta,
             **self.scores,
@@ -154,6 +170,7 @@ class MFResult(Result):
             "beta": self.beta,
             "parse_failures": self.parse_failures,
             "reference_parse_failures": self.reference_parse_failures,
+            "n_over_budget": len(self.over_budget),
         }
         if per_example:
             out["pref_scores"] = list(self.pref_scores)
@@ -161,6 +178,8 @@ class MFResult(Result):
             out["s2match_f1"] = list(self.s2match_f1)
         for measure, values in (self.dimensions or {}).items():
             out[f"meaning_{measure}"], out[f"mf_beta_{measure}"] = values["meaning"], values["mf_beta"]
+        if self.dimensions is not None:
+            out["dimension_n_over_budget"] = len(self.dimension_over_budget or [])
         if self.explanations is not None:
             out["explanations"] = self.explanations
         out["score"] = self.config.score
@@ -197,10 +216,12 @@ def _meaning_pair(
     cutoff: float,
     diffsense: float,
     explain: bool,
-) -> tuple[float, int, int, float, dict[str, list] | None]:
-    """S²match of one parse against its gold graph: match, test, gold, F1 and (``explain``) the explanation."""
+) -> tuple[float, int, int, float, dict[str, list] | None, bool]:
+    """S²match of one parse against its gold graph: match, test, gold, F1, (``explain``) the explanation, and
+    whether its alignment problem was over the memory budget."""
     al = align_s2match(pred, gold, vectors, search, cutoff=cutoff, diffsense=diffsense)
-    return al.score.match, al.score.test, al.score.gold, al.score.f1, explain_alignment(al) if explain else None
+    s = al.score
+    return s.match, s.test, s.gold, s.f1, explain_alignment(al) if explain else None, bool(s.over_budget)
 
 
 def mfbeta(
@@ -217,6 +238,7 @@ def mfbeta(
     explain: bool = False,
     dimensions: str | None = None,
     progress: bool | None = None,
+    strict: bool = False,
     **shortcuts: Unpack[MFBetaKeywords],
 ) -> MFResult:
     """MFβ of generated sentences against references (see the module docs).
@@ -252,6 +274,9 @@ def mfbeta(
             S²match's graded alignment) or ``"smatch"`` (Damonte's, under the Smatch alignment).
             Recorded in the config as ``dimensions=``.
         progress: progress bars (default: on a terminal only).
+        strict: a pair whose alignment problem (Meaning's, or a dimension's) is over the memory budget
+            raises :class:`~amreval.errors.TooLargeError` (naming the pair) instead of being aligned within
+            it and counted (``n_over_budget``); failed parses are counted either way.
         **shortcuts: any field of the three option values as a keyword of its own, for the option
             value it belongs to (:class:`~amreval.mfbeta.options.MFBetaKeywords`): ``lm=``,
             ``lm_kind=``, ``scorer=``, ``tolerance=``, ``dtype=``, ``max_tokens=``; ``parser=``,
@@ -273,11 +298,13 @@ def mfbeta(
     explain = bool(check_bool("explain", explain))
     dimensions = check_dimensions(dimensions)
     progress = check_bool("progress", progress, optional=True)
+    if check_bool("strict", strict):
+        search = search.as_strict()
     gen = check_sentences(generated, "generated", allow_empty=True)
     refs = check_sentences(references, "reference")
     n = len(gen)
     if len(refs) != n:
-        raise InputError(f"{n} generated sentences but {len(refs)} references; they are paired by position")
+        raise InputError(f"{n} generated sentences but {plural(len(refs), 'reference')}; they are paired by position")
     if n == 0:
         raise InputError("nothing to score: no generated sentences")
     mf_beta(1.0, 1.0, beta)  # validates beta
@@ -320,9 +347,12 @@ def mfbeta(
     test = sum(p[1] for p in pairs)
     total = sum(p[2] for p in pairs)
     m = prf(match, test, total)[2]
-    dimension_items = None
+    over = [k for k, p in enumerate(pairs) if p[5]]
+    if over:
+        warn_over_budget([pair_name(k, (pred[k], gold[k])) for k in over[:10]], len(over), n)
+    dimension_items = dimension_over = None
     if dimensions is not None:
-        dimension_items = score_dimensions(
+        dimension_items, dimension_over = score_dimension_pairs(
             pred, gold, search, dimensions=dimensions, vectors=vecs_used, cutoff=cutoff, diffsense=diffsense,
             num_workers=meaning.num_workers, progress=progress,
         )  # fmt: skip
@@ -332,7 +362,7 @@ def mfbeta(
             form.lm, form.lm_kind, form.device, dtype=form.dtype, max_tokens=form.max_tokens, cache=form.cache
         )
     f = form_score(gen, refs, scorer=scorer, tolerance=form.tolerance, progress=progress)
-    s2 = s2match_config(search, cutoff, diffsense, vecs)
+    s2 = s2match_config(search, cutoff, diffsense, vecs, search.strict)
     config = Config(
         "mfbeta",
         search,
@@ -367,4 +397,6 @@ def mfbeta(
         if dimension_items is None
         else dimension_scores(dimension_items, dimension_measures(str(dimensions)), f.form, beta),
         dimension_items=dimension_items,
+        over_budget=over,
+        dimension_over_budget=dimension_over,
     )

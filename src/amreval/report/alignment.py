@@ -116,8 +116,8 @@ def align_pair(
 ) -> AlignedPair:
     """The two graphs read and aligned (with ``search``, as the pair of a corpus' first position),
     or taken with ``mapping``, and their triples sorted."""
-    pred = document_graph(prediction, "prediction", 0)
-    ref = document_graph(gold, "reference", 0)
+    pred = document_graph(prediction, "prediction", None)
+    ref = document_graph(gold, "reference", None)
     a, b = graph_triples(pred), graph_triples(ref)
     ga = sentence_groups(pred, a.variables) if a.variables else None
     gb = sentence_groups(ref, b.variables) if b.variables else None

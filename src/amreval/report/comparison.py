@@ -23,9 +23,11 @@ from amreval.errors import InputError
 from amreval.scores.comparison_results import Comparison, PairedTest
 from amreval.scores.corpus_statistics import PRF_COLUMNS
 from amreval.scores.f1 import UNDEFINED_TEXT, score_text
+from amreval.scores.text import plural
 
 __all__ = [
     "summary_text",
+    "test_runs",
     "items_csv",
     "differences_svg",
     "comparison_svg",
@@ -91,15 +93,21 @@ def _test_line(t: PairedTest, digits: int, statistic: str) -> str:
     )
 
 
+def test_runs(t: PairedTest, n_items: int) -> str:
+    """What a paired test ran: ``10000 resamples``, or for an exact permutation test ``exact, all 8 swaps`` (every
+    swap pattern of the items enumerated: the resample count was only a ceiling)."""
+    return f"exact, all {2**n_items} swaps" if t.exact else f"{t.n_resamples} resamples"
+
+
 def summary_text(cmp: Comparison, *, top: int = 10, digits: int = 4) -> str:
     """The comparison as the command line prints it: systems ranked, tests, breakdown, items that differ most."""
     stat = _stat_label(cmp.statistic)
     first = cmp.tests[0]
-    exact = ", exact" if first.exact else ""
+    runs = test_runs(first, cmp.n_items)
     what = stat if cmp.score == cmp.statistic else f"{_label(cmp.score)} {stat}"
     lines = [
-        f"{what} of {cmp.n_items} items; {first.test} test ({first.alternative}, "
-        f"{first.n_resamples} resamples{exact}, seed {first.seed}); intervals: paired bootstrap",
+        f"{what} of {plural(cmp.n_items, 'item')}; {first.test} test ({first.alternative}, "
+        f"{runs}, seed {first.seed}); intervals: paired bootstrap",
         "",
     ]
     pct = f"{100 * first.confidence:g}% CI"
@@ -250,7 +258,7 @@ def differences_svg(
         f'font-family="sans-serif" font-size="12">',
         f'<rect width="{_W}" height="{_H}" fill="white"/>',
         f'<text x="{_W / 2}" y="22" text-anchor="middle" font-size="15">{a} − {b}: per-item {escape(statistic)} '
-        f"differences, sorted ({n} items)</text>",
+        f"differences, sorted ({plural(n, 'item')})</text>",
     ]
     better_a = sum(d > 0 for d in diffs)
     better_b = sum(d < 0 for d in diffs)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from html import escape
 
 from amreval.scores.comparison_results import Comparison, PairedTest
+from amreval.scores.text import plural
 
 __all__ = ["pairwise_svg", "breakdown_svg", "pair_test", "shown_p"]
 
@@ -125,7 +126,7 @@ def pairwise_svg(cmp: Comparison, *, level: float = 0.05, digits: int = 4) -> st
             )
     out.append(
         f'<text x="{left}" y="{top + n * cell_h + 24}" fill="{_GREY}">{escape(cmp.score)} {escape(cmp.statistic)}, '
-        f"{cmp.n_items} items; hover a cell for the interval of its difference</text>"
+        f"{plural(cmp.n_items, 'item')}; hover a cell for the interval of its difference</text>"
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -251,7 +251,7 @@ def document_graph_dot(graph: DocumentLike, *, title: str | None = None) -> grap
         MissingDependencyError: the ``graphviz`` Python package is missing.
         InputError, DecodeError: the graph cannot be read.
     """
-    g = document_graph(graph, "graph", 0)
+    g = document_graph(graph, "graph", None)
     dot = _new_digraph(g.id or "amr")
     t = graph_triples(g)
     index = {v: k for k, v in enumerate(t.variables)}

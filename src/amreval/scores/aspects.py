@@ -45,7 +45,7 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -56,8 +56,10 @@ from amreval.errors import InputError
 from amreval.match.options import SearchOptions
 from amreval.match.standard import loose_matches, to_triples
 from amreval.scores.f1 import prf, prf_or_none
-from amreval.scores.harness import pair_search, read_predictions
+from amreval.scores.harness import pair_search, read_predictions, warn_over_budget
 from amreval.scores.results import Result
+from amreval.scores.text import plural
+from amreval.scores.workers import pair_name, score_named
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -81,6 +83,7 @@ __all__ = [
     "counts_under",
     "aspect_pair",
     "aspect_scores",
+    "warn_aspects_over_budget",
 ]
 
 StringTriple = tuple[str, str, str]
@@ -377,11 +380,15 @@ class AspectPair:
         counts: ``(match, test, gold)`` of each aspect (:data:`ASPECTS`).
         main: ``(match, test, gold)`` of the whole graphs (their Smatch under the reading).
         optimal: every alignment made was proven optimal.
+        over_budget: one of the alignments made (the whole graphs', or with ``multialign`` an aspect's)
+            was over the memory budget and was aligned within it (:mod:`amreval.match.approximate`): its
+            matches are a lower bound.
     """
 
     counts: dict[str, Counts]
     main: Counts
     optimal: bool
+    over_budget: bool = False
 
 
 def _top(triples: list[StringTriple], standardize: str) -> str:
@@ -390,17 +397,18 @@ def _top(triples: list[StringTriple], standardize: str) -> str:
 
 def _align(
     a: list[StringTriple], b: list[StringTriple], top_a: str | None, top_b: str | None, search: SearchOptions
-) -> tuple[int, dict[str, str], bool]:
-    """The certified alignment of two string-triple graphs: matches, the marked variable map, proven."""
+) -> tuple[int, dict[str, str], bool, bool]:
+    """The certified alignment of two string-triple graphs: matches, the marked variable map, proven, and
+    whether its problem was over the memory budget (aligned within it)."""
     from amreval.match.alignment import align_triples
 
     (ta, loose_a), (tb, loose_b) = to_triples(a, top_a), to_triples(b, top_b)
     extra = loose_matches(loose_a, loose_b)
     if not ta.variables or not tb.variables:
-        return extra, {}, True
+        return extra, {}, True, False
     found = align_triples(ta, tb, search)
     mapping = {VAR + ta.variables[i]: VAR + tb.variables[j] for i, j in enumerate(found.mapping.tolist()) if j >= 0}
-    return int(round(found.score)) + extra, mapping, bool(found.optimal)
+    return int(round(found.score)) + extra, mapping, bool(found.optimal), bool(found.over_budget)
 
 
 def counts_under(a: set[StringTriple], b: set[StringTriple], mapping: Mapping[str, str]) -> Counts:
@@ -436,6 +444,9 @@ def aspect_pair(
 ) -> AspectPair:
     """The aspect counts of one pair under ``alignment`` (:data:`ALIGNMENTS`) and a SMATCH++ reading.
 
+    An alignment whose problem is over the memory budget is made within it (its pair marked
+    :attr:`AspectPair.over_budget`), or with ``search.strict`` raises :class:`~amreval.errors.TooLargeError`.
+
     Raises:
         InputError: an unknown alignment or reading, or the ``smatch`` reading (it has no string triples).
     """
@@ -443,7 +454,7 @@ def aspect_pair(
         raise InputError(f"aspects: expected an alignment in {', '.join(ALIGNMENTS)}, got {alignment!r}")
     a, b = marked_triples(prediction, standardize), marked_triples(gold, standardize)
     top_a, top_b = (_top(x, standardize) if x else None for x in (a, b))
-    matched, mapping, optimal = _align(a, b, top_a, top_b, search)
+    matched, mapping, optimal, over_budget = _align(a, b, top_a, top_b, search)
     main = (matched, len(a), len(b))
     sa, sb = aspect_subgraphs(a, rules), aspect_subgraphs(b, rules)
     counts: dict[str, Counts] = {}
@@ -454,10 +465,10 @@ def aspect_pair(
             counts[name] = (sum(renamed[tr] in y for tr in x), len(x), len(y))
             continue
         one, other = sorted(sa[name]), sorted(sb[name])
-        m, _, proven = _align(one, other, None, None, search)
+        m, _, proven, big = _align(one, other, None, None, search)
         counts[name] = (m, len(one), len(other))
-        optimal = optimal and proven
-    return AspectPair(counts, main, optimal)
+        optimal, over_budget = optimal and proven, over_budget or big
+    return AspectPair(counts, main, optimal, over_budget)
 
 
 @dataclass
@@ -479,13 +490,19 @@ class AspectResult(Result):
     main: Counts
     pairs: list[AspectPair] = field(repr=False)
     frames: bool = False
-    #: the positions of the predictions that could not be read (scored as empty graphs)
+    #: the indices (from 0; messages print them from 1) of the predictions that could not be read (scored as
+    #: empty graphs)
     unreadable_predictions: list[int] = field(default_factory=list)
 
     @property
     def optimal(self) -> bool:
         """Every alignment of every pair was proven optimal."""
         return all(p.optimal for p in self.pairs)
+
+    @property
+    def over_budget(self) -> list[int]:
+        """Positions of the pairs one of whose alignments was over the memory budget (aligned within it)."""
+        return [k for k, p in enumerate(self.pairs) if p.over_budget]
 
     def prf(self, name: str) -> tuple[float | None, float | None, float | None]:
         """Precision, recall and F1 of an aspect (``main`` for the whole graphs, Smatch's convention: 0
@@ -495,7 +512,9 @@ class AspectResult(Result):
         return prf_or_none(*self.counts[name])
 
     def as_dict(self) -> dict[str, object]:
-        """A JSON-ready summary: the settings, and each aspect's counts with P, R, F1."""
+        """A JSON-ready summary: the settings, the pairs (``n_unreadable``: predictions scored as empty
+        graphs; ``n_over_budget``: pairs one of whose alignments was over the memory budget), and each
+        aspect's counts with P, R, F1."""
         rows = {}
         for name in ("main", *ASPECTS):
             m, t, g = self.main if name == "main" else self.counts[name]
@@ -507,6 +526,7 @@ class AspectResult(Result):
             "frames": self.frames,
             "pairs": len(self.pairs),
             "n_unreadable": len(self.unreadable_predictions),
+            "n_over_budget": len(self.over_budget),
             "optimal": self.optimal,
             "aspects": rows,
         }
@@ -531,12 +551,15 @@ def aspect_scores(
         frames: for the role relabelling, a PropBank frame description file, its table (:func:`read_frames`)
             or the rules made of it (:func:`role_rules`, to make them once for several corpora).
         strict: a prediction that cannot be read raises its error (otherwise it is scored as an empty
-            graph, counted in ``unreadable_predictions`` and named in a warning, as every scorer does).
+            graph, counted in ``unreadable_predictions`` and named in a warning, as every scorer does), and
+            so does a pair whose alignment problem is over the memory budget
+            (:class:`~amreval.errors.TooLargeError`, naming the pair; otherwise it is aligned within the
+            budget, counted in :attr:`AspectResult.over_budget` and named in a warning).
         **search: the search settings, as for :func:`amreval.scores.smatch.smatch`.
 
     Raises:
         InputError: unequal or empty lists, a reference that cannot be read, (``strict``) a prediction
-            that cannot be read, a bad setting.
+            that cannot be read or a pair over the memory budget, a bad setting.
     """
     check_standardization(standardize)
     if standardize == "smatch":
@@ -549,22 +572,31 @@ def aspect_scores(
     )
     preds, golds = list(predictions), list(references)
     if len(preds) != len(golds) or not golds:
-        raise InputError(f"aspects: expected equal, non-empty lists; got {len(preds)} and {len(golds)} graphs")
-    options = SearchOptions.from_keywords(**search)
-    read, failed = read_predictions(preds, strict=strict)
-    pairs = [
-        aspect_pair(
-            p,
-            as_graph(g, "reference", k),
-            alignment,
-            pair_search(options, k),
-            standardize=standardize,
-            rules=rules,
+        raise InputError(
+            f"aspects: expected equal, non-empty lists; got {len(preds)} and {plural(len(golds), 'graph')}"
         )
-        for k, (p, g) in enumerate(zip(read, golds))
-    ]
+    options = SearchOptions.from_keywords(**search).as_strict(strict)
+    read, failed = read_predictions(preds, strict=strict)
+    refs = [as_graph(g, "reference", k) for k, g in enumerate(golds)]
+
+    def pair(p: Graph, g: Graph, k: int) -> AspectPair:
+        return aspect_pair(p, g, alignment, pair_search(options, k), standardize=standardize, rules=rules)
+
+    pairs = [score_named(pair, k, p, g, k) for k, (p, g) in enumerate(zip(read, refs))]
     counts = {n: _total(p.counts[n] for p in pairs) for n in ASPECTS}
-    return AspectResult(alignment, standardize, counts, _total(p.main for p in pairs), pairs, bool(rules), failed)
+    result = AspectResult(alignment, standardize, counts, _total(p.main for p in pairs), pairs, bool(rules), failed)
+    warn_aspects_over_budget(result, read, refs)
+    return result
+
+
+def warn_aspects_over_budget(result: AspectResult, predictions: Sequence[object], references: Sequence[object]) -> None:
+    """The one warning naming the pairs of ``result`` one of whose aspect alignments was over the memory
+    budget (:func:`~amreval.scores.harness.warn_over_budget`; a pair by where its graphs were read from,
+    where they are graphs that say so); nothing where none was."""
+    over = result.over_budget
+    if over:
+        names = [pair_name(k, (predictions[k], references[k])) for k in over[:10]]
+        warn_over_budget(names, len(over), len(result.pairs), where=f"in the aspect scores ({result.alignment})")
 
 
 def _total(rows: Iterable[Counts]) -> Counts:

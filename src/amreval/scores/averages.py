@@ -34,6 +34,7 @@ from amreval.errors import InputError
 from amreval.scores.bootstrap import resample_sums
 from amreval.scores.checks import check_confidence, check_int
 from amreval.scores.results import Result
+from amreval.scores.text import plural
 
 __all__ = ["Average", "Averages", "averages", "item_prf", "AVERAGES"]
 
@@ -183,7 +184,7 @@ def averages(
     if groups is not None:
         labels = list(groups)
         if len(labels) != n:
-            raise InputError(f"averages: {len(labels)} group labels for {n} items")
+            raise InputError(f"averages: {len(labels)} group labels for {plural(n, 'item')}")
         index: dict[Hashable, int] = {}
         ids = np.fromiter((index.setdefault(x, len(index)) for x in labels), dtype=np.int64, count=n)
         k = len(index)

@@ -79,6 +79,7 @@ from amreval.scores.paired_tests import (
     permutation_p,
 )
 from amreval.scores.result_parts import COREF_PARTS, part_counts, parts_of
+from amreval.scores.text import plural
 
 __all__ = [
     "SCORES",
@@ -142,7 +143,8 @@ def paired_test(
     cb = check_counts(b, stat, f"system {names[1]}")
     if ca.shape != cb.shape:
         raise InputError(
-            f"system {names[0]} has {ca.shape[0]} items but {names[1]} has {cb.shape[0]}; they are paired by position"
+            f"system {names[0]} has {plural(ca.shape[0], 'item')} but {names[1]} has {cb.shape[0]}; they "
+            "are paired by position"
         )
     n = ca.shape[0]
     score_a, score_b = _corpus_score(stat, ca), _corpus_score(stat, cb)
@@ -236,11 +238,12 @@ def compare_counts(
     for name in names[1:]:
         if arrays[name].shape[0] != n:
             raise InputError(
-                f"system {names[0]} has {n} items but {name} has {arrays[name].shape[0]}; they are paired by position"
+                f"system {names[0]} has {plural(n, 'item')} but {name} has {arrays[name].shape[0]}; they "
+                "are paired by position"
             )
     labels = [str(k + 1) for k in range(n)] if ids is None else [str(x) for x in ids]
     if len(labels) != n:
-        raise InputError(f"{len(labels)} item ids for {n} items")
+        raise InputError(f"{len(labels)} item ids for {plural(n, 'item')}")
     kw: dict[str, Any] = dict(
         test=test, n_resamples=n_resamples, seed=seed, alternative=alternative, confidence=confidence
     )
@@ -308,7 +311,9 @@ def named_systems(
         raise InputError(f"a comparison needs at least two systems, got {len(named)}")
     for name, preds in named.items():
         if len(preds) != len(references):
-            raise InputError(f"system {name} has {len(preds)} items but there are {len(references)} references")
+            raise InputError(
+                f"system {name} has {plural(len(preds), 'item')} but there are {plural(len(references), 'reference')}"
+            )
     return named
 
 

@@ -149,16 +149,17 @@ def _aligned(
     tops: tuple[str | None, str | None],
     members: tuple[Mapping[str, tuple[int, ...]], Mapping[str, tuple[int, ...]]] | None,
     search: SearchOptions,
-) -> tuple[int, np.ndarray | None, bool]:
-    """Matches, the mapping (None without nodes) and the proof of two string-triple graphs aligned
-    under the sentence restriction (``members`` by node name; None: no restriction)."""
+) -> tuple[int, np.ndarray | None, bool, bool]:
+    """Matches, the mapping (None without nodes), the proof of two string-triple graphs aligned under the
+    sentence restriction (``members`` by node name; None: no restriction) and whether the alignment's
+    problem was over the memory budget (aligned within it)."""
     (x, loose_x), (y, loose_y) = to_triples(a, tops[0]), to_triples(b, tops[1])
     extra = loose_matches(loose_x, loose_y)
     if not x.variables or not y.variables:
-        return extra, None, True
+        return extra, None, True, False
     allowed = None if members is None else _allowed(x, y, *members)
     found = align_triples(x, y, search, allowed=allowed)
-    return int(round(found.score)) + extra, found.mapping, bool(found.optimal)
+    return int(round(found.score)) + extra, found.mapping, bool(found.optimal), bool(found.over_budget)
 
 
 def doc_aspect_pair(
@@ -170,6 +171,7 @@ def doc_aspect_pair(
     standardize: str = "smatchpp-amr",
     rules: Mapping[str, Mapping[str, str]] | None = None,
     aligned: tuple[int, np.ndarray | None, bool] | None = None,
+    aligned_over_budget: bool = False,
 ) -> AspectPair:
     """The aspect counts of one document pair (see the module docs) under a SMATCH++ reading.
 
@@ -181,7 +183,12 @@ def doc_aspect_pair(
         rules: the role rules of a frame file (:func:`aspect_rules`).
         aligned: DocSmatch's alignment of the two documents under this reading, when already made:
             its matches, the mapping (node order of :func:`~amreval.match.standard.standard_triples`;
-            None when a side has no node) and whether it is proven optimal.
+            None when a side has no node) and whether it is proven optimal; ``aligned_over_budget``
+            whether its problem was over the memory budget.
+
+    An alignment made here whose problem is over the memory budget is made within it, or with
+    ``search.strict`` raises :class:`~amreval.errors.TooLargeError`; the pair is marked
+    :attr:`~amreval.scores.aspects.AspectPair.over_budget` where one was (or ``aligned_over_budget``).
 
     Raises:
         InputError: an unknown alignment, or the ``smatch`` reading (it has no string triples).
@@ -194,9 +201,11 @@ def doc_aspect_pair(
     names_b = to_triples(b, tops[1])[0].variables
     ma, mb = _members(prediction, standardize), _members(gold, standardize)
     members = None if ma is None or mb is None else (dict(zip(names_a, ma)), dict(zip(names_b, mb)))
+    over_budget = bool(aligned_over_budget)
     if aligned is None:
-        aligned = _aligned(a, b, tops, members, search)
-    matched, found, optimal = aligned
+        matched, found, optimal, over_budget = _aligned(a, b, tops, members, search)
+    else:
+        matched, found, optimal = aligned
     main = (matched, len(a), len(b))
     mapping: dict[str, str] = {}
     if found is not None:
@@ -208,17 +217,24 @@ def doc_aspect_pair(
             counts[name] = counts_under(sa[name], sb[name], mapping)
             continue
         one, other = sorted(sa[name]), sorted(sb[name])
-        m, _, proven = _aligned(one, other, (None, None), members, search)
+        m, _, proven, big = _aligned(one, other, (None, None), members, search)
         counts[name] = (m, len(one), len(other))
-        optimal = optimal and proven
-    return AspectPair(counts, main, optimal)
+        optimal, over_budget = optimal and proven, over_budget or big
+    return AspectPair(counts, main, optimal, over_budget)
 
 
-def doc_aspect_result(alignment: str, reading: str, pairs: Sequence[AspectPair], frames: bool = False) -> AspectResult:
-    """The corpus aspect scores of the documents' :class:`~amreval.scores.aspects.AspectPair`\\ s (summed)."""
+def doc_aspect_result(
+    alignment: str,
+    reading: str,
+    pairs: Sequence[AspectPair],
+    frames: bool = False,
+    unreadable: Sequence[int] = (),
+) -> AspectResult:
+    """The corpus aspect scores of the documents' :class:`~amreval.scores.aspects.AspectPair`\\ s (summed);
+    ``unreadable``: the positions of the predictions scored as empty graphs."""
     pairs = list(pairs)
     counts = {n: _total(p.counts[n] for p in pairs) for n in ASPECTS}
-    return AspectResult(alignment, reading, counts, _total(p.main for p in pairs), pairs, frames)
+    return AspectResult(alignment, reading, counts, _total(p.main for p in pairs), pairs, frames, list(unreadable))
 
 
 def _rows() -> list[tuple[str, str]]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,8 +57,9 @@ from amreval.scores.checks import DEFAULT_RESAMPLES, check_bool, interval_resamp
 from amreval.scores.coref import CorefCounts, coref_items, count_coref
 from amreval.scores.f1 import prf_or_none
 from amreval.scores.finegrained import FINE_RESTARTS, MEASURES, fine_grained_counts
-from amreval.scores.harness import pair_search, score_corpus, strict_option
+from amreval.scores.harness import pair_search, score_corpus, strict_option, warn_over_budget
 from amreval.scores.results import Config, PairScore, SmatchResult
+from amreval.scores.workers import pair_name
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -118,12 +119,15 @@ class DocPairScore(PairScore):
     Attributes:
         coref: coref counts (when asked).
         fine_grained: ``measure -> [match, test, gold]`` (when asked).
+        fine_grained_over_budget: one of the fine-grained measures' re-alignments was over the memory
+            budget and was aligned within it (:mod:`amreval.match.approximate`): its match is a lower bound.
         aspects: SMATCH++'s aspect counts of the documents (when asked).
     """
 
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
     aspects: AspectPair | None = None
+    fine_grained_over_budget: bool = field(default=False, repr=False)
 
 
 @dataclass
@@ -135,6 +139,9 @@ class DocsmatchResult(SmatchResult):
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
     aspects: AspectResult | None = None
+    #: with the fine-grained scores, the documents one of whose measures' re-alignments was over the memory
+    #: budget (aligned within it: :attr:`DocPairScore.fine_grained_over_budget`)
+    fine_grained_over_budget: list[int] = field(default_factory=list)
 
     @property
     def coref_precision(self) -> float | None:
@@ -157,7 +164,9 @@ class DocsmatchResult(SmatchResult):
         """``coref_*``, ``coref_<category>_*``, ``noncoref_*``, ``<measure>_*`` and ``aspect_<name>_*``
         (:func:`~amreval.scores.doc_aspects.aspect_numbers`) when computed: precision, recall and F1 (None
         where there is nothing to score) and the counts ``_match``, ``_test``, ``_gold``; with the aspects,
-        ``aspect_n_unproven``, the documents with an aspect alignment not proven optimal."""
+        ``aspect_n_unproven``, the documents with an aspect alignment not proven optimal, and
+        ``aspect_n_over_budget``, those with one over the memory budget (aligned within it); with the
+        fine-grained scores, ``fine_grained_n_over_budget`` (:attr:`fine_grained_over_budget`)."""
         rows: list[tuple[str, tuple[float, int, int]]] = []
         if self.coref is not None:
             rows.append(("coref", self.coref.total))
@@ -173,8 +182,11 @@ class DocsmatchResult(SmatchResult):
             p, r, f = prf_or_none(*counts)
             out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
             out[f"{name}_match"], out[f"{name}_test"], out[f"{name}_gold"] = counts
+        if self.fine_grained is not None:
+            out["fine_grained_n_over_budget"] = len(self.fine_grained_over_budget)
         if self.aspects is not None:
             out["aspect_n_unproven"] = sum(not p.optimal for p in self.aspects.pairs)
+            out["aspect_n_over_budget"] = len(self.aspects.over_budget)
 
 
 def docsmatch_pair(
@@ -195,8 +207,8 @@ def docsmatch_pair(
     options = SearchOptions.from_keywords(**search)
     rules = _aspect_rules(aspects, frames)
     return score_docsmatch_pair(
-        document_graph(prediction, "prediction", 0),
-        document_graph(gold, "reference", 0),
+        document_graph(prediction, "prediction", None),
+        document_graph(gold, "reference", None),
         pair_search(options, 0),
         coref=coref,
         fine_grained=fine_grained,
@@ -275,7 +287,14 @@ def score_docsmatch_pair(
 
             aligned = (int(scored.match), found.mapping, bool(found.optimal))
             scored.aspects = doc_aspect_pair(
-                pred, gold, aspects, search, standardize=standardize, rules=rules, aligned=aligned
+                pred,
+                gold,
+                aspects,
+                search,
+                standardize=standardize,
+                rules=rules,
+                aligned=aligned,
+                aligned_over_budget=bool(found.over_budget),
             )
         return scored
     a, b = graph_triples(pred), graph_triples(gold)
@@ -308,9 +327,10 @@ def score_docsmatch_pair(
                 weights = problem.term_w.copy()
                 weights[~items_a.edges[problem.term_ta] & items_b.edges[problem.term_tb]] -= eps
                 problem.set_term_weights(weights)
-            # the main optimum first, then the most coref matches among the mappings that reach it; where that
-            # does not prove the graded optimum (or the problem is over the budget), the graded problem is
-            # searched whole
+            # the main optimum first, by the main score's own steps, then the most coref matches among the
+            # mappings that reach it, on top of that proof (every later step starts from what the earlier ones
+            # found); where the tie-break does not apply (no sentence groups) or the problem is over the budget,
+            # the graded problem is searched whole
             broken = None
             if search.solver == "exact" and not problem.restricted and lp_within_budget(problem):
                 broken = tie_break(problem, eps, items_b.count, search)
@@ -350,6 +370,7 @@ def score_docsmatch_pair(
             problem = build_within_budget(encode_pair(x, y), strict=search.strict, allowed=sub)
             found = align(problem, fine, init=init)
             score.timed_out |= found.timed_out  # the pair's numbers then depend on the clock too
+            score.fine_grained_over_budget |= bool(found.over_budget)
             return int(round(found.score))
 
         score.fine_grained = fine_grained_counts(pred, gold, a, b, allowed, aligner, score.mapping)
@@ -416,11 +437,12 @@ def docsmatch(
     coref = coref_setting(coref, standardize)
     fine_grained = bool(check_bool("fine_grained", fine_grained))
     rules = _aspect_rules(aspects, frames)
+    preds, refs = list(predictions), list(references)
     options = SearchOptions.from_keywords(**search)
     config = _config(coref, fine_grained, standardize, strict, options, aspects, bool(rules))
     base = score_corpus(
-        predictions,
-        references,
+        preds,
+        refs,
         partial(
             score_docsmatch_pair,
             coref=coref,
@@ -448,12 +470,18 @@ def docsmatch(
         result.fine_grained = {
             m: [sum(p.fine_grained[m][k] for p in pairs if p.fine_grained) for k in range(3)] for m in MEASURES
         }
+        result.fine_grained_over_budget = [k for k, p in enumerate(pairs) if p.fine_grained_over_budget]
+        _warn_fine_grained(result, [pair_name(k, (preds[k], refs[k])) for k in result.fine_grained_over_budget[:10]])
     if aspects is not None:
+        from amreval.scores.aspects import warn_aspects_over_budget
         from amreval.scores.doc_aspects import aspect_reading, doc_aspect_result
 
         # every pair has its aspects (an unreadable prediction is scored as an empty graph)
         scored = [p.aspects for p in pairs if p.aspects is not None]
-        result.aspects = doc_aspect_result(aspects, aspect_reading(standardize), scored, bool(rules))
+        result.aspects = doc_aspect_result(
+            aspects, aspect_reading(standardize), scored, bool(rules), result.unreadable_predictions
+        )
+        warn_aspects_over_budget(result.aspects, preds, refs)
     return result
 
 
@@ -523,6 +551,7 @@ def stream_docsmatch(
     config = _config(coref, fine_grained, standardize, strict, SearchOptions.from_keywords(**search))
     total = CorefCounts()
     fine = {m: [0, 0, 0] for m in MEASURES}
+    fine_over: list[int] = []
 
     def summed(record: PairRecord) -> None:
         nonlocal total
@@ -532,6 +561,8 @@ def stream_docsmatch(
                 total = total + s.coref
             for m, counts in (s.fine_grained or {}).items():
                 fine[m] = [x + y for x, y in zip(fine[m], counts)]
+            if s.fine_grained_over_budget:
+                fine_over.append(record[0])
         if on_pair is not None:
             on_pair(record)
 
@@ -553,4 +584,17 @@ def stream_docsmatch(
     result = DocsmatchResult(**{f.name: getattr(base, f.name) for f in fields(SmatchResult)})
     result.coref = total if coref else None
     result.fine_grained = fine if fine_grained else None
+    result.fine_grained_over_budget = fine_over
+    pred, gold = os.fspath(predictions), os.fspath(references)
+    _warn_fine_grained(
+        result, [f"pair #{k + 1} ({pred}, graph #{k + 1} against {gold}, graph #{k + 1})" for k in fine_over[:10]]
+    )
     return result
+
+
+def _warn_fine_grained(result: DocsmatchResult, names: list[str]) -> None:
+    """The one warning naming the documents (``names``: the first few) one of whose fine-grained
+    re-alignments was over the memory budget; nothing where none was."""
+    if result.fine_grained_over_budget:
+        count, n = len(result.fine_grained_over_budget), len(result.pairs)
+        warn_over_budget(names, count, n, where="in the fine-grained scores' re-alignments")

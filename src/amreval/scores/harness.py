@@ -134,8 +134,9 @@ def read_predictions(
     if sentences:
         count = sum(len(errors) for _, errors in sentences)
         scored = "was scored as an empty sentence" if count == 1 else "were scored as empty sentences"
+        of_n = f"{n} predicted {noun.removesuffix('s') if n == 1 else noun}"
         warn_caller(
-            f"{plural(count, 'sentence')} of {len(sentences)} of {n} predicted {noun} could not be read "
+            f"{plural(count, 'sentence')} of {len(sentences)} of {of_n} could not be read "
             f"and {scored} ({_listed(k for k, _ in sentences)}; the first: "
             f"{sentences[0][1][0]}); {_ADVICE}"
         )
@@ -149,14 +150,14 @@ def warn_unreadable(failed: Sequence[int], n: int, first: object, noun: str = "g
     """The one warning that names the predictions (of ``n``) that could not be read and were scored as
     empty graphs; ``first`` is the first's error."""
     scored = "was scored as an empty graph" if len(failed) == 1 else "were scored as empty graphs"
+    of_n = f"{n} predicted {noun.removesuffix('s') if n == 1 else noun}"
     warn_caller(
-        f"{len(failed)} of {n} predicted {noun} could not be read and {scored} "
-        f"({_listed(failed)}; the first: {first}); {_ADVICE}"
+        f"{len(failed)} of {of_n} could not be read and {scored} ({_listed(failed)}; the first: {first}); {_ADVICE}"
     )
 
 
 def _listed(positions: Iterable[int]) -> str:
-    shown = [f"#{k}" for k in positions]  # numbered as the predictions' other messages are ("prediction #0")
+    shown = [f"#{k + 1}" for k in positions]  # counted from 1, as every message numbers them ("prediction #1")
     listed = ", ".join(shown[:10]) + (", ..." if len(shown) > 10 else "")
     return ("prediction " if len(shown) == 1 else "predictions ") + listed
 
@@ -204,7 +205,9 @@ def score_corpus(
     preds = list(predictions)
     refs = list(references)
     if len(preds) != len(refs):
-        raise InputError(f"{len(preds)} predictions but {len(refs)} references; they are paired by position")
+        raise InputError(
+            f"{plural(len(preds), 'prediction')} but {plural(len(refs), 'reference')}; they are paired by position"
+        )
     if not preds:
         raise InputError("nothing to score: predictions and references are empty")
     golds = [read(r, "reference", k) for k, r in enumerate(refs)]
@@ -228,18 +231,19 @@ def score_corpus(
     return result
 
 
-def warn_over_budget(names: Sequence[str], count: int, n: int) -> None:
+def warn_over_budget(names: Sequence[str], count: int, n: int, *, where: str = "") -> None:
     """The one warning that names the pairs (``count`` of ``n``; ``names``: the first few, as
     :func:`~amreval.scores.workers.pair_name` names them) whose alignment problem was over the memory
     budget and was aligned within it (over each node's best candidates, or without the LP bounds), their
-    scores not proven."""
+    scores not proven; ``where`` (``"in ..."``) says which of a score's alignments, where not its main one."""
     from amreval.match.problem import MEMORY_BUDGET
 
     listed = "; ".join(names) + ("; ..." if count > len(names) else "")
     were = "was" if count == 1 else "were"
+    place = f" {where}" if where else ""
     warn_caller(
-        f"{count} of {n} pairs {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB) "
-        f"and {were} aligned within it, scores not proven optimal ({listed}); "
+        f"{count} of {plural(n, 'pair')} {were} over the alignment's memory budget ({MEMORY_BUDGET / 1024**3:.1f} GiB)"
+        f"{place} and {were} aligned within it, scores not proven optimal ({listed}); "
         "pass strict=True (--strict) to stop at the first"
     )
 

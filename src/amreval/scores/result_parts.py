@@ -51,7 +51,7 @@ def part_counts(pairs: Sequence[Any], part: str = "overall") -> np.ndarray:
         for k, p in enumerate(pairs):
             coref = getattr(p, "coref", None)
             if coref is None:
-                raise InputError(f"item #{k} has no coreference counts: score DocSmatch with coref=True")
+                raise InputError(f"item #{k + 1} has no coreference counts: score DocSmatch with coref=True")
             if part == "coref":
                 rows.append(coref.total)
             elif part == "noncoref":
@@ -62,7 +62,7 @@ def part_counts(pairs: Sequence[Any], part: str = "overall") -> np.ndarray:
         for k, p in enumerate(pairs):
             fine = getattr(p, "fine_grained", None)
             if fine is None:
-                raise InputError(f"item #{k} has no fine-grained counts: score DocSmatch with fine_grained=True")
+                raise InputError(f"item #{k + 1} has no fine-grained counts: score DocSmatch with fine_grained=True")
             rows.append(tuple(fine[part]))
     else:
         known = ("overall", *COREF_PARTS, *MEASURES)

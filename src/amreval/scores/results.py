@@ -164,8 +164,13 @@ class SmatchResult(Result):
         n_optimal: how many pairs are proven optimal.
         ci: ``(low, high)`` bootstrap confidence interval of F1, when asked.
         config: what produced the result (:class:`Config`).
-        unreadable_predictions: positions of the predictions that could not
+        unreadable_predictions: indices of the predictions that could not
             be read and were scored as empty graphs (``strict=False``).
+
+    Every list of positions here (``unreadable_predictions``, :attr:`unproven`, :attr:`over_budget`)
+    holds Python indices, counted from 0 as ``pairs`` is: ``0`` is ``pairs[0]``. Messages and the
+    command line print positions counted from 1 (``prediction #1``, ``pair #1``, ``Pair 1``,
+    ``Not proven optimal ...: 1 of 3 (#1)``), so index ``k`` is printed as ``#k+1``.
 
     With the default (certified) search every pair is proven optimal unless
     a work limit of its search ran out (a count: the same on every machine), the
@@ -189,12 +194,12 @@ class SmatchResult(Result):
 
     @property
     def unproven(self) -> list[int]:
-        """Positions of the pairs whose score is not proven optimal."""
+        """Indices (from 0) of the pairs whose score is not proven optimal."""
         return [k for k, p in enumerate(self.pairs) if not p.optimal]
 
     @property
     def over_budget(self) -> list[int]:
-        """Positions of the pairs whose alignment problem was over the memory budget (aligned over each
+        """Indices (from 0) of the pairs whose alignment problem was over the memory budget (aligned over each
         node's best candidates, :attr:`PairScore.over_budget`)."""
         return [k for k, p in enumerate(self.pairs) if p.over_budget]
 

@@ -55,7 +55,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -66,12 +66,12 @@ from amreval.amr.graph import Graph
 from amreval.amr.read import GraphLike, as_graph
 from amreval.errors import InputError
 from amreval.match.alignment import align
-from amreval.match.approximate import build_within_budget
+from amreval.match.approximate import build_within_budget, identity_alignment
 from amreval.match.options import SearchOptions
 from amreval.match.problem import Alignment
 from amreval.match.triples import Triples, encode_pair, graph_triples
 from amreval.scores.checks import DEFAULT_RESAMPLES, interval_resamples
-from amreval.scores.harness import ReadGraph, pair_search, score_corpus, strict_option
+from amreval.scores.harness import pair_search, score_corpus, strict_option
 from amreval.scores.results import Config, PairScore, SmatchResult
 from amreval.scores.vectors import (
     PathLike,
@@ -93,6 +93,7 @@ __all__ = [
     "s2match",
     "s2match_pair",
     "align_s2match",
+    "graded_alignment",
     "check_settings",
     "S2Alignment",
     "DEFAULT_CUTOFF",
@@ -212,8 +213,7 @@ def align_s2match(
     a, b = graph_triples(prediction), graph_triples(gold)
     sim = similarity_matrix(a, b, vectors, cutoff, diffsense, cache)
     weights = _top_weights(a, b, sim) if top == "graded" else None
-    problem = build_within_budget(encode_pair(a, b), strict=search.strict, instance_weights=sim, b_weights=weights)
-    result = align(problem, search)
+    result = graded_alignment(a, b, sim, weights, search)
     score = PairScore(
         float(result.score),
         a.count,
@@ -225,6 +225,29 @@ def align_s2match(
         timed_out=result.timed_out,
     )
     return S2Alignment(score, result.mapping, a, b, sim, result)
+
+
+def graded_alignment(
+    a: Triples,
+    b: Triples,
+    similarity: np.ndarray,
+    b_weights: tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None,
+    search: SearchOptions,
+) -> Alignment:
+    """The alignment of two triple sets whose instance pairs earn ``similarity`` (and B's triples
+    ``b_weights``, none above 1). Two graphs the same up to variable names are aligned node for node, proven
+    without the search (:func:`~amreval.match.approximate.identity_alignment`, under the certified search:
+    equal concepts earn 1, the most any triple earns); otherwise the problem is built, or where it is over
+    the memory budget restricted to each node's best candidates
+    (:func:`~amreval.match.approximate.build_within_budget`; ``search.strict``: the error instead), and
+    aligned (:func:`~amreval.match.alignment.align`)."""
+    pair = encode_pair(a, b)
+    if search.solver == "exact":
+        same = identity_alignment(pair)
+        if same is not None:
+            return same
+    problem = build_within_budget(pair, strict=search.strict, instance_weights=similarity, b_weights=b_weights)
+    return align(problem, search)
 
 
 def _top_weights(a: Triples, b: Triples, sim: np.ndarray) -> tuple[None, np.ndarray, None]:
@@ -260,19 +283,24 @@ def _concepts(graph: Graph) -> set[str]:
     return {concept or "" for concept in graph.instances.values()}
 
 
-class _FileVectors:
-    """The vectors of a GloVe text file for the graphs scored.
+class _Vectors:
+    """The word vectors of one S²match run, for the graphs it scores.
 
-    ``read`` reads each graph (as :func:`~amreval.amr.read.as_graph`) and notes its concepts; the first pair
-    scored reads the file for the words of all the graphs read by then (all of them: every graph is read
-    before any pair is scored), and a pair with concepts not noted reads it again for those.
+    ``read`` reads each graph (as :func:`~amreval.amr.read.as_graph`) and notes its concepts. A table (given,
+    the default, or a name of :data:`~amreval.scores.vectors.NAMED`) is used as it is; a GloVe text file
+    (``path``) is read, when the first pair is scored, for the words of all the graphs read by then (all of
+    them: every graph is read before any pair is scored), and a pair with concepts not noted reads it again
+    for those. Sent to worker processes (pickled), it carries only the part of the table that the noted
+    concepts consult (:meth:`~amreval.scores.vectors.WordVectors.subset`): every lookup of those concepts
+    gives what the whole table gives, so the scores do not depend on the number of workers.
     """
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, vectors: WordVectors | PathLike | None) -> None:
+        self.path = vectors_file(vectors)
+        self.table: WordVectors | None = None if self.path is not None else resolve_vectors(vectors)
+        self.name = self.path if self.path is not None else self.table.name  # type: ignore[union-attr]
         self.concepts: set[str] = set()
         self.covered: set[str] = set()
-        self.table: WordVectors | None = None
 
     def read(self, item: GraphLike, what: str, index: int, *, errors: list[InputError] | None = None) -> Graph:
         graph = as_graph(item, what, index, errors=errors)
@@ -280,16 +308,28 @@ class _FileVectors:
         return graph
 
     def for_pair(self, pred: Graph, gold: Graph) -> WordVectors:
-        pair = _concepts(pred) | _concepts(gold)
-        if self.table is None or not pair <= self.covered:
-            self.concepts |= pair
+        if self.path is not None:
+            pair = _concepts(pred) | _concepts(gold)
+            if self.table is None or not pair <= self.covered:
+                self.concepts |= pair
+                self.table = resolve_vectors(self.path, words=lookup_words(self.concepts))
+                self.covered = set(self.concepts)
+        return self.table  # type: ignore[return-value]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a worker gets: the part of the table the concepts read so far consult (the file read for
+        them here, once, rather than in every worker)."""
+        if self.path is not None and (self.table is None or not self.concepts <= self.covered):
             self.table = resolve_vectors(self.path, words=lookup_words(self.concepts))
             self.covered = set(self.concepts)
-        return self.table
+        state = dict(self.__dict__)
+        state["table"] = self.table.subset(self.concepts)  # type: ignore[union-attr]
+        state["covered"] = set(self.concepts)
+        return state
 
 
-def _score_s2_file(
-    pred: Graph, gold: Graph, search: SearchOptions, *, source: _FileVectors, **settings: Any
+def _score_s2_vectors(
+    pred: Graph, gold: Graph, search: SearchOptions, *, source: _Vectors, **settings: Any
 ) -> PairScore:
     return _score_s2(pred, gold, search, vectors=source.for_pair(pred, gold), **settings)
 
@@ -306,7 +346,7 @@ def s2match_pair(
 ) -> PairScore:
     """S²match of one pair (``match`` is the graded match; the first pair of :func:`s2match`, its keywords as there)."""
     options = SearchOptions.from_keywords(**search)
-    pred, ref = as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0)
+    pred, ref = as_graph(prediction, "prediction", None), as_graph(gold, "reference", None)
     return align_s2match(
         pred,
         ref,
@@ -345,13 +385,15 @@ def s2match(
     confidence: float = 0.95,
     progress: bool | None = None,
     strict: bool = False,
+    num_workers: int = 1,
     bootstrap: int | None = None,
     **search: Unpack[SearchKeywords],
 ) -> SmatchResult:
     """Corpus S²match: graded matches summed over pairs, then P, R, F1.
 
-    Takes the arguments of :func:`amreval.scores.smatch.smatch` (``**search``, ``ci`` and ``n_resamples``
-    among them), and:
+    Takes the arguments of :func:`amreval.scores.smatch.smatch` (``**search``, ``ci``, ``n_resamples`` and
+    ``num_workers`` among them; the pairs scored in ``num_workers`` processes give the same result, each
+    process sent only the vectors that the graphs' concepts consult), and:
 
     Args:
         vectors: a :class:`~amreval.scores.vectors.WordVectors`, the path of a GloVe text file, a name of
@@ -370,25 +412,18 @@ def s2match(
     options = SearchOptions.from_keywords(**search)
     check_settings(cutoff, diffsense, top)
     settings: dict[str, Any] = {"cutoff": cutoff, "diffsense": diffsense, "cache": {}, "top": top}
-    path = vectors_file(vectors)
-    scorer: Callable[..., PairScore]
-    read: ReadGraph
-    if path is None:
-        vecs = resolve_vectors(vectors)
-        scorer, read, name = partial(_score_s2, vectors=vecs, **settings), as_graph, vecs.name
-    else:  # read for the words of the graphs (read first)
-        source = _FileVectors(path)
-        scorer, read, name = partial(_score_s2_file, source=source, **settings), source.read, path
+    source = _Vectors(vectors)  # the graphs are read by source.read, noting their concepts, before any pair is scored
     return score_corpus(
         predictions,
         references,
-        scorer,
-        s2match_config(options, cutoff, diffsense, name, strict, top),
+        partial(_score_s2_vectors, source=source, **settings),
+        s2match_config(options, cutoff, diffsense, source.name, strict, top),
         bootstrap=interval_resamples(ci, n_resamples, bootstrap),
         confidence=confidence,
         progress=progress,
         desc="s2match",
         unit="pair",
+        num_workers=num_workers,
         strict=strict,
-        read=read,
+        read=source.read,
     )

@@ -121,7 +121,10 @@ def smatch_pair(
     check_standardization(standardize)
     options = SearchOptions.from_keywords(**search)
     return score_smatch_pair(
-        as_graph(prediction, "prediction", 0), as_graph(gold, "reference", 0), pair_search(options, 0), standardize
+        as_graph(prediction, "prediction", None),
+        as_graph(gold, "reference", None),
+        pair_search(options, 0),
+        standardize,
     )
 
 

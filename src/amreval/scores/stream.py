@@ -57,6 +57,7 @@ from amreval.scores.harness import (
     warn_unreadable,
 )
 from amreval.scores.results import Config, PairScore, SmatchResult
+from amreval.scores.text import plural
 from amreval.scores.workers import score_named, start_workers
 
 __all__ = ["stream_score", "PairRecord", "CompactPairs", "CHUNK"]
@@ -179,7 +180,10 @@ def stream_score(
         if n == 0:
             raise AmrevalError(f"{path}: no graphs found; expected PENMAN {noun}")
     if n_pred != n_gold:
-        raise AmrevalError(f"{pred_path} has {n_pred} {noun} but {gold_path} has {n_gold}; they are paired by position")
+        raise AmrevalError(
+            f"{pred_path} has {plural(n_pred, noun.removesuffix('s'))} but {gold_path} has {n_gold}; "
+            "they are paired by position"
+        )
     if state.failed:
         warn_unreadable(state.failed, len(state.pairs), state.first_error, noun=noun)
     if state.over_budget:
@@ -234,7 +238,7 @@ class _State:
                 positions.append(index)
                 if len(names) < 10:
                     pred, gold = self.labels
-                    names.append(f"pair #{index} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})")
+                    names.append(f"pair #{index + 1} ({pred}, graph #{index + 1} against {gold}, graph #{index + 1})")
         if error is not None:
             self.failed.append(index)
             if self.first_error is None:

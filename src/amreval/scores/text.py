@@ -1,4 +1,5 @@
-"""Counts in words, for the messages and reports of the scores.
+"""Counts in words, for the messages and reports of the scores (:func:`amreval.errors.plural`, which the readers
+below the scores use too).
 
 A warning that says "1 sentences" reads as a bug in the scorer; every message
 that counts something takes its wording from here, so that they all agree.
@@ -10,9 +11,6 @@ Example:
 
 from __future__ import annotations
 
+from amreval.errors import plural
+
 __all__ = ["plural"]
-
-
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, with an ``s`` unless ``n`` is 1 (for words whose plural is regular)."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

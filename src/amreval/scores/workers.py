@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from amreval._progress import progress_bar
-from amreval.errors import OutOfMemory, TooLargeError
+from amreval.errors import OutOfMemory, TooLargeError, numbered
 
 T = TypeVar("T")
 
@@ -182,17 +182,18 @@ class _OnePair:
 
 
 def pair_name(index: int, row: Sequence[Any]) -> str:
-    """The pair at ``index`` as messages name it: ``pair #index``, and where its first two items are graphs
-    read from somewhere, where they came from.
+    """The pair at the 0-based ``index`` as messages name it: ``pair #N`` counted from 1 (the first pair is
+    ``pair #1``), and where its first two items are graphs read from somewhere, where they came from.
 
     Example:
         >>> from amreval.amr.read import as_graph
         >>> pair_name(3, (as_graph("(a / b)", "prediction", 3), as_graph("(c / d)", "reference", 3)))
-        'pair #3 (prediction #3, graph #1, line 1 against reference #3, graph #1, line 1)'
+        'pair #4 (prediction #4, graph #1, line 1 against reference #4, graph #1, line 1)'
         >>> pair_name(0, ("x", "y"))
-        'pair #0'
+        'pair #1'
     """
+    name = numbered("pair", index)
     origins = [getattr(x, "origin", None) for x in row[:2]]
     if len(origins) == 2 and all(isinstance(o, str) for o in origins):
-        return f"pair #{index} ({origins[0]} against {origins[1]})"
-    return f"pair #{index}"
+        return f"{name} ({origins[0]} against {origins[1]})"
+    return name
