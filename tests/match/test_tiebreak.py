@@ -84,10 +84,10 @@ def _stop_after_the_climb(real):
     """``_search`` cut short after its first climb on the graded problem (the Lagrangian step's searches, whose
     weights are whole numbers, run whole)."""
 
-    def search(problem, init, options, enough=None):
+    def search(problem, init, options, clock, enough=None):
         if problem.integral:
-            return real(problem, init, options, enough)
-        return real(problem, init, options, lambda result: True)
+            return real(problem, init, options, clock, enough)
+        return real(problem, init, options, clock, lambda result: True)
 
     return search
 
