@@ -19,7 +19,7 @@ from amreval.match.certify.coupling import couple
 from amreval.match.certify.fixing import fixed_milp, fixed_search, pairs_left
 from amreval.match.certify.pricing import PricedLP, priced_lp
 from amreval.match.certify.proof import proves_each
-from amreval.match.problem import Alignment, build_problem, nodes_to_pairs
+from amreval.match.problem import Alignment, build_problem, nodes_to_pairs, pairs_to_nodes
 from amreval.match.triples import encode_pair, graph_triples
 from amreval.scores.docsmatch import sentence_constraint
 
@@ -159,8 +159,11 @@ def test_the_integer_program_over_the_pairs_left_by_hand():
     problem = _document()
     solved = []
 
+    starts = []
+
     def counted(sub, **kwargs):
         solved.append(sub.n_pairs)
+        starts.append(sub.value(pairs_to_nodes(sub, kwargs["start"])))
         return solve_milp(sub, **kwargs)
 
     # e unmapped: 6 matches (d->d, g->g, s->s and their two edges, no boy)
@@ -170,6 +173,8 @@ def test_the_integer_program_over_the_pairs_left_by_hand():
     lp = PricedLP(9.5, None, 1, 5, 0, np.array([0.0, 0.0, 0.0, 3.0, 0.0]))
     found = fixed_milp(problem, start, lp, time_limit=30, solve=counted)
     assert solved == [4]
+    # the mapping known is handed on as the integer program's start, over the pairs left: worth its 6 there
+    assert starts == [6.0]
     assert (found.mapping.tolist(), found.score, found.bound, found.optimal, found.method) == (
         [0, 1, 2, 3], 8.0, 8.0, True, "milp",
     )  # fmt: skip

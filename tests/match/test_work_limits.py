@@ -20,7 +20,7 @@ from amreval.match.certify import pricing as pricing_module
 from amreval.match.certify.bounds import MILP_MAX_NODES, LPSolution, solve_lp, solve_milp
 from amreval.match.certify.pricing import priced_lp
 from amreval.match.options import DEFAULT_WORK_LIMIT, SearchOptions
-from amreval.match.problem import Alignment
+from amreval.match.problem import Alignment, nodes_to_pairs
 from amreval.scores import docsmatch as docsmatch_module
 from amreval.scores.docsmatch import score_docsmatch_pair
 
@@ -129,6 +129,15 @@ def test_the_integer_program_stops_at_its_node_limit():
     # no node at all: HiGHS stops before its root, the simple bound, by the count
     none = solve_milp(problem, nodes=0)
     assert (none.optimal, none.score, none.bound, none.timed_out) == (False, 0.0, problem.bound, False)
+    # a mapping known is HiGHS's start: kept where it stops before its root, and the same optimum proven
+    start = nodes_to_pairs(problem, solved.mapping)
+    kept = solve_milp(problem, nodes=0, start=start)
+    assert (kept.optimal, kept.score, kept.bound, kept.mapping.tolist()) == (
+        False, 7.0, 12.0, solved.mapping.tolist(),
+    )  # fmt: skip
+    assert (solved.score, solved.bound, problem.bound) == (7.0, 7.0, 12.0)
+    again = solve_milp(problem, start=start)
+    assert (again.optimal, again.score, again.bound) == (True, 7.0, 7.0)
 
 
 def test_a_small_work_limit_leaves_the_same_unproven_result_on_any_machine(monkeypatch):

@@ -307,7 +307,7 @@ def _integer_program(problem: Problem, result: Alignment, priced: pricing.Priced
     if priced is not None:
         exact = fixed_milp(problem, result, priced, time_limit=clock.left(), solve=solve_milp)
     else:
-        exact = solve_milp(problem, time_limit=clock.left())
+        exact = solve_milp(problem, time_limit=clock.left(), start=nodes_to_pairs(problem, result.mapping))
     clock.ran_out |= exact.timed_out
     best = exact if exact.score > result.score + _TOL else result
     bound = min(exact.bound, result.bound)

@@ -133,6 +133,15 @@ def _branch(
     return proven, min(bound, max(bounds))
 
 
+def _left_part(problem: Problem, mapping: np.ndarray, left: np.ndarray) -> np.ndarray:
+    """``mapping`` with the nodes whose pair is not ``left`` unmapped (a mapping of the problem over the pairs
+    left: node numbers are the same)."""
+    start = mapping.copy()
+    pairs = nodes_to_pairs(problem, start)
+    start[(pairs < 0) | ~left[np.maximum(pairs, 0)]] = -1
+    return start
+
+
 def fixed_search(
     problem: Problem,
     result: Alignment,
@@ -170,9 +179,7 @@ def fixed_search(
         out = _best_left_out(lp, left, tree.score)
         sub, _, _ = problem.restrict(left)
         # the mapping's pairs that are left, as the start there (node numbers are the same)
-        start = tree.mapping.copy()
-        pairs = nodes_to_pairs(problem, start)
-        start[(pairs < 0) | ~left[np.maximum(pairs, 0)]] = -1
+        start = _left_part(problem, tree.mapping, left)
         before = tree.score
         found = couple(sub, start, rounds=rounds, subtrees=subtrees, capped=True)
         tree.keep(found, branching=False)
@@ -210,14 +217,15 @@ def fixed_milp(
         ``timed_out`` where the time limit (the safety net) stopped it.
     """
     if lp.slack is None:
-        return solve(problem, time_limit=time_limit)
+        return solve(problem, time_limit=time_limit, start=nodes_to_pairs(problem, result.mapping))
     left = pairs_left(problem, lp, result.score)
     if not left.any():
         return Alignment(result.mapping, result.score, result.score, True, result.method, result.climbs)
     if left.all():
-        return solve(problem, time_limit=time_limit)
+        return solve(problem, time_limit=time_limit, start=nodes_to_pairs(problem, result.mapping))
     sub, _, _ = problem.restrict(left)
-    found = solve(sub, time_limit=time_limit)
+    # the mapping's pairs that are left, as the start there (node numbers are the same)
+    found = solve(sub, time_limit=time_limit, start=nodes_to_pairs(sub, _left_part(problem, result.mapping, left)))
     # the mapping uses the pairs left only, and the terms between them are all there: the same value
     score = problem.value(found.mapping)
     better = score > result.score + _TOL
