@@ -248,9 +248,7 @@ def _floats(text: str) -> list[float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument(
-        "--limits", type=_floats, default=[600.0], help="time limits in s (default: the search's own, 600)"
-    )
+    ap.add_argument("--limits", type=_floats, default=[600.0], help="time limits in s (default: the search's own, 600)")
     ap.add_argument("--runs", type=int, default=3, help="runs per timing, the best is kept (default 3)")
     ap.add_argument("--no-hard", action="store_true", help="skip the hard pairs")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")

@@ -216,9 +216,7 @@ def test_pairs_not_proven_in_time_are_listed_with_their_gap(monkeypatch, tmp_pat
     monkeypatch.setattr(
         alignment,
         "solve_milp",
-        lambda problem, **limits: alignment.Alignment(
-            np.full(problem.n_a, -1), 0.0, problem.bound, False, "milp"
-        ),
+        lambda problem, **limits: alignment.Alignment(np.full(problem.n_a, -1), 0.0, problem.bound, False, "milp"),
     )
     pred, gold = "(a / x :r (b / y) :s (c / z))", "(p / x :s (q / y) :r (t / z))"
     r = smatch([pred, "(a / b)"], [gold, "(x / b)"])
