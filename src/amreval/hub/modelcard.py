@@ -71,6 +71,7 @@ Example:
     ---
     # my-parser
     <BLANKLINE>
+    >>> import shutil; shutil.rmtree(path.parent)
 """
 
 from __future__ import annotations
@@ -429,6 +430,7 @@ def write_model_card(
         >>> card = ModelCard.load(folder / "README.md")
         >>> card.data.license, [(e.metric_name, e.metric_value) for e in card.data.eval_results][-1]
         ('apache-2.0', ('DocSmatch coref F1', 1.0))
+        >>> import shutil; shutil.rmtree(folder)
     """
     hub = _hub()
     path = Path(path)

@@ -28,6 +28,7 @@ Example:
     >>> r = stream_score(folder / "p.amr", folder / "g.amr", score_smatch_pair, Config("smatch"))
     >>> r.match, r.test, r.gold, [p.match for p in r.pairs]
     (5, 6, 6, [3, 2])
+    >>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations
