@@ -110,7 +110,8 @@ Returns:
     coref_precision, coref_recall, coref_f1: the coreference sub-score (when `coref`), and
         coref_named_entity_*, coref_bridging_*, coref_other_*, noncoref_* likewise; each with its
         counts (`_match`, `_test`, `_gold`); None (`zero_division`) where there is nothing to score
-        (no predicted items: precision; no gold items: recall; neither: F1).
+        (no predicted items: precision; no gold items: recall; neither: F1); coref_n_unproven: documents
+        whose main count is proven but whose coreference tie-break is not (their coref counts a lower bound).
     unlabeled_*, no_wsd_*, concepts_*, named_ent_*, negations_*, wikification_*,
         reentrancies_*, srl_*: fine-grained scores (when `fine_grained`), and fine_grained_n_over_budget
         (documents one of whose measures' re-alignments was over the memory budget, aligned within it).

@@ -219,3 +219,44 @@ def test_nodes_in_no_sentence_beside_a_coreference_node():
     # test: 6 instances, TOP, 6 relations = 13; gold: 6 + 1 + 5 = 12; matched: d a b s x, TOP, :snt1, :snt2,
     # :mod x, and one :ARG0 (b goes to b or to c, not both) = 10
     assert (r["match"], r["test"], r["gold"]) == (10, 13, 12)
+
+
+def test_a_tie_break_not_proven_over_a_proven_main_count_is_counted_and_named(monkeypatch, tmp_path, capsys):
+    """Where a work limit stops the coreference tie-break after the main count is proven, the pair stays proven
+    (its main count is), and the documents whose coref counts are only a lower bound are counted
+    (``coref_n_unproven``) and named in one warning, in the API, the stream and the command line."""
+    import json
+    import warnings
+    from dataclasses import replace
+    from pathlib import Path
+
+    from amreval.cli import main
+    from amreval.scores import docsmatch as docsmatch_module
+
+    real = docsmatch_module.tie_break
+
+    def stopped(problem, eps, bonus_bound, search):  # the graded optimum found, its proof cut short
+        found = real(problem, eps, bonus_bound, search)
+        return replace(found, optimal=False, bound=found.score + eps / 2)
+
+    monkeypatch.setattr(docsmatch_module, "tie_break", stopped)
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # the checkout: its examples
+    pred, gold = "examples/pred.docamr.amr", "examples/gold.docamr.amr"
+    with pytest.warns(UserWarning, match=r"the coreference tie-break of 1 of 1 document pair was not proven \(pair #1"):
+        r = docsmatch(read_graphs(pred), read_graphs(gold), coref=True)
+    d = r.as_dict()
+    # the same numbers as proven (30 matches; coref 3 of 3 and 6), the main count still proven
+    assert (d["match"], d["n_optimal"], d["coref_match"], d["coref_test"], d["coref_gold"]) == (30, 1, 3, 3, 6)
+    assert (r.coref_unproven, d["coref_n_unproven"]) == ([0], 1)
+    assert docsmatch(read_graphs(pred), read_graphs(gold), coref=False).as_dict().get("coref_n_unproven") is None
+    assert main(["docsmatch", "-f", pred, gold, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["coref_n_unproven"] == 1 and json.loads(out)["n_optimal"] == 1
+    assert "the coreference tie-break of 1 of 1 document pair was not proven (pair #1 (examples/pred.docamr.amr" in err
+    # the hill climbing certifies no tie-break: its documents are counted (as its unproven pairs are), not warned about
+    monkeypatch.setattr(docsmatch_module, "tie_break", real)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        climbed = docsmatch(read_graphs(pred), read_graphs(gold), coref=True, solver="hillclimb")
+    counted = climbed.as_dict()
+    assert (climbed.coref_unproven, counted["coref_n_unproven"], counted["coref_match"]) == ([0], 1, 3)

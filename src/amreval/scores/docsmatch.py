@@ -41,9 +41,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from amreval._warn import warn_caller
 from amreval.amr.graph import Graph
 from amreval.docamr.document import document_graph, sentence_membership
-from amreval.errors import UsageError
+from amreval.errors import UsageError, plural
 from amreval.match.alignment import align, align_triples, lp_within_budget
 from amreval.match.approximate import build_within_budget, identity_alignment
 from amreval.match.certify.proof import whole_bound
@@ -122,12 +123,16 @@ class DocPairScore(PairScore):
         fine_grained_over_budget: one of the fine-grained measures' re-alignments was over the memory
             budget and was aligned within it (:mod:`amreval.match.approximate`): its match is a lower bound.
         aspects: SMATCH++'s aspect counts of the documents (when asked).
+        coref_unproven: with the coref sub-score, the main count is proven optimal but the tie-break is not
+            (a work limit ran out): the coref counts are those of the main-optimal mapping with the most coref
+            matches found, a lower bound on the most there are.
     """
 
     coref: CorefCounts | None = None
     fine_grained: dict[str, list[int]] | None = None
     aspects: AspectPair | None = None
     fine_grained_over_budget: bool = field(default=False, repr=False)
+    coref_unproven: bool = field(default=False, repr=False)
 
 
 @dataclass
@@ -142,6 +147,9 @@ class DocsmatchResult(SmatchResult):
     #: with the fine-grained scores, the documents one of whose measures' re-alignments was over the memory
     #: budget (aligned within it: :attr:`DocPairScore.fine_grained_over_budget`)
     fine_grained_over_budget: list[int] = field(default_factory=list)
+    #: with the coref sub-score, the documents whose main count is proven optimal but whose tie-break is not
+    #: (:attr:`DocPairScore.coref_unproven`: their coref counts are a lower bound)
+    coref_unproven: list[int] = field(default_factory=list)
 
     @property
     def coref_precision(self) -> float | None:
@@ -166,7 +174,8 @@ class DocsmatchResult(SmatchResult):
         where there is nothing to score) and the counts ``_match``, ``_test``, ``_gold``; with the aspects,
         ``aspect_n_unproven``, the documents with an aspect alignment not proven optimal, and
         ``aspect_n_over_budget``, those with one over the memory budget (aligned within it); with the
-        fine-grained scores, ``fine_grained_n_over_budget`` (:attr:`fine_grained_over_budget`)."""
+        fine-grained scores, ``fine_grained_n_over_budget`` (:attr:`fine_grained_over_budget`); with the coref
+        sub-score, ``coref_n_unproven`` (:attr:`coref_unproven`)."""
         rows: list[tuple[str, tuple[float, int, int]]] = []
         if self.coref is not None:
             rows.append(("coref", self.coref.total))
@@ -182,6 +191,8 @@ class DocsmatchResult(SmatchResult):
             p, r, f = prf_or_none(*counts)
             out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = p, r, f
             out[f"{name}_match"], out[f"{name}_test"], out[f"{name}_gold"] = counts
+        if self.coref is not None:
+            out["coref_n_unproven"] = len(self.coref_unproven)
         if self.fine_grained is not None:
             out["fine_grained_n_over_budget"] = len(self.fine_grained_over_budget)
         if self.aspects is not None:
@@ -349,6 +360,8 @@ def score_docsmatch_pair(
             timed_out=result.timed_out,
             coref=count_coref(a, b, items_a, items_b, diff),
         )
+        # the main count proven (the graded bound's whole part reached) but not the most coref matches
+        score.coref_unproven = bool(score.optimal and not result.optimal)
     else:
         result = align_triples(a, b, search, allowed=allowed)
         score = DocPairScore(
@@ -466,6 +479,8 @@ def docsmatch(
     pairs: list[DocPairScore] = base.pairs  # type: ignore[assignment]
     if coref:
         result.coref = sum((p.coref for p in pairs if p.coref is not None), CorefCounts())
+        result.coref_unproven = [k for k, p in enumerate(pairs) if p.coref_unproven]
+        _warn_coref(result, [pair_name(k, (preds[k], refs[k])) for k in result.coref_unproven[:10]], options)
     if fine_grained:
         result.fine_grained = {
             m: [sum(p.fine_grained[m][k] for p in pairs if p.fine_grained) for k in range(3)] for m in MEASURES
@@ -548,10 +563,12 @@ def stream_docsmatch(
     coref = coref_setting(coref, standardize)
     fine_grained = bool(check_bool("fine_grained", fine_grained))
     strict = bool(check_bool("strict", strict))
-    config = _config(coref, fine_grained, standardize, strict, SearchOptions.from_keywords(**search))
+    options = SearchOptions.from_keywords(**search)
+    config = _config(coref, fine_grained, standardize, strict, options)
     total = CorefCounts()
     fine = {m: [0, 0, 0] for m in MEASURES}
     fine_over: list[int] = []
+    coref_unproven: list[int] = []
 
     def summed(record: PairRecord) -> None:
         nonlocal total
@@ -563,6 +580,8 @@ def stream_docsmatch(
                 fine[m] = [x + y for x, y in zip(fine[m], counts)]
             if s.fine_grained_over_budget:
                 fine_over.append(record[0])
+            if s.coref_unproven:
+                coref_unproven.append(record[0])
         if on_pair is not None:
             on_pair(record)
 
@@ -585,11 +604,31 @@ def stream_docsmatch(
     result.coref = total if coref else None
     result.fine_grained = fine if fine_grained else None
     result.fine_grained_over_budget = fine_over
+    result.coref_unproven = coref_unproven
     pred, gold = os.fspath(predictions), os.fspath(references)
-    _warn_fine_grained(
-        result, [f"pair #{k + 1} ({pred}, graph #{k + 1} against {gold}, graph #{k + 1})" for k in fine_over[:10]]
-    )
+
+    def names(positions: list[int]) -> list[str]:
+        return [f"pair #{k + 1} ({pred}, graph #{k + 1} against {gold}, graph #{k + 1})" for k in positions[:10]]
+
+    _warn_fine_grained(result, names(fine_over))
+    _warn_coref(result, names(coref_unproven), options)
     return result
+
+
+def _warn_coref(result: DocsmatchResult, names: list[str], search: SearchOptions) -> None:
+    """The one warning naming the documents (``names``: the first few) whose main count is proven optimal but
+    whose coreference tie-break is not; nothing where there is none, or where the search is the hill climbing
+    (which certifies nothing beyond a climb reaching the simple bound: such documents are counted, as its
+    unproven pairs are, not warned about)."""
+    if result.coref_unproven and search.solver != "hillclimb":
+        count, n = len(result.coref_unproven), len(result.pairs)
+        listed = "; ".join(names) + ("; ..." if count > len(names) else "")
+        warn_caller(
+            f"the coreference tie-break of {count} of {plural(n, 'document pair')} was not proven ({listed}): "
+            "their main counts are proven optimal, their coref counts are those of the mapping with the most "
+            "coref matches found among those that reach it, a lower bound (a work limit ran out; raise "
+            "work_limit, --work-limit)"
+        )
 
 
 def _warn_fine_grained(result: DocsmatchResult, names: list[str]) -> None:

@@ -255,8 +255,8 @@ def warn_timed_out(names: Sequence[str], count: int, n: int, seconds: float) -> 
     listed = "; ".join(names) + ("; ..." if count > len(names) else "")
     were = "was" if count == 1 else "were"
     warn_caller(
-        f"the search of {count} of {n} pairs {were} stopped by the time limit of {seconds:g} s, the safety net, "
-        f"not by its work limits ({listed}): where it stopped depends on the machine's speed and load, so "
+        f"the search of {count} of {plural(n, 'pair')} {were} stopped by the time limit of {seconds:g} s, the "
+        f"safety net, not by its work limits ({listed}): where it stopped depends on the machine's speed and load, so "
         "these pairs' numbers may differ on another run; raise time_limit (--time-limit) for results decided "
         "by counts alone"
     )
