@@ -245,3 +245,38 @@ def test_the_tie_break_on_the_benchmarks_chain_builders_documents_is_the_integer
                 assert optimum.optimal and main_optimum.optimal, where
                 assert found.score == pytest.approx(optimum.score, abs=1e-9), where
                 assert main.value(found.mapping) == main_optimum.score, where
+
+
+def test_the_tie_break_runs_under_one_safety_net(monkeypatch):
+    """The tie-break's steps (the main problem's, the Lagrangian step's, the graded ones, the integer programs)
+    share one clock, the safety net: on a machine where every reading of the clock comes 30 s after the last,
+    the same results as with no clock at all; where the 600 s are gone at the first reading, what the clock
+    cut short is marked ``timed_out``."""
+    from types import SimpleNamespace
+
+    from amreval.match.certify import pricing as pricing_module
+
+    # the coupled and fixed searches find nothing: the LPs, the restarts and the integer programs decide
+    for module in (alignment_module, tiebreak_module):
+        monkeypatch.setattr(module, "coupled_search", lambda problem, result, **kwargs: result)
+        monkeypatch.setattr(module, "fixed_search", lambda problem, result, lp, **kwargs: result)
+    documents = [coref_document(random.Random(seed)) for seed in range(30)]
+
+    def run(step: float | None) -> list[Alignment]:
+        if step is not None:
+            now = [0.0]
+
+            def reading() -> float:
+                now[0] += step
+                return now[0]
+
+            for module in (alignment_module, pricing_module):
+                monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=reading))
+        return [tie_break(p, eps, n, SearchOptions(restarts=2)) for p, eps, n in documents]
+
+    endless, slow, stopped = run(None), run(30.0), run(1000.0)
+    key = [(r.mapping.tolist(), r.score, r.bound, r.optimal, r.timed_out) for r in endless]
+    assert key == [(r.mapping.tolist(), r.score, r.bound, r.optimal, r.timed_out) for r in slow]
+    assert all(r.optimal and not r.timed_out for r in endless)
+    unproven = [r for r in stopped if not r.optimal]
+    assert unproven and all(r.timed_out for r in unproven)

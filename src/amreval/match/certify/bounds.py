@@ -262,11 +262,11 @@ def solve_milp(
 
     ``start``, a mapping already known (a pair index per A node, -1 for none), is handed to HiGHS as its first
     solution (its pairs at one; HiGHS completes the terms), and HiGHS then runs without its presolve. With
-    the best score known from the start, HiGHS's root node fixes and cuts against it at once: on the
+    the best score known from the start, HiGHS's root node fixes and cuts against it at once. On the
     integer programs the parser documents of ``benchmarks/bench_docparse.py`` reach (15,000-26,000 pairs
-    left by the reduced costs), one took 1.3 s instead of 9.1 s, another 9.0 s instead of 17.4 s, with
-    the same optimum and a root node each (a presolved model loses most of that: 8.2 s and 5.9 s
-    with and without a start on a third).
+    left by the reduced costs) they took 1.3 s instead of 9.1 s, 2.4 s instead of 5.9 s and 9.0 s instead
+    of 17.4 s, with the same optima, each proven at its root node. The presolve is off because it loses the
+    gain: with the start and the presolve, the second took 8.2 s.
 
     Returns:
         An :class:`Alignment` with ``optimal`` True when its score reaches
