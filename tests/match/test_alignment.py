@@ -187,3 +187,37 @@ def test_the_value_of_a_mapping_adds_the_unary_weights_in_node_order_and_checks_
         problem.value(np.array([0, 1, -1]))
     with pytest.raises(InputError, match="not one-to-one"):
         problem.value(np.array([1, 1]))
+
+
+def test_the_lp_rounding_is_climbed_before_it_is_scored(monkeypatch):
+    """The LP's rounding is often a few moves from a better mapping (on a 400-sentence parsed document,
+    7,609 matches where the climb from it finds 7,630 at once): the search scores the climb from it."""
+    from amreval.match import alignment as alignment_module
+    from amreval.match.certify.bounds import LPSolution
+
+    a = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
+    p = problem_of(a, a)
+    # the identity: 3 instances, TOP, 3 edges = 7; the LP's rounding keeps w -> w alone (2: its instance
+    # and TOP), the climb from it puts b -> b and g -> g back; the LP's bound, 7, proves it
+    w = int(np.flatnonzero((p.pair_src == 0) & (p.pair_tgt == 0))[0])
+    rounding = np.full(p.n_a, -1, dtype=np.int64)
+    rounding[0] = w
+    first = iter([True])
+
+    def climb(problem, **kwargs):
+        if next(first, False):  # the search's own first climb: nothing found
+            empty = np.full(problem.n_a, -1, dtype=np.int64)
+            return alignment_module.Alignment(empty, 0.0, problem.bound, False, "hillclimb", 1)
+        return hill_climb(problem, **kwargs)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the LP's bound proves the climb from its rounding")
+
+    monkeypatch.setattr(alignment_module, "hill_climb", climb)
+    monkeypatch.setattr(alignment_module, "_exact_search", lambda problem, result: result)
+    monkeypatch.setattr(alignment_module, "assignment_bound", lambda problem: 100.0)
+    monkeypatch.setattr(alignment_module, "solve_lp", lambda problem, **kwargs: LPSolution(7.0, rounding, 5, False))
+    monkeypatch.setattr(alignment_module, "solve_milp", refuse)
+    found = align(p, SearchOptions("exact", restarts=0))
+    assert (found.score, found.bound, found.optimal, found.method) == (7.0, 7.0, True, "lp")
+    assert found.mapping.tolist() == [0, 1, 2]

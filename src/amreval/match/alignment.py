@@ -265,8 +265,9 @@ def _bounded(problem: Problem, result: Alignment, bound: float) -> Alignment:
 def _lp(
     problem: Problem, result: Alignment, clock: Clock, work_limit: int
 ) -> tuple[Alignment, pricing.PricedLP | None]:
-    """The LP relaxation within ``work_limit`` simplex iterations: its bound, and its solution rounded, a mapping
-    that may beat ``result``'s. On problems over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it
+    """The LP relaxation within ``work_limit`` simplex iterations: its bound, and its solution rounded and the
+    climb from that rounding (a fractional solution's rounding is often a few moves from a better mapping),
+    mappings that may beat ``result``'s. On problems over :data:`PRICED_LP_MIN_PAIRS` pairs and on every document it
     comes by pricing, whose reduced costs the steps after it use (returned with it; None otherwise)."""
     priced = None
     if problem.n_pairs > PRICED_LP_MIN_PAIRS or problem.groups is not None:
@@ -277,7 +278,9 @@ def _lp(
         bound, lp_pairs, _, stopped = solve_lp(problem, time_limit=clock.left(), work_limit=work_limit)
     clock.ran_out |= stopped
     if lp_pairs is not None:
-        result = _better(problem, result, pairs_to_nodes(problem, lp_pairs), "lp")
+        rounded = pairs_to_nodes(problem, lp_pairs)
+        result = _better(problem, result, rounded, "lp")
+        result = _better(problem, result, hill_climb(problem, restarts=0, init=rounded).mapping, "lp")
     return _bounded(problem, result, bound), priced
 
 
@@ -339,8 +342,8 @@ def align(problem: Problem, search: SearchOptions = SearchOptions(), *, init: np
        ``over_budget``, or with ``search.strict`` raises :class:`~amreval.errors.TooLargeError`)
        the LP relaxation (:func:`~amreval.match.certify.bounds.lp_relaxation`, or on problems over
        :data:`PRICED_LP_MIN_PAIRS` pairs and on every document
-       :func:`amreval.match.certify.pricing.priced_lp`), whose rounded solution replaces the mapping where
-       it scores higher;
+       :func:`amreval.match.certify.pricing.priced_lp`), whose rounded solution, and the climb from it,
+       replace the mapping where they score higher;
     5. on a document, the fixed search: the coupled search again over the pairs the LP's reduced costs
        leave (:func:`amreval.match.certify.fixing.fixed_search`);
     6. the random restarts;
