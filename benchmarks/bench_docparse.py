@@ -47,7 +47,8 @@ the same sentences (best of ``--runs``), with the certified search's steps
 counted by wrapping the functions ``amreval.match.alignment.align`` calls
 (``hill_climb``, ``branch_and_bound``, ``coupled_search``, ``assignment_bound``,
 ``solve_lp``, ``pricing.priced_lp``, ``fixing.fixed_search``, ``solve_milp``; no library code is
-changed). A document is proven by the last step that ran: the first climb
+changed). A document is proven by the last step that ran (a climb after the first is part of the step
+that started it: the LP's rounding is climbed in the LP step): the first climb
 reaching the simple bound (``climb``), the ``exact search`` (branch and bound of a problem without
 sentence groups), the ``coupling`` (block by block, the blocks made to agree; its first round is a
 block-by-block bound), the ``assignment`` bound, the ``LP``,
@@ -364,7 +365,9 @@ def install_counters() -> list[dict]:
 
 
 def proven_by(steps: list[str], optimal: bool) -> str:
-    """The step that proved a problem: the last one that ran (see the module docs)."""
+    """The step that proved a problem: the last one that ran, the climbs after the first aside (the climb from
+    the LP's rounding is the LP step's; see the module docs)."""
+    steps = [s for k, s in enumerate(steps) if k == 0 or s != "climb"]
     last = steps[-1] if steps else "climb"
     if last == "restarts":
         last = "LP+restarts"
