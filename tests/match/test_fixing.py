@@ -125,8 +125,9 @@ def test_align_proves_random_documents_by_fixing_without_the_integer_program(mon
         found = align(problem, alignment_module.SearchOptions(restarts=0))
         assert found.optimal and found.score == pytest.approx(optimum, abs=1e-9)
         fixed += found.method == "fixing"
-    # none of the 90 goes on to the integer program; on 6 the fixed search finds a better mapping
-    assert (len(calls), fixed) == (0, 6)
+    # none of the 90 goes on to the integer program; on 4 the fixed search finds a better mapping (on 2
+    # more, the climb from the LP's rounding finds it first: 26 proven at the LP, 24 without that climb)
+    assert (len(calls), fixed) == (0, 4)
 
 
 def test_branching_on_a_disputed_pair_proves_what_the_coupled_search_leaves():
@@ -249,5 +250,6 @@ def test_align_solves_the_integer_program_over_the_pairs_left(monkeypatch):
         assert len(sizes) <= 1
         reached += len(sizes)
         fewer += bool(sizes) and sizes[0] < problem.n_pairs
-    # 8 of the 90 reach the integer program; on 6 of them the reduced costs leave out some pairs
-    assert (reached, fewer) == (8, 6)
+    # 6 of the 90 reach the integer program (8 without the climb from the LP's rounding, which proves 2 of
+    # them at the LP); on 4 of them the reduced costs leave out some pairs
+    assert (reached, fewer) == (6, 4)
