@@ -154,6 +154,15 @@ def _indicator(nodes: np.ndarray, ids: np.ndarray, n_rows: int, n_cols: int):  #
     return m
 
 
+def _group_indicators(allowed: Candidates, n_a: int, n_b: int):  # type: ignore[no-untyped-def]
+    """The nodes' groups as 0/1 sparse matrices, A's (node x group) and B's transposed (group x node): their
+    product's entry (i, j) is nonzero where ``i`` and ``j`` share a group (a pair ``allowed`` keeps)."""
+    n_groups = int(max(allowed.a_ids.max(initial=-1), allowed.b_ids.max(initial=-1))) + 1
+    own_a = np.repeat(np.arange(n_a), np.diff(allowed.a_ptr))
+    own_b = np.repeat(np.arange(n_b), np.diff(allowed.b_ptr))
+    return _indicator(own_a, allowed.a_ids, n_a, n_groups), _indicator(own_b, allowed.b_ids, n_b, n_groups).T
+
+
 def _ranked_candidates(
     pair: EncodedPair, allowed: Candidates | None, instance_weights: np.ndarray | None, k: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -169,12 +178,7 @@ def _ranked_candidates(
     if instance_weights is not None:  # the table stands for the concepts: drop the concept features
         na, fa, nb, fb = na[n_a:], fa[n_a:], nb[n_b:], fb[n_b:]
     feat_a, feat_b_t = _indicator(na, fa, n_a, n_features), _indicator(nb, fb, n_b, n_features).T.tocsr()
-    groups = None
-    if allowed is not None:
-        n_groups = int(max(allowed.a_ids.max(initial=-1), allowed.b_ids.max(initial=-1))) + 1
-        own_a = np.repeat(np.arange(n_a), np.diff(allowed.a_ptr))
-        own_b = np.repeat(np.arange(n_b), np.diff(allowed.b_ptr))
-        groups = (_indicator(own_a, allowed.a_ids, n_a, n_groups), _indicator(own_b, allowed.b_ids, n_b, n_groups).T)
+    groups = None if allowed is None else _group_indicators(allowed, n_a, n_b)
     position_b = np.arange(n_b) / max(n_b - 1, 1)
     src: list[np.ndarray] = []
     tgt: list[np.ndarray] = []
@@ -315,12 +319,7 @@ def node_bound(
         if best_b.shape[0] * n_b <= _CHUNK_CELLS:  # few roles: B's side dense, each product a dense one
             best_b, sum_b = best_b.toarray(), sum_b.toarray()
         ends.append((count_a, best_b, has_a, sum_b))
-    groups = None
-    if allowed is not None:
-        n_groups = int(max(allowed.a_ids.max(initial=-1), allowed.b_ids.max(initial=-1))) + 1
-        own_a = np.repeat(np.arange(n_a), np.diff(allowed.a_ptr))
-        own_b = np.repeat(np.arange(n_b), np.diff(allowed.b_ptr))
-        groups = (_indicator(own_a, allowed.a_ids, n_a, n_groups), _indicator(own_b, allowed.b_ids, n_b, n_groups).T)
+    groups = None if allowed is None else _group_indicators(allowed, n_a, n_b)
     rows_total, col_best = 0.0, np.zeros(n_b)
     ptr, cols, values, n_pairs, assign = [np.zeros(1, dtype=np.int64)], [], [], 0, True
     step = max(1, _CHUNK_CELLS // n_b)
