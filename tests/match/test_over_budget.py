@@ -61,19 +61,28 @@ def terms_of(p):
     return sorted(zip(p.term_ta.tolist(), p.term_tb.tolist(), ends, other, p.term_w.tolist()))
 
 
+def random_case(rng, *, attribute_weights: bool):
+    """A random pair of graphs (up to 7 nodes) encoded and B's triples, with sentence groups (4 in 10), a
+    concept table (3 in 10) and B's weights (3 in 10: relations', and attributes' where ``attribute_weights``)."""
+    a, b = graph_triples(random_graph(rng)), graph_triples(random_graph(rng))
+    groups = None
+    if rng.random() < 0.4:
+        pick = lambda n: [sorted(set(rng.integers(0, 3, 2).tolist())) for _ in range(n)]  # noqa: E731
+        groups = Candidates.from_lists(pick(len(a.concepts)), pick(len(b.concepts)))
+    table = rng.random((len(a.concepts), len(b.concepts))) if rng.random() < 0.3 else None
+    bw = None
+    if rng.random() < 0.3:
+        attributes = rng.random(len(b.attributes)) + 0.5 if attribute_weights else None
+        bw = (None, attributes, rng.random(len(b.relations)) + 0.5)
+    return encode_pair(a, b), b, groups, table, bw
+
+
 def test_keeping_every_candidate_gives_the_whole_problem():
     # the restricted problem over all candidates (graphs of up to 7 nodes, 32 kept a node) is the built one:
     # the same pairs with the same unary weights, the same terms; its bound is above the optimum
     rng = np.random.default_rng(0)
     for _ in range(150):
-        a, b = graph_triples(random_graph(rng)), graph_triples(random_graph(rng))
-        pair = encode_pair(a, b)
-        groups = None
-        if rng.random() < 0.4:
-            pick = lambda n: [sorted(set(rng.integers(0, 3, 2).tolist())) for _ in range(n)]  # noqa: E731
-            groups = Candidates.from_lists(pick(len(a.concepts)), pick(len(b.concepts)))
-        table = rng.random((len(a.concepts), len(b.concepts))) if rng.random() < 0.3 else None
-        bw = (None, None, rng.random(len(b.relations)) + 0.5) if rng.random() < 0.3 else None
+        pair, _, groups, table, bw = random_case(rng, attribute_weights=False)
         whole = build_problem(pair, allowed=groups, instance_weights=table, b_weights=bw)
         kept = restricted_problem(pair, allowed=groups, instance_weights=table, b_weights=bw)
         assert kept.restricted and kept.integral == whole.integral
@@ -91,16 +100,7 @@ def test_the_node_bound_is_the_whole_problems_assignment_bound():
     # per-key bound
     rng = np.random.default_rng(1)
     for _ in range(300):
-        a, b = graph_triples(random_graph(rng)), graph_triples(random_graph(rng))
-        pair = encode_pair(a, b)
-        groups = None
-        if rng.random() < 0.4:
-            pick = lambda n: [sorted(set(rng.integers(0, 3, 2).tolist())) for _ in range(n)]  # noqa: E731
-            groups = Candidates.from_lists(pick(len(a.concepts)), pick(len(b.concepts)))
-        table = rng.random((len(a.concepts), len(b.concepts))) if rng.random() < 0.3 else None
-        bw = None
-        if rng.random() < 0.3:
-            bw = (None, rng.random(len(b.attributes)) + 0.5, rng.random(len(b.relations)) + 0.5)
+        pair, b, groups, table, bw = random_case(rng, attribute_weights=True)
         whole = build_problem(pair, allowed=groups, instance_weights=table, b_weights=bw)
         optimum = align(whole)
         assert optimum.optimal
