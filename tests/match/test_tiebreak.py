@@ -97,14 +97,14 @@ def test_the_stages_after_the_lagrangian_bound_reach_the_optimum_without_searchi
     """Without the Lagrangian step (and, in the second case, with the graded search cut short after its climb),
     the later stages prove the graded optimum; the greedy start is climbed once on the graded problem and at
     most once on the main one (nothing is searched from scratch again; the random restarts aside), and the
-    restarts and integer program get the best mapping found. In the third case the main problem is proven by
-    its integer program, and the graded problem's follows at once over the pairs its LP leaves."""
+    restarts and integer program get the best mapping found. In the third case the main problem would need its
+    integer program: the graded problem's, over the pairs the main LP leaves, proves both at once."""
     monkeypatch.setattr(tiebreak_module, "LADDER", ())
     if stages == "restarts and integer program":
         monkeypatch.setattr(tiebreak_module, "_search", _stop_after_the_climb(tiebreak_module._search))
     elif stages == "after the main one's":
-        # the main search's coupled and fixed searches find nothing: the main problem goes to the integer program,
-        # and then the graded one does too, over the pairs left
+        # the main search's coupled and fixed searches find nothing: the main problem would go to the integer
+        # program; the graded one's goes instead, over the pairs left
         monkeypatch.setattr(alignment_module, "coupled_search", lambda problem, result, **k: result)
         monkeypatch.setattr(tiebreak_module, "coupled_search", lambda problem, result, **k: result)
         monkeypatch.setattr(alignment_module, "fixed_search", lambda problem, result, lp: result)
@@ -131,11 +131,45 @@ def test_the_stages_after_the_lagrangian_bound_reach_the_optimum_without_searchi
         # once on the graded problem (its first climb), at most once on the main one: never again
         assert greedy_starts[0] is problem and len(greedy_starts) <= 2, seed
         assert len({id(p) for p in greedy_starts}) == len(greedy_starts), seed
-    # cut short, the graded search leaves some documents to the restarts and the integer program; after the
-    # main problem's integer program, the graded one's starts from a main optimum
+    # cut short, the graded search leaves some documents to the restarts and the integer program; where the main
+    # problem would need its integer program, the graded one's alone proves both (the main one's is never run)
     assert (len(finishes) > 0) == (stages != "graded steps")
     if stages == "after the main one's":
-        assert len(finishes) >= 2 and finishes[0].method != "tie-break" and finishes[1].method == "tie-break"
+        # one of the 40 gets that far: one integer program, the graded one (before: the main one's, then it)
+        assert [f.method for f in finishes] == ["tie-break"]
+
+
+@pytest.mark.parametrize("why", ["left unproven", "over the columns"])
+def test_where_the_graded_integer_program_does_not_prove_it_the_main_ones_goes_on(monkeypatch, why):
+    """The graded integer program in place of the main one's, left unproven (its node limit) or not tried (the
+    pairs the main LP leaves still over the integer program's columns): the main problem's integer program
+    runs, then the graded one's over the pairs left against its optimum, as without the shortcut."""
+    monkeypatch.setattr(tiebreak_module, "LADDER", ())
+    monkeypatch.setattr(alignment_module, "coupled_search", lambda problem, result, **k: result)
+    monkeypatch.setattr(tiebreak_module, "coupled_search", lambda problem, result, **k: result)
+    monkeypatch.setattr(alignment_module, "fixed_search", lambda problem, result, lp: result)
+    finishes = []
+    real_finish = tiebreak_module.finish
+
+    def finish(problem, result, priced, search, **k):
+        finishes.append(result.method)
+        if why == "left unproven" and len(finishes) == 1:
+            return result  # the node limit ran out
+        return real_finish(problem, result, priced, search, **k)
+
+    monkeypatch.setattr(tiebreak_module, "finish", finish)
+    if why == "over the columns":
+        monkeypatch.setattr(tiebreak_module, "MILP_MAX_COLUMNS", 0)
+    # the one of test_the_stages_after_the_lagrangian_bound_reach_the_optimum_without_searching_again's 40
+    # documents whose main problem needs the integer program
+    problem, eps, count = coref_document(random.Random(28))
+    found = tie_break(problem, eps, count, SearchOptions())
+    assert found.optimal and found.score == pytest.approx(solve_milp(problem).score, abs=1e-9)
+    main_method = "hillclimb"  # the main search's best mapping: its first climb's
+    if why == "left unproven":
+        assert finishes == ["tie-break", main_method, "tie-break"]
+    else:
+        assert finishes == [main_method, "tie-break"]
 
 
 def test_the_tie_break_does_not_apply_where_the_bonuses_could_outweigh_a_match():

@@ -155,6 +155,20 @@ def fixed_milp(
     return solve_left(problem, result, lp, time_limit=time_limit, solve=solve)
 
 
+def milp_columns(problem: Problem, result: Alignment, priced: pricing.PricedLP | None) -> int:
+    """The columns (pairs plus terms) of the integer program that would be solved after ``result``: over the
+    pairs a better mapping could use by ``priced``'s reduced costs
+    (:func:`amreval.match.certify.fixing.pairs_left`, the terms between them), or the whole problem's."""
+    if priced is None or priced.slack is None:
+        return problem.n_pairs + problem.n_terms
+    from amreval.match.certify.fixing import pairs_left
+
+    left = pairs_left(problem, priced, result.score)
+    if left.all():
+        return problem.n_pairs + problem.n_terms
+    return int(np.count_nonzero(left) + np.count_nonzero(left[problem.term_p] & left[problem.term_q]))
+
+
 def hill_climb(
     problem: Problem,
     *,
@@ -303,9 +317,10 @@ def _restarts(
 
 def _integer_program(problem: Problem, result: Alignment, priced: pricing.PricedLP | None, clock: Clock) -> Alignment:
     """The integer program within :data:`~amreval.match.certify.bounds.MILP_MAX_NODES` nodes (after a priced LP,
-    over the pairs its reduced costs leave); not tried on problems over :data:`MILP_MAX_COLUMNS` columns (or
-    once the clock has run out). The better of its mapping and ``result``'s, under the lower of the two bounds."""
-    if problem.n_pairs + problem.n_terms > MILP_MAX_COLUMNS or clock.up():
+    over the pairs its reduced costs leave); not tried where it would have over :data:`MILP_MAX_COLUMNS` columns
+    (:func:`milp_columns`), or once the clock has run out. The better of its mapping and ``result``'s, under the
+    lower of the two bounds."""
+    if clock.up() or milp_columns(problem, result, priced) > MILP_MAX_COLUMNS:
         return result
     if priced is not None:
         exact = fixed_milp(problem, result, priced, time_limit=clock.left(), solve=solve_milp)

@@ -56,6 +56,7 @@ import numpy as np
 
 from amreval.match.alignment import (
     FIRST_COUPLING_SUBTREES,
+    MILP_MAX_COLUMNS,
     Clock,
     certified,
     coupled_search,
@@ -187,6 +188,10 @@ def _tie_break(
     first, lp = certified(main, search, integer_program=False, clock=clock)
     by_integer_program = not first.optimal and not first.over_budget
     if by_integer_program:
+        at_once = _graded_integer_program(problem, main, first, lp, eps, search, clock)
+        if at_once is not None:
+            at_once.climbs += direct.climbs
+            return at_once
         first = finish(main, first, lp, search, restarts=False, clock=clock)
     if not first.optimal:
         return _main_unproven(problem, main, first, eps, bonus_bound, search)
@@ -284,6 +289,40 @@ class _Ties:
         """The mapping kept, proven the graded optimum."""
         value = self.value
         return Alignment(self.mapping, value, value, True, "tie-break", self.climbs)
+
+
+def _graded_integer_program(
+    problem: Problem,
+    main: Problem,
+    first: Alignment,
+    lp: pricing.PricedLP | None,
+    eps: float,
+    search: SearchOptions,
+    clock: Clock,
+) -> Alignment | None:
+    """A main problem that only the integer program would prove: the graded problem's integer program instead,
+    over the pairs a mapping worth at least the best main score known (``first``'s) could use, by the main
+    LP's reduced costs. Every mapping worth that much or more uses those pairs only, and the graded optimum
+    is one (its main part is the main optimum), so the graded optimum there is the whole's: one integer program
+    proves the main score and the tie-break at once, where the main one's and then the graded one's proved
+    them one after the other. None where it is left unproven (its node limit), or not tried (over
+    :data:`~amreval.match.alignment.MILP_MAX_COLUMNS` columns): the main problem's integer program goes on
+    from there."""
+    if lp is None or lp.slack is None:
+        lp = _priced(main, first.mapping, search, clock)
+    ties = _Ties(problem, main, first, eps)
+    ties.graded, _, _ = problem.restrict(pairs_left(main, lp, ties.optimum - 1.0))
+    if ties.graded.n_pairs + ties.graded.n_terms > MILP_MAX_COLUMNS:
+        return None  # not tried there (nor its LP solved)
+    ties.offer(first.mapping, climb=True)
+    priced = _priced(ties.graded, ties.mapping, search, clock)
+    start = Alignment(ties.mapping, ties.value, max(ties.value, priced.bound), False, "tie-break", ties.climbs)
+    found = finish(ties.graded, start, priced, search, restarts=False, clock=clock)
+    if not found.optimal:
+        return None
+    # the mapping uses the pairs left only, and the terms between them are all there: the same value
+    value = float(problem.value(found.mapping))
+    return Alignment(found.mapping, value, value, True, "tie-break", ties.climbs)
 
 
 def _integer_program_left(ties: _Ties, search: SearchOptions, clock: Clock) -> Alignment:
