@@ -253,3 +253,45 @@ def test_align_solves_the_integer_program_over_the_pairs_left(monkeypatch):
     # 6 of the 90 reach the integer program (8 without the climb from the LP's rounding, which proves 2 of
     # them at the LP); on 4 of them the reduced costs leave out some pairs
     assert (reached, fewer) == (6, 4)
+
+
+def test_the_integer_program_is_tried_where_the_pairs_left_are_within_its_columns(monkeypatch):
+    # the column limit applies to the integer program that would run (the pairs the LP's reduced costs leave,
+    # the terms between them), not to the whole problem: at that many columns it runs, one fewer it does not
+    rng = random.Random(5)
+    problems = [random_document(rng, ["whole", "tie-break", "graded"][k % 3]) for k in range(90)]
+    monkeypatch.setattr(alignment_module, "coupled_search", lambda problem, result, **kwargs: result)
+    monkeypatch.setattr(fixing_module, "fixed_search", lambda problem, result, lp, **kwargs: result)
+    seen = []
+    real_columns = alignment_module.milp_columns
+
+    def columns(problem, result, priced):
+        n = real_columns(problem, result, priced)
+        left = fixing_module.pairs_left(problem, priced, result.score)
+        sub, _, _ = problem.restrict(left)
+        assert n == sub.n_pairs + sub.n_terms  # the integer program's own columns
+        seen.append((problem, n))
+        return n
+
+    monkeypatch.setattr(alignment_module, "milp_columns", columns)
+    for problem in problems:
+        align(problem, alignment_module.SearchOptions(restarts=0))
+    fewer = [(problem, n) for problem, n in seen if n < problem.n_pairs + problem.n_terms]
+    # 7 of the 90 get that far; on 5 the reduced costs leave out some pairs (on one, every pair: proven there)
+    assert (len(seen), [n for _, n in fewer]) == (7, [40, 16, 0, 48, 40])
+    solved = []
+
+    def counted(problem, **kwargs):
+        solved.append(problem)
+        return solve_milp(problem, **kwargs)
+
+    monkeypatch.setattr(alignment_module, "solve_milp", counted)
+    for problem, n in fewer:
+        if n == 0:
+            continue
+        for limit, tried in ((n, True), (n - 1, False)):
+            monkeypatch.setattr(alignment_module, "MILP_MAX_COLUMNS", limit)
+            solved.clear()
+            found = align(problem, alignment_module.SearchOptions(restarts=0))
+            assert found.optimal == tried and len(solved) == tried
+            assert problem.n_pairs + problem.n_terms > limit  # the whole problem is over the limit either way

@@ -35,9 +35,12 @@ cheap): where they prove it, the mapping and the cost are the graded search's. T
 5. else its restarts and integer program (:func:`amreval.match.alignment.finish`), from that mapping and
    with that LP, within its node limit.
 
-A document whose main problem only the integer program proves (its steps 1-5 left it unproven) goes from
-there straight to the graded problem's integer program over the pairs its LP leaves, from the main
-optimum: the searches of steps 3 and 4 would most likely fail there as they did on the main problem.
+A document whose main problem only the integer program would prove (step 1 short of it left it unproven)
+goes from there straight to the graded problem's integer program (:func:`_graded_integer_program`), over the
+pairs the main LP leaves against the best main score known: its optimum is the whole's, and its main part
+the main optimum, so one integer program proves both (the searches of steps 3 and 4 would most likely fail
+there as they did on the main problem). Where that integer program is left unproven or not tried, the main
+problem's runs, then the graded one's over the pairs its LP leaves against the main optimum.
 Where the main problem stays unproven (a work limit ran out), its mapping, climbed on the graded
 problem, is kept under the main bound plus every bonus: the main score and its bound are then the main
 score's own. Every step stops at a count, as in :func:`~amreval.match.alignment.align` (the LPs within the
