@@ -191,6 +191,8 @@ def _tie_break(
     first, lp = certified(main, search, integer_program=False, clock=clock)
     by_integer_program = not first.optimal and not first.over_budget
     if by_integer_program:
+        if lp is None or lp.slack is None:
+            lp = _priced(main, first.mapping, search, clock)
         at_once = _graded_integer_program(problem, main, first, lp, eps, search, clock)
         if at_once is not None:
             at_once.climbs += direct.climbs
@@ -298,7 +300,7 @@ def _graded_integer_program(
     problem: Problem,
     main: Problem,
     first: Alignment,
-    lp: pricing.PricedLP | None,
+    lp: pricing.PricedLP,
     eps: float,
     search: SearchOptions,
     clock: Clock,
@@ -311,16 +313,12 @@ def _graded_integer_program(
     them one after the other. None where it is left unproven (its node limit), or not tried (over
     :data:`~amreval.match.alignment.MILP_MAX_COLUMNS` columns): the main problem's integer program goes on
     from there."""
-    if lp is None or lp.slack is None:
-        lp = _priced(main, first.mapping, search, clock)
     ties = _Ties(problem, main, first, eps)
     ties.graded, _, _ = problem.restrict(pairs_left(main, lp, ties.optimum - 1.0))
     if ties.graded.n_pairs + ties.graded.n_terms > MILP_MAX_COLUMNS:
         return None  # not tried there (nor its LP solved)
     ties.offer(first.mapping, climb=True)
-    priced = _priced(ties.graded, ties.mapping, search, clock)
-    start = Alignment(ties.mapping, ties.value, max(ties.value, priced.bound), False, "tie-break", ties.climbs)
-    found = finish(ties.graded, start, priced, search, restarts=False, clock=clock)
+    found = _graded_milp(ties, search, clock)
     if not found.optimal:
         return None
     # the mapping uses the pairs left only, and the terms between them are all there: the same value
@@ -328,14 +326,19 @@ def _graded_integer_program(
     return Alignment(found.mapping, value, value, True, "tie-break", ties.climbs)
 
 
+def _graded_milp(ties: _Ties, search: SearchOptions, clock: Clock) -> Alignment:
+    """The graded integer program over the pairs left (``ties.graded``), from the mapping kept, with the reduced
+    costs of the graded LP there (which leave its own pairs), within its node limit."""
+    priced = _priced(ties.graded, ties.mapping, search, clock)
+    start = Alignment(ties.mapping, ties.value, max(ties.value, priced.bound), False, "tie-break", ties.climbs)
+    return finish(ties.graded, start, priced, search, restarts=False, clock=clock)
+
+
 def _integer_program_left(ties: _Ties, search: SearchOptions, clock: Clock) -> Alignment:
     """The graded problem's integer program over the pairs left (``ties.graded``, whose optimum is the whole's),
     from the best main-optimal mapping found, with the reduced costs of the graded LP there; within its node
     limit."""
-    graded = ties.graded
-    priced = _priced(graded, ties.mapping, search, clock)
-    start = Alignment(ties.mapping, ties.value, max(ties.value, priced.bound), False, "tie-break", ties.climbs)
-    found = finish(graded, start, priced, search, restarts=False, clock=clock)
+    found = _graded_milp(ties, search, clock)
     ties.offer(found.mapping)
     if found.optimal:
         return ties.proven()
