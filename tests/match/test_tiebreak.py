@@ -172,6 +172,40 @@ def test_where_the_graded_integer_program_does_not_prove_it_the_main_ones_goes_o
         assert finishes == [main_method, "tie-break"]
 
 
+def test_where_the_lagrangian_search_runs_its_steps_unproven_the_graded_integer_program_goes_next(monkeypatch):
+    """The Lagrangian search run through all its steps (not given up) with a gap on the bonus that the graded
+    LP, never below the main LP, cannot close: the graded integer program over the pairs left proves the tie-break,
+    and the graded problem's own steps (step 4) are not run. The coupled and fixed searches of the tie-break find
+    nothing here, so that the Lagrangian search ends at its LP."""
+    monkeypatch.setattr(tiebreak_module, "coupled_search", lambda problem, result, **k: result)
+    monkeypatch.setattr(tiebreak_module, "fixed_search", lambda problem, result, lp: result)
+    steps: list[str] = []
+    real_search, real_program = tiebreak_module._search, tiebreak_module._integer_program_left
+
+    def search(problem, init, options, clock, enough=None):
+        steps.append("lagrangian" if enough is not None else "graded")
+        return real_search(problem, init, options, clock, enough)
+
+    def program(ties, options, clock):
+        steps.append("integer program")
+        return real_program(ties, options, clock)
+
+    monkeypatch.setattr(tiebreak_module, "_search", search)
+    monkeypatch.setattr(tiebreak_module, "_integer_program_left", program)
+    beyond = {}
+    for seed in range(40):
+        problem, eps, count = coref_document(random.Random(seed))
+        steps.clear()
+        found = tie_break(problem, eps, count, SearchOptions())
+        assert found.optimal and found.score == pytest.approx(solve_milp(problem).score, abs=1e-9), seed
+        if len(steps) > 1:
+            beyond[seed] = list(steps)
+    # 28: the Lagrangian search ran to its LP, unproven, and the integer program proved it (before: the graded
+    # steps, then their restarts and integer program); 12: the Lagrangian search was given up (it found a mapping
+    # worth more than every main-optimal one), and the graded steps proved it
+    assert beyond == {12: ["lagrangian", "graded"], 28: ["lagrangian", "integer program"]}
+
+
 def test_the_tie_break_does_not_apply_where_the_bonuses_could_outweigh_a_match():
     rng = random.Random(5)
     problem, eps, count = coref_document(rng)

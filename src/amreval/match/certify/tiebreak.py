@@ -29,7 +29,11 @@ cheap): where they prove it, the mapping and the cost are the graded search's. T
    Lagrangian bound; a mapping that is not main-optimal only lowers the term it adds), and every
    mapping it finds with ``main(x) = M`` has a bonus to reach it. Where that search finds a mapping
    worth more than every main-optimal one known, its bound cannot come down to the bonus found, and the
-   step is given up at once;
+   step is given up at once. Where it ran all its steps and left a gap on the bonus that the graded LP cannot
+   close (every graded weight is at least the main one, so the graded LP is at least the main LP: a ceiling
+   of ``(main LP - M) / eps`` on the bonus at best), the graded integer program over those pairs goes next
+   (:func:`_integer_program_left`): the graded steps of 4 would branch again, over more pairs, with a weaker
+   bound;
 4. else the graded problem's own steps (climb, coupled search, assignment bound, priced LP, fixed search)
    from the best main-optimal mapping found, under the bound of step 3;
 5. else its restarts and integer program (:func:`amreval.match.alignment.finish`), from that mapping and
@@ -227,12 +231,17 @@ def _tie_break(
             _rows=None,
         )
         sub, _, _ = weighted.restrict(left)
+        ties.gave_up = False
         result, _ = _search(sub, ties.mapping, search, clock, enough=partial(ties.beaten, lam))
         ties.climbs += result.climbs
         ties.offer(result.mapping, climb=True)
         ceiling = min(ceiling, np.floor(result.bound + PROOF_TOLERANCE) - lam * ties.optimum)
         if ties.found >= ceiling:
             return ties.proven()
+    if not ties.gave_up and ceiling <= (lp.bound - ties.optimum) / eps:
+        # the Lagrangian search ran all its steps and left a gap on the bonus that the graded LP cannot close:
+        # the graded integer program over the pairs left goes next
+        return _integer_program_left(ties, search, clock)
     # 4. the graded problem's own steps, from the best mapping found; a main-optimal mapping is worth the
     # main optimum and its bonus, so every graded bound is a ceiling on the bonus too
     result, priced = _search(problem, ties.mapping, search, clock)
@@ -258,6 +267,8 @@ class _Ties:
         self.mapping = first.mapping
         self.found = self.bonus(first.mapping)
         self.climbs = first.climbs
+        # whether the last Lagrangian search was given up (``beaten``)
+        self.gave_up = False
 
     @property
     def value(self) -> float:
@@ -288,7 +299,8 @@ class _Ties:
         known (after taking what it found): its bound cannot then come down to the bonus found, so the
         Lagrangian step is given up at once."""
         self.offer(result.mapping, climb=True)
-        return bool(result.score > lam * self.optimum + self.found + 0.5)
+        self.gave_up = bool(result.score > lam * self.optimum + self.found + 0.5)
+        return self.gave_up
 
     def proven(self) -> Alignment:
         """The mapping kept, proven the graded optimum."""
