@@ -17,9 +17,9 @@ the steps before it found (no step is run again from scratch):
    which hands on its priced LP. Where they proved it before the LP (the climb, the coupled search or the
    assignment bound), the graded problem's climb from the greedy start and its coupled search
    (:func:`~amreval.match.alignment.align`'s first two steps, cheap) come next: where they prove it, the
-   mapping and the cost are the graded search's. (On the 48 documents of ``bench_docparse`` they proved the
+   mapping and the cost are the graded search's (on the 48 documents of ``bench_docparse`` they proved the
    graded problem only where the main problem was proven by its coupled search; elsewhere they cost a
-   failed coupled search, about 0.1 s on a document of 200 sentences.);
+   failed coupled search, about 0.1 s on a document of 200 sentences);
 2. that LP's reduced costs at ``M`` (:func:`amreval.match.certify.fixing.pairs_left`) leave the pairs
    that can belong to a mapping worth ``M``: no optimal mapping uses another, so the graded problem over
    them has the whole's optimum (where the main problem was proven before its LP, that LP is solved
@@ -189,8 +189,8 @@ def _tie_break(
     # 1. the main problem, by the main score's own steps (the same mapping, proof and cost) short of the
     # integer program: where it needs that, the graded problem's is solved instead
     first, lp = certified(main, search, integer_program=False, clock=clock)
-    # 0. where those proved it before the LP, the graded problem's climb from the greedy start and its coupled
-    # search (align's first two steps, cheap): where they prove it, the same mapping and cost as the graded search
+    # where those proved it before the LP, the graded problem's climb from the greedy start and its coupled search
+    # (align's first two steps, cheap): where they prove it, the same mapping and cost as the graded search
     direct = None
     if first.optimal and lp is None:
         direct = hill_climb(problem, restarts=0, seed=search.seed)
