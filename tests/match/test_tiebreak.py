@@ -205,6 +205,13 @@ def test_where_the_lagrangian_search_runs_its_steps_unproven_the_graded_integer_
     # steps, then their restarts and integer program); 12: the Lagrangian search was given up (it found a mapping
     # worth more than every main-optimal one), and the graded steps proved it
     assert beyond == {12: ["lagrangian", "graded"], 28: ["lagrangian", "integer program"]}
+    # where the pairs left are over the integer program's columns, the graded steps run as before
+    monkeypatch.setattr(tiebreak_module, "MILP_MAX_COLUMNS", 0)
+    problem, eps, count = coref_document(random.Random(28))
+    steps.clear()
+    found = tie_break(problem, eps, count, SearchOptions())
+    assert steps == ["lagrangian", "graded"]
+    assert found.score <= solve_milp(problem).score + 1e-9 <= found.bound + 1e-9
 
 
 def test_the_tie_break_does_not_apply_where_the_bonuses_could_outweigh_a_match():

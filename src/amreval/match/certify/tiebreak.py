@@ -35,8 +35,9 @@ the steps before it found (no step is run again from scratch):
    step is given up at once. Where it ran all its steps and left a gap on the bonus that the graded LP cannot
    close (every graded weight is at least the main one, so the graded LP is at least the main LP: a ceiling
    of ``(main LP - M) / eps`` on the bonus at best), the graded integer program over those pairs goes next
-   (:func:`_integer_program_left`): the graded steps of 4 would branch again, over more pairs, with a weaker
-   bound;
+   (:func:`_integer_program_left`; where those pairs and the terms between them are within
+   :data:`~amreval.match.alignment.MILP_MAX_COLUMNS`): the graded steps of 4 would branch again, over more
+   pairs, with a weaker bound;
 4. else the graded problem's own steps (climb, coupled search, assignment bound, priced LP, fixed search)
    from the best main-optimal mapping found, under the bound of step 3;
 5. else its restarts and integer program (:func:`amreval.match.alignment.finish`), from that mapping and
@@ -243,9 +244,13 @@ def _tie_break(
         ceiling = min(ceiling, np.floor(result.bound + PROOF_TOLERANCE) - lam * ties.optimum)
         if ties.found >= ceiling:
             return ties.proven()
-    if not ties.gave_up and ceiling <= (lp.bound - ties.optimum) / eps:
+    if (
+        not ties.gave_up
+        and ceiling <= (lp.bound - ties.optimum) / eps
+        and ties.graded.n_pairs + ties.graded.n_terms <= MILP_MAX_COLUMNS
+    ):
         # the Lagrangian search ran all its steps and left a gap on the bonus that the graded LP cannot close:
-        # the graded integer program over the pairs left goes next
+        # the graded integer program over the pairs left goes next (where it is within the columns)
         return _integer_program_left(ties, search, clock)
     # 4. the graded problem's own steps, from the best mapping found; a main-optimal mapping is worth the
     # main optimum and its bonus, so every graded bound is a ceiling on the bonus too
